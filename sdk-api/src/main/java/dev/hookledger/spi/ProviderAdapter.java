@@ -1,0 +1,62 @@
+package dev.hookledger.spi;
+
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.InboundDelivery;
+import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
+import java.time.Clock;
+
+/**
+ * Turns one provider's raw delivery into a verified {@link WebhookEvent}, or refuses it with a
+ * precise {@link dev.hookledger.RejectionReason}. The one SPI an adapter author implements.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>Verify first: nothing is parsed (no JSON, no strings built from the body) before the
+ *       signature holds. Compare in constant time ({@link Signatures#equal}).
+ *   <li>Accept a delivery signed with any of the given secrets, and record which one matched.
+ *   <li>Where the provider signs a timestamp, reject it outside a two-sided tolerance measured on
+ *       the given clock.
+ *   <li>Extract an event id that is stable across the provider's retries, and the scope that makes it
+ *       unique.
+ *   <li>Never put a secret, a signature value or the body into an exception message.
+ * </ul>
+ *
+ * <p>Implementations are immutable and thread-safe: one instance serves every request. To be found
+ * by id from {@code web.xml}, list the class in
+ * {@code META-INF/services/dev.hookledger.spi.ProviderAdapter} and give it a public no-argument
+ * constructor with sane defaults. The adapter contract kit in {@code sdk-api}'s test-jar
+ * ({@code AdapterContractTest}) checks all of the above.
+ */
+public interface ProviderAdapter {
+
+  /** The provider id, lower case ({@code stripe}); the last segment of {@code /webhooks/{id}}. */
+  String id();
+
+  /**
+   * The largest body this provider may send; larger ones are refused with 413 before they are read
+   * whole. Defaults to 5 MiB.
+   */
+  default int maxBodyBytes() {
+    return 5 * 1024 * 1024;
+  }
+
+  /**
+   * The tenant whose secrets verify this delivery, read from headers or the path only (the body is
+   * not trusted yet); empty, never null, when the provider has one secret per endpoint.
+   */
+  default String tenantOf(InboundDelivery delivery) {
+    return "";
+  }
+
+  /**
+   * Verifies the delivery and extracts the event.
+   *
+   * @param delivery the request as received
+   * @param secrets the secrets to try, in order; may be {@linkplain Secrets#isEmpty() empty}
+   * @param clock the time against which signed timestamps are judged
+   * @return the verified event; never null
+   * @throws DeliveryRejectedException with the reason it was refused
+   */
+  WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock);
+}

@@ -1,0 +1,120 @@
+package dev.hookledger.runtime.testing;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * A real PostgreSQL for tests: the server named by {@code HOOKLEDGER_TEST_DATABASE_URL}
+ * ({@code jdbc:postgresql://host:port/db?user=..&password=..}, whose user may create databases), or
+ * else one embedded PostgreSQL 17 per JVM, started on first use. Each {@link #create()} makes a
+ * fresh, empty database on it, so test classes never see each other's rows.
+ *
+ * <p>Tests that stop the server (database-down tests) use {@link #startDedicated(boolean)}, never
+ * the shared one.
+ */
+public final class TestDatabase {
+  private static final String ENV = "HOOKLEDGER_TEST_DATABASE_URL";
+  private static final AtomicInteger COUNTER = new AtomicInteger();
+  private static volatile PGSimpleDataSource admin;
+  private static EmbeddedPostgres shared;
+
+  private TestDatabase() {}
+
+  /** A fresh, empty database on the shared test server. */
+  public static Database create() {
+    PGSimpleDataSource root = admin();
+    String name = "hl_test_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
+    try (Connection c = root.getConnection(); Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create test database " + name, e);
+    }
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setServerNames(root.getServerNames());
+    ds.setPortNumbers(root.getPortNumbers());
+    ds.setDatabaseName(name);
+    ds.setUser(root.getUser());
+    ds.setPassword(root.getPassword());
+    return new Database(ds);
+  }
+
+  /**
+   * A separate embedded server that the caller owns and may stop and start. {@code durable} turns
+   * {@code fsync} and {@code synchronous_commit} back on, which zonky turns off by default: crash
+   * tests need commits that survive.
+   */
+  public static EmbeddedPostgres startDedicated(boolean durable) {
+    try {
+      EmbeddedPostgres.Builder b = EmbeddedPostgres.builder();
+      if (durable) {
+        b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
+            .setServerConfig("full_page_writes", "on");
+      }
+      return b.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
+    }
+  }
+
+  private static PGSimpleDataSource admin() {
+    PGSimpleDataSource a = admin;
+    if (a != null) {
+      return a;
+    }
+    synchronized (TestDatabase.class) {
+      if (admin == null) {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        String url = System.getenv(ENV);
+        if (url != null && !url.isBlank()) {
+          ds.setUrl(url);
+        } else {
+          shared = startDedicated(false);
+          ds.setServerNames(new String[] {"localhost"});
+          ds.setPortNumbers(new int[] {shared.getPort()});
+          ds.setDatabaseName("postgres");
+          ds.setUser("postgres");
+        }
+        admin = ds;
+      }
+      return admin;
+    }
+  }
+
+  /** One test database. */
+  public static final class Database {
+    private final PGSimpleDataSource dataSource;
+
+    Database(PGSimpleDataSource dataSource) {
+      this.dataSource = dataSource;
+    }
+
+    /** An unpooled data source; wrap it in a pool where the test needs one. */
+    public DataSource dataSource() {
+      return dataSource;
+    }
+
+    /** A JDBC URL with user and password, as a CLI or a second process would take it. */
+    public String jdbcUrl() {
+      String url = "jdbc:postgresql://" + dataSource.getServerNames()[0] + ":"
+          + dataSource.getPortNumbers()[0] + "/" + dataSource.getDatabaseName()
+          + "?user=" + dataSource.getUser();
+      return dataSource.getPassword() == null ? url : url + "&password=" + dataSource.getPassword();
+    }
+
+    /** Runs SQL statements, for fixtures. */
+    public void execute(String sql) {
+      try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        s.execute(sql);
+      } catch (SQLException e) {
+        throw new IllegalStateException("fixture SQL failed: " + e.getMessage(), e);
+      }
+    }
+  }
+}
