@@ -1,0 +1,28 @@
+package dev.hookledger.runtime;
+
+/**
+ * When an event's handlers run, relative to the HTTP answer.
+ */
+public enum ProcessingMode {
+  /**
+   * The default. The event is committed to the ledger, the provider is answered 200, and a worker
+   * runs the handlers at once; failures are retried with backoff. The answer never depends on a
+   * handler, so the provider's timeout (Shopify: 5 s) is never at risk.
+   */
+  STORE_FIRST,
+
+  /**
+   * The handlers run inside the request's transaction: the row and the handlers' writes commit
+   * together before the answer, and a failure rolls both back and answers 500 so that the provider
+   * retries. Unsafe for providers that do not retry (GitHub never redelivers on its own): a failure
+   * there loses the event until someone redelivers it by hand.
+   */
+  INLINE,
+
+  /**
+   * For adopting hookledger in front of an existing endpoint: each delivery is verified and
+   * recorded, then the request is passed on to the application's existing handler instead of
+   * being dispatched. The ledger counts the duplicates the existing endpoint has been processing.
+   */
+  SHADOW
+}

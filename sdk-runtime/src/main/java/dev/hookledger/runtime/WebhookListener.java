@@ -1,0 +1,47 @@
+package dev.hookledger.runtime;
+
+import dev.hookledger.RejectionReason;
+import dev.hookledger.WebhookEvent;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Observes what the runtime does with each delivery, for metrics and tracing. Every method has a
+ * no-op default, so an implementation overrides only what it needs; {@link #NONE} does nothing.
+ *
+ * <p>Methods are called on the request or worker thread, after the fact (a listener cannot change
+ * an outcome), and must be fast and thread-safe. An exception a listener throws is logged and
+ * ignored. Arguments never carry a secret; events carry their body, which a listener must not log.
+ */
+public interface WebhookListener {
+
+  /** A listener that does nothing. */
+  WebhookListener NONE = new WebhookListener() {};
+
+  /** A new event was verified and its ledger row committed. */
+  default void received(WebhookEvent event, Duration elapsed) {}
+
+  /** A verified delivery of an event the ledger already had; nothing was changed. */
+  default void duplicate(WebhookEvent event) {}
+
+  /** A delivery was refused at the door; nothing was stored. */
+  default void rejected(String provider, RejectionReason reason) {}
+
+  /** The ledger could not be reached; the delivery was answered 503. */
+  default void ledgerUnavailable(String provider, Throwable cause) {}
+
+  /**
+   * An event settled: its handlers committed ({@code done}), none matched ({@code ignored}), or
+   * it was older than the entity's applied version ({@code stale}).
+   *
+   * @param status {@code done}, {@code ignored} or {@code stale}
+   * @param elapsed time spent in the processing transaction
+   */
+  default void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {}
+
+  /** A handler failed; the transaction rolled back and the event will be tried again at {@code nextAttemptAt}. */
+  default void retried(WebhookEvent event, int attempt, Throwable error, Instant nextAttemptAt) {}
+
+  /** A handler failed on the last allowed attempt; the event is {@code dead} and waits for an operator. */
+  default void dead(WebhookEvent event, int attempt, Throwable error) {}
+}
