@@ -1,5 +1,6 @@
 package dev.hookledger.github;
 
+import static dev.hookledger.spi.testkit.AdapterContractTest.withHeader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -129,9 +130,9 @@ class GitHubAdapterTest {
     assertRejected(without(d, "X-Hub-Signature-256"), RejectionReason.SIGNATURE_MISSING,
         "X-Hub-Signature-256 header is missing: only the legacy SHA-1 X-Hub-Signature is present, which is"
             + " refused unless enabled with GitHubAdapter.builder().acceptSha1(true)");
-    assertRejected(with(d, "X-Hub-Signature-256", "sha1=" + "a".repeat(40)), RejectionReason.SIGNATURE_MALFORMED,
+    assertRejected(withHeader(d, "X-Hub-Signature-256", "sha1=" + "a".repeat(40)), RejectionReason.SIGNATURE_MALFORMED,
         "X-Hub-Signature-256 must start with 'sha256='");
-    assertRejected(with(d, "X-Hub-Signature-256", "sha256=" + "a".repeat(63)), RejectionReason.SIGNATURE_MALFORMED,
+    assertRejected(withHeader(d, "X-Hub-Signature-256", "sha256=" + "a".repeat(63)), RejectionReason.SIGNATURE_MALFORMED,
         "X-Hub-Signature-256 must be 'sha256=' followed by 64 hex characters");
     DeliveryRejectedException mismatch = reject(adapter, d, Secrets.builder().add("hook-42", "wrong").build());
     assertEquals(RejectionReason.SIGNATURE_MISMATCH, mismatch.reason());
@@ -143,7 +144,7 @@ class GitHubAdapterTest {
 
   @Test
   void wrongSha256IsNotRescuedByACorrectSha1() {
-    InboundDelivery d = with(signer.delivery("issues", ISSUE), "X-Hub-Signature-256", "sha256=" + "0".repeat(64));
+    InboundDelivery d = withHeader(signer.delivery("issues", ISSUE), "X-Hub-Signature-256", "sha256=" + "0".repeat(64));
     GitHubAdapter legacy = GitHubAdapter.builder().acceptSha1(true).build();
     assertEquals(RejectionReason.SIGNATURE_MISMATCH, reject(legacy, d, Secrets.of(SECRET)).reason());
     assertTrue(legacy.acceptsSha1());
@@ -184,24 +185,11 @@ class GitHubAdapterTest {
   private InboundDelivery form(String body) {
     byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
     InboundDelivery signed = signer.delivery("issues", bytes);
-    return with(with(signed, "Content-Type", "application/x-www-form-urlencoded"), "X-Hub-Signature-256", signer.signature256(bytes));
+    return withHeader(withHeader(signed, "Content-Type", "application/x-www-form-urlencoded"), "X-Hub-Signature-256", signer.signature256(bytes));
   }
 
   private static InboundDelivery without(InboundDelivery d, String name) {
-    return with(d, name, null);
-  }
-
-  private static InboundDelivery with(InboundDelivery d, String name, String value) {
-    HttpHeaders.Builder headers = HttpHeaders.builder();
-    d.headers().asMap().forEach((n, values) -> {
-      if (!n.equalsIgnoreCase(name)) {
-        values.forEach(v -> headers.add(n, v));
-      }
-    });
-    if (value != null) {
-      headers.add(name, value);
-    }
-    return InboundDelivery.of(d.method(), d.path(), headers.build(), d.bodyBytes());
+    return withHeader(d, name, null);
   }
 
   private static DeliveryRejectedException reject(GitHubAdapter adapter, InboundDelivery d, Secrets secrets) {

@@ -384,12 +384,12 @@ public abstract class AdapterContractTest {
   }
 
   /** The delivery with its body replaced, headers kept. */
-  protected static InboundDelivery withBody(InboundDelivery delivery, byte[] body) {
+  public static InboundDelivery withBody(InboundDelivery delivery, byte[] body) {
     return InboundDelivery.of(delivery.method(), delivery.path(), delivery.headers(), body);
   }
 
   /** The delivery with header {@code name} replaced by {@code value}, or removed when it is null. */
-  protected static InboundDelivery withHeader(InboundDelivery delivery, String name, String value) {
+  public static InboundDelivery withHeader(InboundDelivery delivery, String name, String value) {
     HttpHeaders.Builder headers = HttpHeaders.builder();
     String key = name.toLowerCase(Locale.ROOT);
     delivery.headers().asMap().forEach((n, values) -> {
