@@ -67,7 +67,7 @@ class GitHubVectorsTest {
         () -> new GitHubAdapter().verify(delivery(v, SHA256), secrets(v), Clock.systemUTC()));
     assertEquals(RejectionReason.MALFORMED, e.reason());
     assertEquals(
-        "the GitHub body is not valid JSON (at line 1, column 1); the signature holds, so the sender signed it as is",
+        "the GitHub body cannot be read: malformed JSON at line 1, column 1; the signature holds, so the sender signed it as is",
         e.getMessage());
   }
 

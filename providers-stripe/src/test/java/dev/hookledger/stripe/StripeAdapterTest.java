@@ -126,7 +126,7 @@ class StripeAdapterTest {
     // Jackson's own message would quote the token "evt_secretive"; the rejection gives a position only
     assertRejected(
         signer.delivery("{\"id\": evt_secretive}", T), RejectionReason.MALFORMED,
-        "the Stripe body is not valid JSON (at line 1, column 8); the signature holds, so the sender signed it as is");
+        "the Stripe body cannot be read: malformed JSON at line 1, column 8; the signature holds, so the sender signed it as is");
   }
 
   @Test

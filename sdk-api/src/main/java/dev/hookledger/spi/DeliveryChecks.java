@@ -2,8 +2,6 @@ package dev.hookledger.spi;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.InboundDelivery;
@@ -78,16 +76,8 @@ public final class DeliveryChecks {
     } catch (IOException e) {
       // the cause is dropped on purpose: Jackson's own message can quote tokens of the body
       throw Rejections.malformed(
-          what + " is not valid JSON" + position(e) + "; the signature holds, so the sender signed it as is");
+          what + " cannot be read: " + Json.describe(e) + "; the signature holds, so the sender signed it as is");
     }
-  }
-
-  private static String position(IOException e) {
-    if (e instanceof JacksonException je && je.getLocation() != null) {
-      JsonLocation at = je.getLocation();
-      return " (at line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-    }
-    return "";
   }
 
   private static DeliveryRejectedException outOfTolerance(String message) {

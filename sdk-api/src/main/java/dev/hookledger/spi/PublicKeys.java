@@ -60,9 +60,11 @@ public final class PublicKeys {
   /** A key from X.509 SubjectPublicKeyInfo DER bytes (Ed25519 or EC P-256). */
   public static VerificationKey fromDer(byte[] der) {
     requireNonNull(der, "der");
+    SubjectPublicKeyInfo info;
     AsymmetricKeyParameter key;
     try {
-      key = PublicKeyFactory.createKey(SubjectPublicKeyInfo.getInstance(der));
+      info = SubjectPublicKeyInfo.getInstance(der);
+      key = PublicKeyFactory.createKey(info);
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException(
           "the DER bytes are not an X.509 SubjectPublicKeyInfo of a supported key (Ed25519, EC P-256)");
@@ -77,8 +79,8 @@ public final class PublicKeys {
       return new VerificationKey(Algorithm.ECDSA_P256, ec, der.clone());
     }
     throw new IllegalArgumentException(
-        "unsupported key type " + key.getClass().getSimpleName().replace("PublicKeyParameters", "")
-            + "; supported: Ed25519, EC P-256");
+        "unsupported key algorithm (OID " + info.getAlgorithm().getAlgorithm().getId()
+            + "); supported: Ed25519, EC P-256");
   }
 
   /** An Ed25519 key from its raw 32 bytes (RFC 8032), as Standard Webhooks' {@code whpk_} keys hold. */
