@@ -138,8 +138,9 @@ public final class StripeAdapter implements ProviderAdapter {
     private Builder() {}
 
     /**
-     * How far a signed timestamp may be from now, in either direction; at least one second.
-     * Stripe's SDKs use 300 s; Stripe's docs warn against turning the check off, so it cannot be.
+     * How far a signed timestamp may be from now, in either direction; at least one second, judged
+     * in whole seconds (a fraction is ignored). Stripe's SDKs use 300 s; Stripe's docs warn against
+     * turning the check off, so it cannot be.
      */
     public Builder tolerance(Duration tolerance) {
       requireNonNull(tolerance, "tolerance");
