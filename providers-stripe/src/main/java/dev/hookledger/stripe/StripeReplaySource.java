@@ -6,7 +6,7 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
 import dev.hookledger.internal.replay.ProviderApiClient;
 import dev.hookledger.internal.replay.ReplayRetries;
-import dev.hookledger.internal.replay.Sleeper;
+import dev.hookledger.internal.replay.ReplaySourceBuilder;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySink;
 import dev.hookledger.spi.ReplaySource;
@@ -57,7 +57,7 @@ public final class StripeReplaySource implements ReplaySource {
     ProviderApiClient.Builder api =
         ProviderApiClient.builder("Stripe API", b.apiBase)
             .bearer(b.apiKey)
-            .retries(b.retries)
+            .retries(b.limits())
             .errorMessage(body -> JsonFields.text(body.path("error"), "message"));
     if (b.account != null) {
       api.header("Stripe-Account", b.account);
@@ -65,7 +65,7 @@ public final class StripeReplaySource implements ReplaySource {
     this.api = api.build();
     this.events = URI.create(b.apiBase + "/v1/events");
     this.deliverySuccess = b.deliverySuccess;
-    this.clock = b.retries.clock();
+    this.clock = b.limits().clock();
   }
 
   public static Builder builder() {
@@ -141,12 +141,11 @@ public final class StripeReplaySource implements ReplaySource {
   }
 
   /** Configures a {@link StripeReplaySource}; {@link #apiKey} is required. */
-  public static final class Builder {
+  public static final class Builder extends ReplaySourceBuilder<Builder> {
     private String apiKey;
     private URI apiBase = URI.create("https://api.stripe.com");
     private String account;
     private Boolean deliverySuccess;
-    private ReplayRetries retries = ReplayRetries.defaults();
 
     private Builder() {}
 
@@ -185,27 +184,8 @@ public final class StripeReplaySource implements ReplaySource {
       return this;
     }
 
-    /** Calls per request, retries included; default {@value ReplayRetries#DEFAULT_MAX_ATTEMPTS}. */
-    public Builder maxAttempts(int maxAttempts) {
-      this.retries = retries.withMaxAttempts(maxAttempts);
-      return this;
-    }
-
-    /** The longest single wait before a retry; a longer {@code Retry-After} fails the replay. Default one minute. */
-    public Builder maxWait(Duration maxWait) {
-      this.retries = retries.withMaxWait(maxWait);
-      return this;
-    }
-
-    /** The clock for the retention check and retry times; default UTC system clock. */
-    public Builder clock(Clock clock) {
-      this.retries = retries.withClock(requireNonNull(clock, "clock"));
-      return this;
-    }
-
-    Builder sleeper(Sleeper sleeper) {
-      this.retries = retries.withSleeper(sleeper);
-      return this;
+    private ReplayRetries limits() {
+      return retries();
     }
 
     /** @throws IllegalStateException if no API key was given */

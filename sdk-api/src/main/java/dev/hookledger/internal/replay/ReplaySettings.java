@@ -3,6 +3,8 @@ package dev.hookledger.internal.replay;
 import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +21,22 @@ public final class ReplaySettings {
   public ReplaySettings(String provider, Map<String, String> values) {
     this.provider = requireNonNull(provider, "provider");
     this.values = Map.copyOf(requireNonNull(values, "settings"));
+  }
+
+  /**
+   * The settings a factory lists, in the order given: {@code catalogue("api-key", "what it is", ...)}.
+   *
+   * @throws IllegalArgumentException if the arguments are not name and description pairs
+   */
+  public static Map<String, String> catalogue(String... namesAndDescriptions) {
+    if (namesAndDescriptions.length % 2 != 0) {
+      throw new IllegalArgumentException("settings come as name and description pairs, but " + namesAndDescriptions.length + " strings were given");
+    }
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (int i = 0; i < namesAndDescriptions.length; i += 2) {
+      settings.put(namesAndDescriptions[i], namesAndDescriptions[i + 1]);
+    }
+    return Collections.unmodifiableMap(settings);
   }
 
   /** The value of a setting that must be given. */
