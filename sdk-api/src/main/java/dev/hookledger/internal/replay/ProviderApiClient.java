@@ -19,7 +19,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Calls one provider's REST API for a replay source: bearer authentication, bounded retries of
+ * Calls one provider's REST API for a replay source: a credential header, bounded retries of
  * rate-limited answers (honouring {@code Retry-After} and GitHub's {@code x-ratelimit-reset}),
  * server errors and broken connections, and errors that carry the provider's own message but never
  * the credential. Not public API.
@@ -34,6 +34,8 @@ public final class ProviderApiClient {
 
   private final String name;
   private final String base;
+  private final String credentialHeader;
+  private final String credential;
   private final String secret;
   private final Map<String, String> headers;
   private final Predicate<ApiResponse> rateLimited;
@@ -44,7 +46,9 @@ public final class ProviderApiClient {
   private ProviderApiClient(Builder b) {
     this.name = b.name;
     this.base = b.base.toString();
-    this.secret = requireNonNull(b.secret, "bearer token");
+    this.secret = requireNonNull(b.secret, "credential");
+    this.credentialHeader = b.credentialHeader;
+    this.credential = b.credential;
     this.headers = Map.copyOf(b.headers);
     this.rateLimited = b.rateLimited;
     this.errorMessage = b.errorMessage;
@@ -91,27 +95,34 @@ public final class ProviderApiClient {
 
   /** Sends {@code GET uri}; see {@link #send}. */
   public ApiResponse get(URI uri) {
-    return send("GET", uri);
+    return send("GET", uri, null);
   }
 
   /** Sends {@code POST uri} with an empty body; see {@link #send}. */
   public ApiResponse post(URI uri) {
-    return send("POST", uri);
+    return send("POST", uri, null);
+  }
+
+  /** Sends {@code POST uri} with a JSON body; see {@link #send}. */
+  public ApiResponse post(URI uri, byte[] json) {
+    return send("POST", uri, requireNonNull(json, "json"));
   }
 
   /**
-   * Sends one request, retrying what the retries allow, and returns the first 2xx answer.
+   * Sends one request, retrying what the retries allow, and returns the first 2xx answer that is
+   * not a rate limit (a GraphQL API can say "throttled" with a 200).
    *
+   * @param json the request body, or null for none
    * @throws WebhookException with the status and the provider's message when the API refuses, or
    *     when it is still rate limited, failing or unreachable once the retries are spent
    */
-  public ApiResponse send(String method, URI uri) {
+  private ApiResponse send(String method, URI uri, byte[] json) {
     String what = name + " " + method + " " + uri.getRawPath();
     if (!uri.toString().startsWith(base + "/")) {
       throw new WebhookException(
           name + " refuses to send its credential to " + withoutQuery(uri) + ", which is outside " + base);
     }
-    HttpRequest request = request(method, uri);
+    HttpRequest request = request(method, uri, json);
     for (int attempt = 1; ; attempt++) {
       boolean last = attempt >= retries.maxAttempts();
       ApiResponse response;
@@ -125,11 +136,10 @@ public final class ProviderApiClient {
         pause(retries.backoff(attempt), what);
         continue;
       }
-      if (response.succeeded()) {
-        return response;
-      }
       if (rateLimited.test(response)) {
         pause(rateLimitWait(response, attempt, last, what), what);
+      } else if (response.succeeded()) {
+        return response;
       } else if (response.status() >= 500 && !last) {
         pause(retries.backoff(attempt), what);
       } else if (response.status() >= 500) {
@@ -177,13 +187,16 @@ public final class ProviderApiClient {
     }
   }
 
-  private HttpRequest request(String method, URI uri) {
+  private HttpRequest request(String method, URI uri, byte[] json) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri)
             .timeout(REQUEST_TIMEOUT)
-            .method(method, HttpRequest.BodyPublishers.noBody())
-            .header("Authorization", "Bearer " + secret)
+            .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(json))
+            .header(credentialHeader, credential)
             .header("User-Agent", "hookledger-replay");
+    if (json != null) {
+      b.header("Content-Type", "application/json");
+    }
     headers.forEach(b::header);
     return b.build();
   }
@@ -238,6 +251,8 @@ public final class ProviderApiClient {
     private final String name;
     private final URI base;
     private String secret;
+    private String credentialHeader;
+    private String credential;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private Predicate<ApiResponse> rateLimited = r -> r.status() == 429;
     private Function<JsonNode, String> errorMessage = body -> null;
@@ -251,7 +266,17 @@ public final class ProviderApiClient {
 
     /** The credential, sent as {@code Authorization: Bearer} and kept out of every message. */
     public Builder bearer(String token) {
-      this.secret = requireNonNull(token, "token");
+      return credential("Authorization", "Bearer ", token);
+    }
+
+    /**
+     * The credential, sent as header {@code name} with value {@code prefix + secret}; the secret
+     * is kept out of every message.
+     */
+    public Builder credential(String name, String prefix, String secret) {
+      this.credentialHeader = requireNonNull(name, "name");
+      this.secret = requireNonNull(secret, "secret");
+      this.credential = requireNonNull(prefix, "prefix") + secret;
       return this;
     }
 

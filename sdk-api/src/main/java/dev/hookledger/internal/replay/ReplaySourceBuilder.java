@@ -6,7 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * What every built-in replay source's builder shares: how its API calls are retried and timed.
+ * What the builders of the built-in replay tools share: how their API calls are retried and timed.
  * Not public API; the public builders extend it so that the settings read the same everywhere.
  *
  * @param <B> the concrete builder, returned by every setter
