@@ -266,6 +266,18 @@ class StripeReplaySourceTest {
   }
 
   @Test
+  void unreachableApiGivesUpAfterTheLastAttempt() {
+    stripe.stubFor(firstPage().willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+    WebhookException e = assertThrows(
+        WebhookException.class, () -> source().maxAttempts(2).build().replay(SINCE, Optional.empty(), sink));
+
+    assertTrue(
+        e.getMessage().startsWith("Stripe API GET /v1/events failed on each of 2 attempts: "), e.getMessage());
+    assertEquals(List.of(Duration.ofSeconds(1)), waits);
+  }
+
+  @Test
   void serverErrorOnEveryAttemptGivesUpWithStripesMessage() {
     stripe.stubFor(firstPage().willReturn(stripeError(503, "api_error", "Service unavailable")));
 
