@@ -23,45 +23,45 @@ import org.jooq.impl.DSL;
  * path and workers would leave them. Independent of the admin's own table definitions, so a wrong
  * column mapping there cannot hide behind the same mistake here.
  */
-final class LedgerFixture {
-  static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
-  static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+public final class LedgerFixture {
+  public static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
+  public static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
-  final TestDatabase.Database database = TestDatabase.create();
-  final DSLContext sql = DSL.using(database.dataSource(), SQLDialect.POSTGRES);
-  final String schema;
+  public final TestDatabase.Database database = TestDatabase.create();
+  public final DSLContext sql = DSL.using(database.dataSource(), SQLDialect.POSTGRES);
+  public final String schema;
 
-  LedgerFixture() {
+  public LedgerFixture() {
     this("hookledger");
   }
 
-  LedgerFixture(String schema) {
+  public LedgerFixture(String schema) {
     this.schema = schema;
     admin().migrate();
   }
 
-  InboxAdmin admin() {
+  public InboxAdmin admin() {
     return InboxAdmin.builder(database.dataSource()).schema(schema).clock(CLOCK).build();
   }
 
-  Row row(String provider, String eventId) {
+  public Row row(String provider, String eventId) {
     return new Row(provider, eventId);
   }
 
   /** The status column of one event, or null if the row is gone. */
-  String statusOf(String provider, String scope, String eventId) {
+  public String statusOf(String provider, String scope, String eventId) {
     return sql.select(field(name("status"), String.class)).from(table(name(schema, "event")))
         .where(field(name("provider")).eq(provider), field(name("scope")).eq(scope),
             field(name("event_id")).eq(eventId))
         .fetchOne(0, String.class);
   }
 
-  int count() {
+  public int count() {
     return sql.fetchCount(table(name(schema, "event")));
   }
 
   /** One row to insert; defaults: scope '', type {@code t.created}, pending, received at NOW. */
-  final class Row {
+  public final class Row {
     private final Map<String, Object> values = new LinkedHashMap<>();
 
     private Row(String provider, String eventId) {
@@ -75,19 +75,19 @@ final class LedgerFixture {
       values.put("available_at", NOW);
     }
 
-    Row scope(String scope) { values.put("scope", scope); return this; }
-    Row type(String type) { values.put("type", type); return this; }
-    Row status(String status) { values.put("status", status); return this; }
-    Row attempts(int attempts) { values.put("attempts", attempts); return this; }
-    Row lastError(String error) { values.put("last_error", error); return this; }
-    Row duplicates(int duplicates) { values.put("duplicates", duplicates); return this; }
-    Row receivedAt(Instant at) { values.put("received_at", at); values.put("available_at", at); return this; }
-    Row settledAt(Instant at) { values.put("settled_at", at); return this; }
-    Row secretId(String id) { values.put("secret_id", id); return this; }
-    Row body(String body) { values.put("body", body.getBytes(StandardCharsets.UTF_8)); return this; }
-    Row lease(String owner, Instant until) { values.put("lease_owner", owner); values.put("lease_until", until); return this; }
+    public Row scope(String scope) { values.put("scope", scope); return this; }
+    public Row type(String type) { values.put("type", type); return this; }
+    public Row status(String status) { values.put("status", status); return this; }
+    public Row attempts(int attempts) { values.put("attempts", attempts); return this; }
+    public Row lastError(String error) { values.put("last_error", error); return this; }
+    public Row duplicates(int duplicates) { values.put("duplicates", duplicates); return this; }
+    public Row receivedAt(Instant at) { values.put("received_at", at); values.put("available_at", at); return this; }
+    public Row settledAt(Instant at) { values.put("settled_at", at); return this; }
+    public Row secretId(String id) { values.put("secret_id", id); return this; }
+    public Row body(String body) { values.put("body", body.getBytes(StandardCharsets.UTF_8)); return this; }
+    public Row lease(String owner, Instant until) { values.put("lease_owner", owner); values.put("lease_until", until); return this; }
 
-    Row headers(Map<String, String> headers) {
+    public Row headers(Map<String, String> headers) {
       String json = headers.entrySet().stream()
           .map(e -> quote(e.getKey()) + ":" + quote(e.getValue()))
           .collect(Collectors.joining(",", "{", "}"));
@@ -95,7 +95,7 @@ final class LedgerFixture {
       return this;
     }
 
-    void insert() {
+    public void insert() {
       var step = sql.insertInto(table(name(schema, "event"))).set(field(name("provider")), values.get("provider"));
       for (Map.Entry<String, Object> e : values.entrySet()) {
         // typed by the Java value, so that byte[] binds as bytea and Instant as timestamptz

@@ -1,0 +1,57 @@
+package dev.hookledger.runtime.cli;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(name = "retry", description = {
+    "Set a dead event (or, with --dead, every dead event) back to pending: available now, attempts reset to 0,",
+    "last error kept until the next attempt."})
+final class RetryCommand implements Runnable {
+  @ParentCommand
+  private HookledgerCli cli;
+
+  @Spec
+  private CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "PROVIDER")
+  private String provider;
+
+  @Parameters(index = "1", arity = "0..1", paramLabel = "EVENT_ID")
+  private String eventId;
+
+  @Option(names = "--scope", defaultValue = "", description = "the event's scope, where it has one")
+  private String scope;
+
+  @Option(names = "--dead", description = "retry every dead event")
+  private boolean allDead;
+
+  @Option(names = "--force", description = "also retry a settled (done, ignored, stale) event: its handlers run again")
+  private boolean force;
+
+  @Override
+  public void run() {
+    boolean one = provider != null && eventId != null;
+    if (allDead == one || (!allDead && (provider == null || eventId == null))) {
+      throw new ParameterException(spec.commandLine(), "name one event (PROVIDER EVENT_ID) or pass --dead");
+    }
+    InboxAdmin admin = cli.admin();
+    int retried;
+    String text;
+    if (allDead) {
+      retried = admin.retryDead();
+      text = "retried " + retried + " dead events";
+    } else {
+      admin.retry(provider, scope, eventId, force);
+      retried = 1;
+      text = "retried " + provider + " event " + eventId + ": pending";
+    }
+    cli.print(spec.commandLine(), JsonNodeFactory.instance.objectNode().put("retried", retried), text);
+  }
+}

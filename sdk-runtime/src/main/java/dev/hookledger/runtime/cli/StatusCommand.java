@@ -1,0 +1,44 @@
+package dev.hookledger.runtime.cli;
+
+import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.StatusCount;
+import dev.hookledger.runtime.internal.admin.AdminJson;
+import dev.hookledger.runtime.internal.admin.DurationText;
+import java.io.PrintWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+@Command(name = "status", description = "Events per provider and status, the oldest waiting event's age, dead events and duplicate deliveries.")
+final class StatusCommand implements Runnable {
+  @ParentCommand
+  private HookledgerCli cli;
+
+  @Spec
+  private CommandSpec spec;
+
+  @Override
+  public void run() {
+    InboxStatus status = cli.admin().status();
+    if (cli.json()) {
+      cli.printJson(spec.commandLine(), AdminJson.status(status));
+      return;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    TextTable table = new TextTable("PROVIDER", "STATUS", "EVENTS>", "DUPLICATES>");
+    for (StatusCount c : status.counts()) {
+      table.row(c.provider(), c.status(), c.events(), c.duplicates());
+    }
+    if (table.isEmpty()) {
+      out.println("the ledger is empty");
+    } else {
+      out.print(table.render());
+    }
+    out.println();
+    out.println("waiting:    " + status.waiting()
+        + status.oldestWaitingAge().map(a -> " (oldest " + DurationText.age(a) + ")").orElse(""));
+    out.println("dead:       " + status.dead() + (status.dead() > 0 ? " (hookledger list --status dead)" : ""));
+    out.println("duplicates: " + status.duplicates() + " deliveries acknowledged without processing");
+  }
+}
