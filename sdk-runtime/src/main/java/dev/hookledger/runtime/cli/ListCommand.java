@@ -6,19 +6,10 @@ import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.internal.admin.AdminJson;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "list", description = "Events, newest first, with their last error.")
-final class ListCommand implements Runnable {
-  @ParentCommand
-  private HookledgerCli cli;
-
-  @Spec
-  private CommandSpec spec;
-
+final class ListCommand extends AdminCommand {
   @Option(names = "--status", description = "pending, processing, done, ignored, stale or dead")
   private String status;
 
@@ -40,10 +31,10 @@ final class ListCommand implements Runnable {
         .after(after).build();
     EventPage page = cli.admin().list(query);
     if (cli.json()) {
-      cli.printJson(spec.commandLine(), AdminJson.page(page));
+      cli.printJson(line(), AdminJson.page(page));
       return;
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = line().getOut();
     if (page.events().isEmpty()) {
       out.println("no events");
       return;

@@ -6,22 +6,13 @@ import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import java.time.Duration;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "prune", description = {
     "Delete settled events (done, ignored, stale) settled longer ago than the window; never pending,",
     "processing or dead ones. A window under 3d is refused unless --force: providers still redeliver",
     "such events, and a pruned id would be processed twice."})
-final class PruneCommand implements Runnable {
-  @ParentCommand
-  private HookledgerCli cli;
-
-  @Spec
-  private CommandSpec spec;
-
+final class PruneCommand extends AdminCommand {
   @Option(names = "--older-than", defaultValue = "30d", paramLabel = "DURATION",
       description = "keep events settled within this window: 30d, 72h, ... (default: ${DEFAULT-VALUE})")
   private String olderThan;
@@ -34,7 +25,7 @@ final class PruneCommand implements Runnable {
     Duration window = DurationText.parse(olderThan);
     InboxAdmin admin = cli.admin();
     PruneReport r = admin.prune(window, force);
-    cli.print(spec.commandLine(), AdminJson.prune(r), "pruned " + r.deleted() + " settled events (settled before "
+    cli.print(line(), AdminJson.prune(r), "pruned " + r.deleted() + " settled events (settled before "
         + r.cutoff() + ", older than " + DurationText.format(window) + ") in " + r.batches() + " batches");
   }
 }

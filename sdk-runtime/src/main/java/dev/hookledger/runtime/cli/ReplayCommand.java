@@ -15,23 +15,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "replay", description = {
     "Fetch events the provider sent since a point in time from its API and record those the ledger",
     "does not have as pending (Stripe: events API, 30 days; GitHub: redelivers failed deliveries, 3 days;",
     "Shopify: no API). Settings come from --set or HOOKLEDGER_<PROVIDER>_<SETTING>."})
-final class ReplayCommand implements Runnable {
-  @ParentCommand
-  private HookledgerCli cli;
-
-  @Spec
-  private CommandSpec spec;
-
+final class ReplayCommand extends AdminCommand {
   @Parameters(index = "0", paramLabel = "PROVIDER", description = "stripe, github, ...")
   private String provider;
 
@@ -51,7 +42,7 @@ final class ReplayCommand implements Runnable {
     InboxAdmin admin = cli.admin();
     ReplaySource source = new ReplaySources(System.getenv()).create(provider, settings);
     ReplayReport r = admin.replay(source, from, Optional.ofNullable(type));
-    cli.print(spec.commandLine(), AdminJson.replay(provider, r), provider + " replay since " + from + ": fetched "
+    cli.print(line(), AdminJson.replay(provider, r), provider + " replay since " + from + ": fetched "
         + r.fetched() + ", recorded " + r.recorded() + " new (pending), " + r.alreadyReceived()
         + " already received, " + r.redelivered() + " redelivered, " + r.pages() + " pages");
   }

@@ -3,23 +3,14 @@ package dev.hookledger.runtime.cli;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "retry", description = {
     "Set a dead event (or, with --dead, every dead event) back to pending: available now, attempts reset to 0,",
     "last error kept until the next attempt."})
-final class RetryCommand implements Runnable {
-  @ParentCommand
-  private HookledgerCli cli;
-
-  @Spec
-  private CommandSpec spec;
-
+final class RetryCommand extends AdminCommand {
   @Parameters(index = "0", arity = "0..1", paramLabel = "PROVIDER")
   private String provider;
 
@@ -39,7 +30,7 @@ final class RetryCommand implements Runnable {
   public void run() {
     boolean one = provider != null && eventId != null;
     if (allDead == one || (!allDead && (provider == null || eventId == null))) {
-      throw new ParameterException(spec.commandLine(), "name one event (PROVIDER EVENT_ID) or pass --dead");
+      throw new ParameterException(line(), "name one event (PROVIDER EVENT_ID) or pass --dead");
     }
     InboxAdmin admin = cli.admin();
     int retried;
@@ -52,6 +43,6 @@ final class RetryCommand implements Runnable {
       retried = 1;
       text = "retried " + provider + " event " + eventId + ": pending";
     }
-    cli.print(spec.commandLine(), JsonNodeFactory.instance.objectNode().put("retried", retried), text);
+    cli.print(line(), JsonNodeFactory.instance.objectNode().put("retried", retried), text);
   }
 }

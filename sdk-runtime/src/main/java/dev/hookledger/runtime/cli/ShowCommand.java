@@ -7,20 +7,11 @@ import dev.hookledger.runtime.internal.admin.AdminJson;
 import java.io.PrintWriter;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "show", description = "One event in full: headers, body, attempts, last error, secret id.")
-final class ShowCommand implements Runnable {
-  @ParentCommand
-  private HookledgerCli cli;
-
-  @Spec
-  private CommandSpec spec;
-
+final class ShowCommand extends AdminCommand {
   @Parameters(index = "0", paramLabel = "PROVIDER")
   private String provider;
 
@@ -36,10 +27,10 @@ final class ShowCommand implements Runnable {
         .orElseThrow(() -> new OperationRefusedException(provider + " event " + eventId
             + (scope.isEmpty() ? "" : " (scope " + scope + ")") + " is not in the ledger"));
     if (cli.json()) {
-      cli.printJson(spec.commandLine(), AdminJson.detail(d));
+      cli.printJson(line(), AdminJson.detail(d));
       return;
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = line().getOut();
     EventSummary s = d.summary();
     TextTable fields = new TextTable("FIELD", "VALUE");
     fields.row("provider", s.provider()).row("scope", s.scope().isEmpty() ? "-" : s.scope())

@@ -6,26 +6,17 @@ import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 @Command(name = "status", description = "Events per provider and status, the oldest waiting event's age, dead events and duplicate deliveries.")
-final class StatusCommand implements Runnable {
-  @ParentCommand
-  private HookledgerCli cli;
-
-  @Spec
-  private CommandSpec spec;
-
+final class StatusCommand extends AdminCommand {
   @Override
   public void run() {
     InboxStatus status = cli.admin().status();
     if (cli.json()) {
-      cli.printJson(spec.commandLine(), AdminJson.status(status));
+      cli.printJson(line(), AdminJson.status(status));
       return;
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = line().getOut();
     TextTable table = new TextTable("PROVIDER", "STATUS", "EVENTS>", "DUPLICATES>");
     for (StatusCount c : status.counts()) {
       table.row(c.provider(), c.status(), c.events(), c.duplicates());
