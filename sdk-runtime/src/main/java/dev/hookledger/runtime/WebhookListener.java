@@ -18,6 +18,16 @@ public interface WebhookListener {
   /** A listener that does nothing. */
   WebhookListener NONE = new WebhookListener() {};
 
+  /**
+   * A listener that calls each of {@code listeners} in order (metrics and tracing, say). A
+   * listener that throws is logged and skipped; the others are still called.
+   */
+  static WebhookListener composite(WebhookListener... listeners) {
+    java.util.List<WebhookListener> list = java.util.List.of(listeners);
+    return list.size() == 1 ? list.get(0)
+        : new dev.hookledger.runtime.internal.listener.CompositeWebhookListener(list);
+  }
+
   /** A new event was verified and its ledger row committed. */
   default void received(WebhookEvent event, Duration elapsed) {}
 
