@@ -2,8 +2,10 @@ package dev.hookledger.runtime;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Observes what the runtime does with each delivery, for metrics and tracing. Every method has a
@@ -23,9 +25,8 @@ public interface WebhookListener {
    * listener that throws is logged and skipped; the others are still called.
    */
   static WebhookListener composite(WebhookListener... listeners) {
-    java.util.List<WebhookListener> list = java.util.List.of(listeners);
-    return list.size() == 1 ? list.get(0)
-        : new dev.hookledger.runtime.internal.listener.CompositeWebhookListener(list);
+    List<WebhookListener> list = List.of(listeners);
+    return list.size() == 1 ? list.get(0) : new CompositeWebhookListener(list);
   }
 
   /** A new event was verified and its ledger row committed. */

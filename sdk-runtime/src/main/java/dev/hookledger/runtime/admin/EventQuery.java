@@ -21,7 +21,7 @@ public final class EventQuery {
   private final String provider;
   private final String type;
   private final int limit;
-  private final ListCursor after;
+  private final String after;
 
   private EventQuery(Builder b) {
     this.status = b.status;
@@ -56,8 +56,8 @@ public final class EventQuery {
     return limit;
   }
 
-  /** The decoded cursor; internal. */
-  public Optional<ListCursor> after() {
+  /** The cursor of the page to continue after; empty for the first page. */
+  public Optional<String> after() {
     return Optional.ofNullable(after);
   }
 
@@ -67,7 +67,7 @@ public final class EventQuery {
     private String provider;
     private String type;
     private int limit = DEFAULT_LIMIT;
-    private ListCursor after;
+    private String after;
 
     private Builder() {}
 
@@ -104,7 +104,10 @@ public final class EventQuery {
 
     /** Continues after the page that returned this {@link EventPage#nextCursor() cursor}; null for the first page. */
     public Builder after(String cursor) {
-      this.after = cursor == null ? null : ListCursor.decode(cursor);
+      if (cursor != null) {
+        ListCursor.decode(cursor);
+      }
+      this.after = cursor;
       return this;
     }
 

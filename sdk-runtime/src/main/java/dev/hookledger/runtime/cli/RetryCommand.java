@@ -28,8 +28,9 @@ final class RetryCommand extends AdminCommand {
 
   @Override
   public void run() {
-    boolean one = provider != null && eventId != null;
-    if (allDead == one || (!allDead && (provider == null || eventId == null))) {
+    boolean named = provider != null && eventId != null;
+    boolean anyNamed = provider != null || eventId != null;
+    if (allDead ? anyNamed : !named) {
       throw new ParameterException(line(), "name one event (PROVIDER EVENT_ID) or pass --dead");
     }
     InboxAdmin admin = cli.admin();

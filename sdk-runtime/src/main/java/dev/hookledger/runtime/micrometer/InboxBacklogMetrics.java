@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +63,7 @@ public final class InboxBacklogMetrics implements MeterBinder {
         .description("age of the oldest waiting event").register(registry);
   }
 
-  private synchronized double read(java.util.function.ToDoubleFunction<Backlog> value) {
+  private synchronized double read(ToDoubleFunction<Backlog> value) {
     Instant now = clock.instant();
     if (readAt == null || !now.isBefore(readAt.plus(maxAge))) {
       readAt = now;

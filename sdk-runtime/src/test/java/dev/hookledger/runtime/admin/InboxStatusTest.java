@@ -2,7 +2,7 @@ package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.runtime.testing.TestDatabase;
@@ -65,8 +65,7 @@ class InboxStatusTest {
   void missingLedgerTablesSayToRunMigrate() {
     InboxAdmin bare = InboxAdmin.builder(TestDatabase.create().dataSource()).build();
 
-    LedgerUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(
-        LedgerUnavailableException.class, bare::status);
+    LedgerUnavailableException e = assertThrows(LedgerUnavailableException.class, bare::status);
     assertEquals("the ledger tables do not exist in schema hookledger of this database; run migrate first",
         e.getMessage());
   }
@@ -77,6 +76,7 @@ class InboxStatusTest {
     other.row("shopify", "e1").scope("shop.myshopify.com").insert();
 
     assertEquals(1, other.admin().status().total());
-    assertTrue(other.admin().schema().equals("billing_inbox"));
+    assertEquals("billing_inbox", other.admin().schema());
+    assertEquals(0, ledger.admin().status().total(), "the default schema is another ledger");
   }
 }

@@ -129,12 +129,16 @@ class HookledgerCliTest {
   }
 
   @Test
-  void noDatabaseIsAUsageError() throws Exception {
-    CliProcess.Result r = CliProcess.run(Map.of(), "status");
-
-    assertEquals(2, r.exitCode());
+  void usageErrorsExitWith2() throws Exception {
+    CliProcess.Result noDatabase = CliProcess.run(Map.of(), "status");
+    assertEquals(2, noDatabase.exitCode());
     assertEquals(List.of("hookledger: no database: pass --database-url or set HOOKLEDGER_DATABASE_URL (see --help)"),
-        r.errLines());
+        noDatabase.errLines());
+
+    CliProcess.Result both = CliProcess.run(Map.of(), "retry", "stripe", "evt_1", "--dead", "--database-url", url);
+    assertEquals(2, both.exitCode());
+    assertEquals(List.of("hookledger: name one event (PROVIDER EVENT_ID) or pass --dead (see --help)"), both.errLines());
+    assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-dead"));
   }
 
   @Test

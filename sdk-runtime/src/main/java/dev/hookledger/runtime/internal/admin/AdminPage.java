@@ -17,6 +17,8 @@ public final class AdminPage {
   private AdminPage() {}
 
   /**
+   * The whole page.
+   *
    * @param base the servlet's URL path ({@code /app/admin}), for the form actions
    * @param nonce the Content-Security-Policy nonce of this response
    */

@@ -43,7 +43,7 @@ public final class EventReader {
       where = where.and(TYPE.eq(query.type().get()));
     }
     if (query.after().isPresent()) {
-      ListCursor c = query.after().get();
+      ListCursor c = ListCursor.decode(query.after().get());
       where = where.and(row(RECEIVED_AT, PROVIDER, SCOPE, EVENT_ID)
           .lt(c.receivedAt(), c.provider(), c.scope(), c.eventId()));
     }

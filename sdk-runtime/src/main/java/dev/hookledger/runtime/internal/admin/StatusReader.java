@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record2;
@@ -68,7 +69,7 @@ public final class StatusReader {
     return new Backlog(waiting.value1(), dead, oldest);
   }
 
-  private java.util.Optional<Instant> oldestWaiting() {
+  private Optional<Instant> oldestWaiting() {
     return db.select(min(RECEIVED_AT)).from(tables.event()).where(WAITING).fetchOptional(r -> r.value1());
   }
 
