@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>Exit codes: 0 done; 1 failed (database or provider API); 2 bad usage or an operation the
  * provider does not support; 3 refused by a safety check (prune window, retrying an event that is
- * not dead), with nothing changed. Errors are one line on stderr, and a password in the database
- * URL is never printed.
+ * not dead) or naming an event the ledger does not have, with nothing changed. Errors are one
+ * line on stderr, and a password in the database URL is never printed.
  */
 @Command(name = "hookledger", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
     versionProvider = HookledgerCli.Version.class,

@@ -8,7 +8,7 @@ import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "list", description = "Events, newest first, with their last error.")
+@Command(name = "list", description = "List events, newest first, with their last error.")
 final class ListCommand extends AdminCommand {
   @Option(names = "--status", description = "pending, processing, done, ignored, stale or dead")
   private String status;

@@ -9,9 +9,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "prune", description = {
-    "Delete settled events (done, ignored, stale) settled longer ago than the window; never pending,",
-    "processing or dead ones. A window under 3d is refused unless --force: providers still redeliver",
-    "such events, and a pruned id would be processed twice."})
+    "Delete settled events older than a window (default 30d).",
+    "Only done, ignored and stale events are deleted, never pending, processing or dead ones.",
+    "A window under 3d is refused unless --force: providers still redeliver such events, and a pruned id would be processed twice."})
 final class PruneCommand extends AdminCommand {
   @Option(names = "--older-than", defaultValue = "30d", paramLabel = "DURATION",
       description = "keep events settled within this window: 30d, 72h, ... (default: ${DEFAULT-VALUE})")

@@ -19,9 +19,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "replay", description = {
-    "Fetch events the provider sent since a point in time from its API and record those the ledger",
-    "does not have as pending (Stripe: events API, 30 days; GitHub: redelivers failed deliveries, 3 days;",
-    "Shopify: no API). Settings come from --set or HOOKLEDGER_<PROVIDER>_<SETTING>."})
+    "Fetch missed events from the provider's API.",
+    "Events the ledger does not have are recorded as pending; those it has are skipped.",
+    "Stripe: the events API (30 days). GitHub: failed deliveries are redelivered (3 days). Shopify: no API.",
+    "Settings come from --set KEY=VALUE or the environment variable HOOKLEDGER_<PROVIDER>_<SETTING>."})
 final class ReplayCommand extends AdminCommand {
   @Parameters(index = "0", paramLabel = "PROVIDER", description = "stripe, github, ...")
   private String provider;

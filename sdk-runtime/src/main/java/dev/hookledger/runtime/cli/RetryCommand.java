@@ -8,8 +8,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "retry", description = {
-    "Set a dead event (or, with --dead, every dead event) back to pending: available now, attempts reset to 0,",
-    "last error kept until the next attempt."})
+    "Set a dead event, or every dead event, back to pending.",
+    "The event is available at once with attempts reset to 0; its last error is kept until the next attempt."})
 final class RetryCommand extends AdminCommand {
   @Parameters(index = "0", arity = "0..1", paramLabel = "PROVIDER")
   private String provider;

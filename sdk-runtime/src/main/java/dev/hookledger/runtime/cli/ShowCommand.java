@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "show", description = "One event in full: headers, body, attempts, last error, secret id.")
+@Command(name = "show", description = "Show one event in full: headers, body, attempts, last error, secret id.")
 final class ShowCommand extends AdminCommand {
   @Parameters(index = "0", paramLabel = "PROVIDER")
   private String provider;

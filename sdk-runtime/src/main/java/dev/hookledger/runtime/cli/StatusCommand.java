@@ -7,7 +7,8 @@ import dev.hookledger.runtime.internal.admin.DurationText;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
-@Command(name = "status", description = "Events per provider and status, the oldest waiting event's age, dead events and duplicate deliveries.")
+@Command(name = "status", description = {"Show events per provider and status.",
+    "Also the oldest waiting event's age, dead events, and duplicate deliveries acknowledged without processing."})
 final class StatusCommand extends AdminCommand {
   @Override
   public void run() {
