@@ -1,9 +1,13 @@
 package dev.hookledger.internal;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 
@@ -23,24 +27,41 @@ public final class Json {
           .findAndAddModules()
           .build();
 
+  private static final String EMPTY = "empty document";
+
   private Json() {}
 
   /**
-   * A short description of a Jackson failure without the location text, which can quote the
-   * source document.
+   * A short description of a Jackson failure that never quotes the document: Jackson's own messages
+   * can ({@code Unrecognized token 'secret'}, {@code from String "4242..."}), so only the kind of
+   * failure, the target type, and the position or property path are kept.
    */
   public static String describe(IOException e) {
-    if (e instanceof com.fasterxml.jackson.core.JacksonException je) {
-      return je.getOriginalMessage();
+    if (e instanceof InvalidDefinitionException definition) {
+      // about the target class, not the data
+      return definition.getOriginalMessage();
     }
-    return e.getClass().getSimpleName();
+    if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+      return "cannot read " + mismatch.getTargetType().getSimpleName() + " at " + path(mismatch);
+    }
+    if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+      return "cannot map the value at " + path(mapping);
+    }
+    if (e instanceof JacksonException je && je.getLocation() != null && je.getLocation().getLineNr() > 0) {
+      return "malformed JSON at line " + je.getLocation().getLineNr() + ", column " + je.getLocation().getColumnNr();
+    }
+    return e.getMessage() != null && e.getMessage().equals(EMPTY) ? EMPTY : e.getClass().getSimpleName();
+  }
+
+  private static String path(JsonMappingException e) {
+    return e.getPath().isEmpty() ? "the root" : e.getPathReference();
   }
 
   /** Parses a JSON document; a body that is not one object or array fails. */
   public static JsonNode parse(byte[] json) throws IOException {
     JsonNode node = MAPPER.readTree(json);
     if (node == null || node.isMissingNode()) {
-      throw new IOException("empty document");
+      throw new IOException(EMPTY);
     }
     return node;
   }

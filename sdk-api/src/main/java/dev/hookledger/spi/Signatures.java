@@ -40,8 +40,20 @@ public final class Signatures {
    * {@code candidates}; empty when none does. Each secret's HMAC is computed once.
    */
   public static Optional<Secret> matchSha256(Secrets secrets, byte[][] candidates, ByteBuffer... parts) {
+    return match(secrets, candidates, true, parts);
+  }
+
+  /**
+   * Like {@link #matchSha256} with HMAC-SHA1, for GitHub's legacy {@code X-Hub-Signature}; nothing
+   * else should accept SHA-1.
+   */
+  public static Optional<Secret> matchSha1(Secrets secrets, byte[][] candidates, ByteBuffer... parts) {
+    return match(secrets, candidates, false, parts);
+  }
+
+  private static Optional<Secret> match(Secrets secrets, byte[][] candidates, boolean sha256, ByteBuffer... parts) {
     for (Secret secret : secrets.list()) {
-      byte[] expected = hmacSha256(secret, parts);
+      byte[] expected = sha256 ? hmacSha256(secret, parts) : hmacSha1(secret, parts);
       for (byte[] candidate : candidates) {
         if (equal(expected, candidate)) {
           return Optional.of(secret);
@@ -66,16 +78,40 @@ public final class Signatures {
       throw malformed(what + " must be " + expectedBytes * 2 + " hex characters, but was "
           + hex.length() + " characters long");
     }
+    if (!isHex(hex, expectedBytes)) {
+      throw malformed(what + " is not hexadecimal");
+    }
     byte[] out = new byte[expectedBytes];
     for (int i = 0; i < expectedBytes; i++) {
-      int hi = Character.digit(hex.charAt(2 * i), 16);
-      int lo = Character.digit(hex.charAt(2 * i + 1), 16);
-      if (hi < 0 || lo < 0) {
-        throw malformed(what + " is not hexadecimal");
-      }
-      out[i] = (byte) ((hi << 4) | lo);
+      out[i] = (byte) ((hexDigit(hex.charAt(2 * i)) << 4) | hexDigit(hex.charAt(2 * i + 1)));
     }
     return out;
+  }
+
+  /**
+   * Whether {@code text} is exactly {@code bytes * 2} ASCII hex digits (either case). Other scripts'
+   * digits, which {@link Character#digit} would accept, are not hex here.
+   */
+  public static boolean isHex(CharSequence text, int bytes) {
+    if (text.length() != bytes * 2) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      if (hexDigit(text.charAt(i)) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int hexDigit(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
   }
 
   /**

@@ -2,8 +2,10 @@ package dev.hookledger.runtime;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Observes what the runtime does with each delivery, for metrics and tracing. Every method has a
@@ -17,6 +19,15 @@ public interface WebhookListener {
 
   /** A listener that does nothing. */
   WebhookListener NONE = new WebhookListener() {};
+
+  /**
+   * A listener that calls each of {@code listeners} in order (metrics and tracing, say). A
+   * listener that throws is logged and skipped; the others are still called.
+   */
+  static WebhookListener composite(WebhookListener... listeners) {
+    List<WebhookListener> list = List.of(listeners);
+    return list.size() == 1 ? list.get(0) : new CompositeWebhookListener(list);
+  }
 
   /** A new event was verified and its ledger row committed. */
   default void received(WebhookEvent event, Duration elapsed) {}

@@ -1,0 +1,155 @@
+package dev.hookledger.shopify;
+
+import static dev.hookledger.internal.JsonFields.text;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.HttpHeaders;
+import dev.hookledger.RejectionReason;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.internal.JsonFields;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * How a Shopify delivery (its headers plus the parsed payload) maps to {@link WebhookEvent} fields,
+ * shared by the {@link ShopifyAdapter} and anything that rebuilds events from the same headers.
+ *
+ * <ul>
+ *   <li>event id: see {@link ShopifyEventIdentity} ({@code X-Shopify-Webhook-Id} by default);
+ *       delivery id: {@code X-Shopify-Webhook-Id};
+ *   <li>scope: {@code X-Shopify-Shop-Domain} ({@code acme.myshopify.com}), as sent;
+ *   <li>type: {@code X-Shopify-Topic} as sent ({@code orders/create});
+ *   <li>API version: {@code X-Shopify-API-Version} ({@code 2024-07}, {@code unstable});
+ *   <li>entity key: the topic's resource in the singular with the payload's {@code id}
+ *       ({@code orders/create} → {@code order:820982911946154508}, exact above 2^53);
+ *       {@code inventory_levels/*} → {@code inventory_level:<inventory_item_id>:<location_id>};
+ *       {@code app/*} and {@code shop/*} → {@code shop:<shop domain>};
+ *   <li>entity version: the payload's {@code updated_at} (ISO-8601 with offset, seconds), else
+ *       {@code X-Shopify-Triggered-At} (RFC 3339, nanoseconds truncated to microseconds), as
+ *       microseconds; occurred-at: {@code X-Shopify-Triggered-At}.
+ * </ul>
+ *
+ * <p>Every header is read in both flavours, {@code X-Shopify-*} and the unprefixed {@code Shopify-*}.
+ */
+record ShopifyEventFields(
+    String eventId,
+    String scope,
+    String type,
+    String apiVersion,
+    String entityKey,
+    Long entityVersion,
+    Instant occurredAt,
+    String deliveryId) {
+
+  static final String PROVIDER = "shopify";
+  static final String TOPIC = "Topic";
+  static final String SHOP_DOMAIN = "Shop-Domain";
+  static final String API_VERSION = "API-Version";
+  static final String WEBHOOK_ID = "Webhook-Id";
+  static final String EVENT_ID = "Event-Id";
+  static final String TRIGGERED_AT = "Triggered-At";
+  private static final String WHAT = "the Shopify payload";
+
+  /** Reads the fields with the default identity, {@link ShopifyEventIdentity#WEBHOOK_ID}. */
+  static ShopifyEventFields from(HttpHeaders headers, JsonNode payload) {
+    return from(headers, payload, ShopifyEventIdentity.WEBHOOK_ID);
+  }
+
+  /**
+   * Reads the fields from a delivery's headers and its parsed JSON payload.
+   *
+   * @throws DeliveryRejectedException {@code MALFORMED} when the topic, the shop domain or every
+   *     usable id header is missing, a timestamp does not parse, or the payload is not an object
+   */
+  static ShopifyEventFields from(HttpHeaders headers, JsonNode payload, ShopifyEventIdentity identity) {
+    JsonFields.requireObject(payload, WHAT);
+    String topic = required(headers, TOPIC);
+    String shop = required(headers, SHOP_DOMAIN);
+    String webhookId = header(headers, WEBHOOK_ID).orElse(null);
+    String eventId = eventId(headers, identity, webhookId, topic);
+    Instant triggeredAt =
+        header(headers, TRIGGERED_AT).map(t -> JsonFields.parseIso(t, name(TRIGGERED_AT))).orElse(null);
+    String entityKey = entityKey(topic, shop, payload);
+    Instant updatedAt = entityKey == null ? null : JsonFields.isoInstant(payload, "updated_at", WHAT);
+    Instant version = updatedAt != null ? updatedAt : triggeredAt;
+    return new ShopifyEventFields(
+        eventId,
+        shop,
+        topic,
+        header(headers, API_VERSION).orElse(null),
+        entityKey,
+        entityKey == null || version == null ? null : JsonFields.micros(version),
+        triggeredAt,
+        webhookId);
+  }
+
+  /** Copies these fields (and the provider id) into {@code builder}; returns it. */
+  WebhookEvent.Builder applyTo(WebhookEvent.Builder builder) {
+    return builder
+        .provider(PROVIDER)
+        .scope(scope)
+        .eventId(eventId)
+        .type(type)
+        .apiVersion(apiVersion)
+        .entityKey(entityKey)
+        .entityVersion(entityVersion)
+        .occurredAt(occurredAt)
+        .deliveryId(deliveryId);
+  }
+
+  /** The value of {@code X-Shopify-<suffix>}, else of the unprefixed {@code Shopify-<suffix>}. */
+  static Optional<String> header(HttpHeaders headers, String suffix) {
+    Optional<String> value = headers.first("X-Shopify-" + suffix).or(() -> headers.first("Shopify-" + suffix));
+    return value.map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  private static String eventId(HttpHeaders headers, ShopifyEventIdentity identity, String webhookId, String topic) {
+    if (identity == ShopifyEventIdentity.WEBHOOK_ID && webhookId != null) {
+      return webhookId;
+    }
+    Optional<String> eventId = header(headers, EVENT_ID);
+    if (eventId.isPresent()) {
+      return eventId.get() + ":" + topic;
+    }
+    throw malformed(
+        identity == ShopifyEventIdentity.WEBHOOK_ID
+            ? "both " + name(WEBHOOK_ID) + " and " + name(EVENT_ID) + " headers are missing; Shopify sends one of them with every delivery"
+            : name(EVENT_ID) + " header is missing, and this adapter identifies events by it");
+  }
+
+  private static String entityKey(String topic, String shop, JsonNode payload) {
+    int slash = topic.indexOf('/');
+    String resource = slash >= 0 ? topic.substring(0, slash) : topic.split("\\.", 2)[0];
+    if (resource.equals("app") || resource.equals("shop")) {
+      return "shop:" + shop;
+    }
+    if (resource.equals("inventory_levels")) {
+      String item = text(payload, "inventory_item_id");
+      String location = text(payload, "location_id");
+      return item == null || location == null ? null : "inventory_level:" + item + ":" + location;
+    }
+    String id = text(payload, "id");
+    return id == null ? null : singular(resource) + ":" + id;
+  }
+
+  private static String singular(String resource) {
+    if (resource.endsWith("ies")) {
+      return resource.substring(0, resource.length() - 3) + "y";
+    }
+    return resource.endsWith("s") ? resource.substring(0, resource.length() - 1) : resource;
+  }
+
+  private static String required(HttpHeaders headers, String suffix) {
+    return header(headers, suffix)
+        .orElseThrow(() -> malformed(name(suffix) + " header is missing; Shopify sends it with every delivery"));
+  }
+
+  private static String name(String suffix) {
+    return "X-Shopify-" + suffix;
+  }
+
+  private static DeliveryRejectedException malformed(String message) {
+    return new DeliveryRejectedException(RejectionReason.MALFORMED, message);
+  }
+}

@@ -1,0 +1,167 @@
+package dev.hookledger.stripe;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.InboundDelivery;
+import dev.hookledger.Secret;
+import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.spi.DeliveryChecks;
+import dev.hookledger.spi.ProviderAdapter;
+import dev.hookledger.spi.Rejections;
+import dev.hookledger.spi.Signatures;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Verifies Stripe webhook deliveries ({@code Stripe-Signature}) and reads Stripe Event objects.
+ *
+ * <pre>{@code
+ * ProviderAdapter stripe = new StripeAdapter();                        // tolerance 300 s
+ * ProviderAdapter strict = StripeAdapter.builder().tolerance(Duration.ofMinutes(2)).build();
+ * }</pre>
+ *
+ * <p>Verification, following Stripe's docs and SDKs: the header's {@code t} and every {@code v1}
+ * are read ({@code v0} and other schemes are ignored); the HMAC-SHA256 of the exact timestamp digits
+ * received, {@code "."} and the raw body, keyed with the UTF-8 bytes of the whole secret
+ * ({@code whsec_} prefix included), must equal one of the {@code v1} values under one of the
+ * secrets, compared in constant time. During a roll Stripe signs with every active secret, and the
+ * matching secret's id is recorded on the event. The signature is checked first, then the timestamp.
+ *
+ * <p>The timestamp window is <b>two-sided</b>: a timestamp more than the tolerance in the future is
+ * rejected too. This is stricter than Stripe's own SDKs, which reject only old timestamps; a future
+ * timestamp means one clock is wrong or the header was forged, and neither should pass silently.
+ * Stripe signs every retry afresh, so a retry days later still passes a five-minute window.
+ *
+ * <p>Event fields: see {@link StripeEventFields} (id, Connect account as scope, {@code type},
+ * {@code api_version}, {@code data.object} as entity, {@code created} as version, {@code livemode}).
+ *
+ * <p>Tenant: Stripe gives each endpoint (and each mode) its own secret, and a delivery names no
+ * tenant outside its unverified body. {@link #tenantOf} therefore reads the path segment after
+ * {@code /webhooks/stripe/}: to use one secret per connected account, register one URL per account
+ * ({@code /webhooks/stripe/acct_123}); {@code /webhooks/stripe} alone has the empty tenant.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class StripeAdapter implements ProviderAdapter {
+  /** The provider id, {@code stripe}. */
+  public static final String ID = StripeEventFields.PROVIDER;
+  /** The tolerance of Stripe's SDKs, 300 s. */
+  public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
+  /** Stripe publishes no body limit: 5 MiB, like any adapter that does not say otherwise. */
+  public static final int DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+  private static final String TENANT_PREFIX = "/webhooks/stripe/";
+  private static final String MISMATCH_HINT =
+      "the whsec_ prefix is part of the key, and each endpoint and each mode (test or live) has its own secret";
+
+  private final Duration tolerance;
+  private final int maxBodyBytes;
+
+  /** An adapter with the defaults: tolerance 300 s, body limit 5 MiB. */
+  public StripeAdapter() {
+    this(builder());
+  }
+
+  private StripeAdapter(Builder builder) {
+    this.tolerance = builder.tolerance;
+    this.maxBodyBytes = builder.maxBodyBytes;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public int maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
+  /** How far a signed timestamp may be from now, in either direction. */
+  public Duration tolerance() {
+    return tolerance;
+  }
+
+  /** The path segment after {@code /webhooks/stripe/}, or empty; see the class comment. */
+  @Override
+  public String tenantOf(InboundDelivery delivery) {
+    String path = delivery.path();
+    int at = path.indexOf(TENANT_PREFIX);
+    if (at < 0) {
+      return "";
+    }
+    String rest = path.substring(at + TENANT_PREFIX.length());
+    int slash = rest.indexOf('/');
+    return slash < 0 ? rest : rest.substring(0, slash);
+  }
+
+  @Override
+  public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
+    DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
+    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
+    StripeSignatureHeader header = StripeSignatureHeader.parse(delivery.headers());
+    Secret secret =
+        Signatures.matchSha256(secrets, header.v1(), header.signedPrefix(), delivery.body())
+            .orElseThrow(() -> Rejections.signatureMismatch(StripeSignatureHeader.NAME, secrets, MISMATCH_HINT));
+    Instant signedAt = header.timestamp();
+    DeliveryChecks.requireWithinTolerance(signedAt, clock, tolerance, StripeSignatureHeader.NAME + " timestamp");
+
+    byte[] body = delivery.bodyBytes();
+    JsonNode json = DeliveryChecks.parseJson(body, "the Stripe body");
+    WebhookEvent.Builder event =
+        StripeEventFields.from(json).applyTo(WebhookEvent.builder())
+            .secretId(secret.id())
+            .signedAt(signedAt)
+            .body(body)
+            .payload(json);
+    delivery.headers().first("User-Agent").ifPresent(ua -> event.header("User-Agent", ua));
+    return event.build();
+  }
+
+  @Override
+  public String toString() {
+    return "StripeAdapter[tolerance=" + tolerance + ", maxBodyBytes=" + maxBodyBytes + "]";
+  }
+
+  /** Options for a {@link StripeAdapter}; not thread-safe. */
+  public static final class Builder {
+    private Duration tolerance = DEFAULT_TOLERANCE;
+    private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+
+    private Builder() {}
+
+    /**
+     * How far a signed timestamp may be from now, in either direction; at least one second, judged
+     * in whole seconds (a fraction is ignored). Stripe's SDKs use 300 s; Stripe's docs warn against
+     * turning the check off, so it cannot be.
+     */
+    public Builder tolerance(Duration tolerance) {
+      requireNonNull(tolerance, "tolerance");
+      if (tolerance.getSeconds() < 1) {
+        throw new IllegalArgumentException("tolerance must be at least 1 second, but was " + tolerance);
+      }
+      this.tolerance = tolerance;
+      return this;
+    }
+
+    /** The largest body accepted, in bytes; at least 1. */
+    public Builder maxBodyBytes(int maxBodyBytes) {
+      if (maxBodyBytes < 1) {
+        throw new IllegalArgumentException("maxBodyBytes must be >= 1, but was " + maxBodyBytes);
+      }
+      this.maxBodyBytes = maxBodyBytes;
+      return this;
+    }
+
+    public StripeAdapter build() {
+      return new StripeAdapter(this);
+    }
+  }
+}

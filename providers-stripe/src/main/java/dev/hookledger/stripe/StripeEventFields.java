@@ -1,0 +1,104 @@
+package dev.hookledger.stripe;
+
+import static dev.hookledger.internal.JsonFields.requiredText;
+import static dev.hookledger.internal.JsonFields.text;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.internal.JsonFields;
+import java.time.Instant;
+
+/**
+ * How a Stripe Event object maps to {@link WebhookEvent} fields. One mapping serves both the
+ * {@link StripeAdapter} (a received delivery) and a replay source reading {@code GET /v1/events}
+ * (the same Event fetched later), so that both give an event the same identity in the ledger.
+ *
+ * <ul>
+ *   <li>event id: {@code id} ({@code evt_...}), the same on every retry and manual resend;
+ *   <li>scope: the top-level {@code account} of a Connect event (the connected account; v2 "thin"
+ *       events name it {@code context}), empty for the platform's own events;
+ *   <li>type: {@code type}, exactly as sent ({@code invoice.paid});
+ *   <li>API version: {@code api_version} (null for events older than 2014-10-31);
+ *   <li>entity key: {@code data.object.object + ":" + data.object.id} ({@code invoice:in_123}), or
+ *       for v2 thin events {@code related_object.type + ":" + related_object.id};
+ *   <li>entity version and occurred-at: {@code created}, Unix seconds (an ISO string on v2 events),
+ *       as microseconds. Seconds are coarse: events of one object often tie, and ties are never
+ *       treated as stale;
+ *   <li>livemode: {@code livemode}. Stripe sends no delivery id.
+ * </ul>
+ */
+record StripeEventFields(
+    String eventId,
+    String scope,
+    String type,
+    String apiVersion,
+    String entityKey,
+    Long entityVersion,
+    Instant occurredAt,
+    Boolean livemode) {
+
+  static final String PROVIDER = "stripe";
+  private static final String WHAT = "the Stripe event";
+
+  /**
+   * Reads the fields of one Stripe Event object.
+   *
+   * @throws dev.hookledger.DeliveryRejectedException {@code MALFORMED} when it is not an object or
+   *     lacks {@code id} or {@code type}
+   */
+  static StripeEventFields from(JsonNode event) {
+    JsonFields.requireObject(event, WHAT);
+    String id = requiredText(event, "id", WHAT);
+    String type = requiredText(event, "type", WHAT);
+    String account = text(event, "account");
+    String scope = account != null ? account : text(event, "context");
+    Instant created = created(event);
+    String entityKey = entityKey(event);
+    Long version = created == null || entityKey == null ? null : JsonFields.micros(created);
+    JsonNode livemode = event.get("livemode");
+    return new StripeEventFields(
+        id,
+        scope == null ? "" : scope,
+        type,
+        text(event, "api_version"),
+        entityKey,
+        version,
+        created,
+        livemode != null && livemode.isBoolean() ? livemode.booleanValue() : null);
+  }
+
+  /** Copies these fields (and the provider id) into {@code builder}; returns it. */
+  WebhookEvent.Builder applyTo(WebhookEvent.Builder builder) {
+    return builder
+        .provider(PROVIDER)
+        .scope(scope)
+        .eventId(eventId)
+        .type(type)
+        .apiVersion(apiVersion)
+        .entityKey(entityKey)
+        .entityVersion(entityVersion)
+        .occurredAt(occurredAt)
+        .livemode(livemode);
+  }
+
+  private static Instant created(JsonNode event) {
+    JsonNode created = event.get("created");
+    if (created != null && created.isIntegralNumber()) {
+      return Instant.ofEpochSecond(created.longValue());
+    }
+    // v2 "thin" event notifications carry an RFC 3339 string
+    return JsonFields.isoInstant(event, "created", WHAT);
+  }
+
+  private static String entityKey(JsonNode event) {
+    JsonNode object = event.path("data").path("object");
+    String kind = text(object, "object");
+    String id = text(object, "id");
+    if (kind == null || id == null) {
+      JsonNode related = event.path("related_object");
+      kind = text(related, "type");
+      id = text(related, "id");
+    }
+    return kind == null || id == null ? null : kind + ":" + id;
+  }
+}

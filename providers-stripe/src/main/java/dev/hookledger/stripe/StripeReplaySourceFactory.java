@@ -1,0 +1,32 @@
+package dev.hookledger.stripe;
+
+import dev.hookledger.internal.replay.ReplaySettings;
+import dev.hookledger.internal.replay.SettingsReplaySourceFactory;
+import dev.hookledger.spi.ReplaySource;
+
+/**
+ * Builds a {@link StripeReplaySource} from named settings, for the command line and configuration
+ * files. Found by {@link java.util.ServiceLoader}. Settings not listed in {@link #settings()} are
+ * ignored.
+ */
+public final class StripeReplaySourceFactory extends SettingsReplaySourceFactory {
+  public StripeReplaySourceFactory() {
+    super(
+        StripeEventFields.PROVIDER,
+        "api-key", "secret (sk_...) or restricted (rk_...) key that may read events; required, never shown",
+        "api-base", "Stripe API base URL; default https://api.stripe.com",
+        "account", "connected account (acct_...) whose events to replay, sent as Stripe-Account; default the key's own",
+        "delivery-success", "false to replay only events not yet delivered to every endpoint; default all events");
+  }
+
+  @Override
+  protected ReplaySource create(ReplaySettings settings) {
+    StripeReplaySource.Builder builder =
+        StripeReplaySource.builder()
+            .apiKey(settings.required("api-key"))
+            .apiBase(settings.baseUri("api-base", "https://api.stripe.com"));
+    settings.optional("account").ifPresent(builder::account);
+    settings.bool("delivery-success").ifPresent(builder::deliverySuccess);
+    return builder.build();
+  }
+}

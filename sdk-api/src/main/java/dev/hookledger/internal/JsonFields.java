@@ -1,0 +1,86 @@
+package dev.hookledger.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.RejectionReason;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Reads identity fields out of a parsed payload for the built-in adapters and their replay
+ * sources. Not public API. A missing required field is a {@link RejectionReason#MALFORMED}
+ * rejection whose message names the field and never quotes the payload.
+ */
+public final class JsonFields {
+  private JsonFields() {}
+
+  /** The node itself when it is a JSON object; otherwise a rejection naming {@code what}. */
+  public static JsonNode requireObject(JsonNode node, String what) {
+    if (!node.isObject()) {
+      throw malformed(what + " must be a JSON object, but is a JSON " + typeOf(node));
+    }
+    return node;
+  }
+
+  /**
+   * The text of a string or integer field; empty strings and other node types count as absent.
+   * Integers are read exactly (ids above 2^53 stay exact: Jackson keeps them as long or BigInteger).
+   */
+  public static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || !(value.isTextual() || value.isIntegralNumber())) {
+      return null;
+    }
+    String text = value.asText();
+    return text.isEmpty() ? null : text;
+  }
+
+  /** Like {@link #text} but the field must be there; {@code what} names the document in the message. */
+  public static String requiredText(JsonNode node, String field, String what) {
+    String text = text(node, field);
+    if (text == null) {
+      throw malformed(what + " has no '" + field + "' (a non-empty string or integer is required)");
+    }
+    return text;
+  }
+
+  /**
+   * An ISO-8601 timestamp with offset ({@code 2024-09-10T11:14:00-04:00}, {@code 2011-04-22T13:33:48Z},
+   * fractions up to nanoseconds), or null when the field is absent or JSON null.
+   */
+  public static Instant isoInstant(JsonNode node, String field, String what) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isTextual()) {
+      throw malformed(what + " field '" + field + "' is not an ISO-8601 timestamp string");
+    }
+    return parseIso(value.asText(), what + " field '" + field + "'");
+  }
+
+  /** Parses an ISO-8601 / RFC 3339 timestamp with offset; {@code what} names it in the error. */
+  public static Instant parseIso(String text, String what) {
+    try {
+      return OffsetDateTime.parse(text.trim()).toInstant();
+    } catch (DateTimeParseException e) {
+      throw malformed(what + " is not an ISO-8601 timestamp with an offset");
+    }
+  }
+
+  /** Microseconds since the epoch, the unit of every built-in adapter's entity version. */
+  public static long micros(Instant instant) {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+  }
+
+  /** The JSON type of a node, for messages ("array", "string", ...), never its value. */
+  public static String typeOf(JsonNode node) {
+    return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static DeliveryRejectedException malformed(String message) {
+    return new DeliveryRejectedException(RejectionReason.MALFORMED, message);
+  }
+}

@@ -1,0 +1,82 @@
+package dev.hookledger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class WebhookEventTest {
+  record Invoice(String id, long amount) {}
+
+  @Test
+  void requiredFieldsAreCheckedByName() {
+    assertEquals("provider", assertThrows(NullPointerException.class, () -> minimal().provider(null).build()).getMessage());
+    assertEquals("eventId must not be empty",
+        assertThrows(IllegalArgumentException.class, () -> minimal().eventId("").build()).getMessage());
+    assertEquals("body", assertThrows(NullPointerException.class, () -> minimal().body(null).build()).getMessage());
+    assertEquals("entityVersion needs an entityKey",
+        assertThrows(IllegalArgumentException.class, () -> minimal().entityVersion(1L).build()).getMessage());
+  }
+
+  @Test
+  void optionalFieldsAreEmptyAndScopeIsNeverNull() {
+    WebhookEvent event = minimal().build();
+    assertEquals("", event.scope());
+    assertEquals(Optional.empty(), event.apiVersion());
+    assertTrue(event.entityVersion().isEmpty());
+    assertEquals(Optional.empty(), event.secretId());
+    assertFalse(event.payloadWrapped());
+  }
+
+  @Test
+  void payloadIsParsedOnceAndMappedToRecords() {
+    WebhookEvent event = minimal().body(utf8("{\"id\":\"in_1\",\"amount\":4200,\"extra\":true}")).build();
+    JsonNode first = event.payload();
+    assertSame(first, event.payload());
+    assertEquals(new Invoice("in_1", 4200), event.payloadAs(Invoice.class));
+  }
+
+  @Test
+  void wrappedPayloadIsReadFromItsOwnBytes() {
+    WebhookEvent event = minimal().body(utf8("payload=%7B%7D")).payloadJson(utf8("{\"a\":1}")).build();
+    assertTrue(event.payloadWrapped());
+    assertEquals(1, event.payload().get("a").asInt());
+    assertArrayEquals(utf8("payload=%7B%7D"), event.body());
+  }
+
+  @Test
+  void payloadErrorsNeverQuoteTheBody() {
+    WebhookEvent notJson = minimal().body(utf8("card_4242424242424242 secret")).build();
+    WebhookException parse = assertThrows(WebhookException.class, notJson::payload);
+    assertEquals("payload of acme event evt_1 is not JSON: malformed JSON at line 1, column 1", parse.getMessage());
+
+    WebhookEvent wrongType = minimal().body(utf8("{\"id\":\"in_1\",\"amount\":\"4242-secret\"}")).build();
+    WebhookException mapping = assertThrows(WebhookException.class, () -> wrongType.payloadAs(Invoice.class));
+    assertFalse(mapping.getMessage().contains("4242"), mapping.getMessage());
+    assertTrue(mapping.getMessage().startsWith("payload of acme event evt_1 cannot be read as " + Invoice.class.getName()
+        + ": cannot read long at "), mapping.getMessage());
+  }
+
+  @Test
+  void evidenceHeadersAreLowerCasedAndToStringShowsIdentityOnly() {
+    WebhookEvent event = minimal().scope("acct_1").header("X-GitHub-Event", "issues").build();
+    assertEquals(Map.of("x-github-event", "issues"), event.headers());
+    assertEquals("acme event evt_1 (acct_1) thing.created", event.toString());
+  }
+
+  private static WebhookEvent.Builder minimal() {
+    return WebhookEvent.builder().provider("acme").eventId("evt_1").type("thing.created").body(utf8("{}"));
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,14 @@
+package dev.hookledger.runtime.admin;
+
+import java.time.Duration;
+
+/**
+ * The cheap part of {@link InboxStatus}: what still needs work. Read through the partial indexes
+ * on waiting and dead rows, so its cost follows the backlog, not the ledger's history; fit for a
+ * metrics gauge polled every few seconds.
+ *
+ * @param waiting events {@code pending} or {@code processing}
+ * @param dead events waiting for an operator
+ * @param oldestWaitingAge age of the oldest waiting event; {@link Duration#ZERO} when none waits
+ */
+public record Backlog(long waiting, long dead, Duration oldestWaitingAge) {}

@@ -1,0 +1,105 @@
+package dev.hookledger.runtime.admin;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * One ledger row as a list shows it: identity, type, status, attempts and the last error. No body,
+ * no headers: {@link InboxAdmin#show} gives those. Immutable.
+ */
+public final class EventSummary {
+  private final String provider;
+  private final String scope;
+  private final String eventId;
+  private final String type;
+  private final String status;
+  private final String source;
+  private final int attempts;
+  private final int duplicates;
+  private final Instant receivedAt;
+  private final Instant availableAt;
+  private final Instant settledAt;
+  private final String lastError;
+
+  /** Creates a summary; {@code settledAt} and {@code lastError} may be null. */
+  public EventSummary(String provider, String scope, String eventId, String type, String status,
+      String source, int attempts, int duplicates, Instant receivedAt, Instant availableAt,
+      Instant settledAt, String lastError) {
+    this.provider = requireNonNull(provider, "provider");
+    this.scope = requireNonNull(scope, "scope");
+    this.eventId = requireNonNull(eventId, "eventId");
+    this.type = requireNonNull(type, "type");
+    this.status = requireNonNull(status, "status");
+    this.source = requireNonNull(source, "source");
+    this.attempts = attempts;
+    this.duplicates = duplicates;
+    this.receivedAt = requireNonNull(receivedAt, "receivedAt");
+    this.availableAt = requireNonNull(availableAt, "availableAt");
+    this.settledAt = settledAt;
+    this.lastError = lastError;
+  }
+
+  public String provider() {
+    return provider;
+  }
+
+  /** The scope that makes the id unique (GitHub hook, Shopify shop, Stripe account); empty, never null, where none. */
+  public String scope() {
+    return scope;
+  }
+
+  public String eventId() {
+    return eventId;
+  }
+
+  public String type() {
+    return type;
+  }
+
+  /** {@code pending}, {@code processing}, {@code done}, {@code ignored}, {@code stale} or {@code dead}. */
+  public String status() {
+    return status;
+  }
+
+  /** {@code delivery} (received signed) or {@code replay} (fetched from the provider's API). */
+  public String source() {
+    return source;
+  }
+
+  /** Processing attempts so far (reset to 0 by a retry). */
+  public int attempts() {
+    return attempts;
+  }
+
+  /** Later deliveries of this event that were refused as duplicates. */
+  public int duplicates() {
+    return duplicates;
+  }
+
+  public Instant receivedAt() {
+    return receivedAt;
+  }
+
+  /** When a worker may next claim the event. */
+  public Instant availableAt() {
+    return availableAt;
+  }
+
+  /** When the event reached {@code done}, {@code ignored}, {@code stale} or {@code dead}. */
+  public Optional<Instant> settledAt() {
+    return Optional.ofNullable(settledAt);
+  }
+
+  /** The error of the last failed attempt, kept after a retry until the next attempt. */
+  public Optional<String> lastError() {
+    return Optional.ofNullable(lastError);
+  }
+
+  /** {@code provider event id (scope)}: how commands name an event. */
+  @Override
+  public String toString() {
+    return provider + " event " + eventId + (scope.isEmpty() ? "" : " (" + scope + ")");
+  }
+}

@@ -1,0 +1,272 @@
+package dev.hookledger.runtime.admin;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.admin.EventReader;
+import dev.hookledger.runtime.internal.admin.EventRetrier;
+import dev.hookledger.runtime.internal.admin.LedgerErrors;
+import dev.hookledger.runtime.internal.admin.LedgerMigrator;
+import dev.hookledger.runtime.internal.admin.LedgerTables;
+import dev.hookledger.runtime.internal.admin.ReplayLedgerSink;
+import dev.hookledger.runtime.internal.admin.SettledPruner;
+import dev.hookledger.runtime.internal.admin.StatusReader;
+import dev.hookledger.spi.ReplayReport;
+import dev.hookledger.spi.ReplaySource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operator's view of the ledger: status, listing, one event in full, retrying dead events,
+ * pruning settled history, applying the schema and replaying missed events. The command line
+ * ({@code dev.hookledger.runtime.cli.HookledgerCli}), the {@link AdminServlet} and the Micrometer
+ * backlog gauges all go through this class.
+ *
+ * <pre>{@code
+ * InboxAdmin admin = InboxAdmin.builder(dataSource).schema("hookledger").build();
+ * admin.status().dead();                                   // how many wait for an operator
+ * admin.list(EventQuery.builder().status("dead").build());  // which, with their errors
+ * admin.retryDead();                                        // after fixing the handler
+ * admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false);     // nightly
+ * }</pre>
+ *
+ * <p>Thread-safe; holds no connection between calls. Every database failure is thrown as
+ * {@link dev.hookledger.LedgerUnavailableException} with the database's reason; a refused operation
+ * as {@link OperationRefusedException}, having changed nothing.
+ */
+public final class InboxAdmin {
+  private static final Logger log = LoggerFactory.getLogger(InboxAdmin.class);
+
+  /**
+   * The prune window used when none is given: 30 days. Stripe lets an event be resent by hand (its
+   * CLI) and listed by its events API, which replay reads, for 30 days; an id pruned earlier than
+   * that would be recorded and processed again if it came back.
+   */
+  public static final Duration DEFAULT_PRUNE_WINDOW = Duration.ofDays(30);
+
+  /**
+   * The shortest prune window accepted without {@code force}: 3 days, the longest automatic
+   * redelivery window (Stripe retries live events for up to 3 days; GitHub redelivers, by hand,
+   * deliveries of the last 3 days; Shopify retries for 4 hours). An id pruned within it can come
+   * back from the provider and would be processed twice.
+   */
+  public static final Duration DEFAULT_MINIMUM_PRUNE_WINDOW = Duration.ofDays(3);
+
+  private final DataSource dataSource;
+  private final LedgerTables tables;
+  private final Clock clock;
+  private final Duration minimumPruneWindow;
+  private final DSLContext db;
+  private final StatusReader statusReader;
+  private final EventReader eventReader;
+  private final EventRetrier retrier;
+  private final SettledPruner pruner;
+
+  private InboxAdmin(Builder b) {
+    this.dataSource = b.dataSource;
+    this.tables = LedgerTables.in(b.schema);
+    this.clock = b.clock;
+    this.minimumPruneWindow = b.minimumPruneWindow;
+    this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
+    this.statusReader = new StatusReader(db, tables, clock);
+    this.eventReader = new EventReader(db, tables);
+    this.retrier = new EventRetrier(db, tables, clock);
+    this.pruner = new SettledPruner(db, tables, b.pruneBatchSize);
+  }
+
+  /** Starts building an admin over the ledger in {@code dataSource}. */
+  public static Builder builder(DataSource dataSource) {
+    return new Builder(dataSource);
+  }
+
+  /** The ledger's schema name. */
+  public String schema() {
+    return tables.schema();
+  }
+
+  /**
+   * Counts per provider and status, the oldest waiting event's age, dead events and duplicate
+   * deliveries. Scans the whole table once: for a frequently polled gauge use {@link #backlog()}.
+   */
+  public InboxStatus status() {
+    return LedgerErrors.guard(tables, statusReader::status);
+  }
+
+  /** Waiting and dead counts and the oldest waiting age, read through the partial indexes only. */
+  public Backlog backlog() {
+    return LedgerErrors.guard(tables, statusReader::backlog);
+  }
+
+  /** One page of events matching {@code query}, newest received first. */
+  public EventPage list(EventQuery query) {
+    requireNonNull(query, "query");
+    return LedgerErrors.guard(tables, () -> eventReader.list(query));
+  }
+
+  /**
+   * One event in full: headers (never signature-like ones: any header whose name contains
+   * {@code signature}, {@code hmac}, {@code authorization}, {@code token} or {@code secret} is
+   * dropped), body as UTF-8 text, attempts, last error and the id of the secret that matched.
+   *
+   * @param scope the event's scope; empty where the provider has none
+   * @return empty if the ledger has no such event
+   */
+  public Optional<EventDetail> show(String provider, String scope, String eventId) {
+    requireKey(provider, scope, eventId);
+    return LedgerErrors.guard(tables, () -> eventReader.show(provider, scope, eventId));
+  }
+
+  /**
+   * Sets a {@code dead} event back to {@code pending}, available now, with {@code attempts} reset
+   * to 0 so that it gets the full retry budget again. Its {@code last_error} is kept until the next
+   * attempt replaces it.
+   *
+   * @throws OperationRefusedException if the event does not exist or is not dead
+   */
+  public void retry(String provider, String scope, String eventId) {
+    retry(provider, scope, eventId, false);
+  }
+
+  /**
+   * As {@link #retry(String, String, String)}; with {@code force}, also a settled event
+   * ({@code done}, {@code ignored}, {@code stale}), to run its handlers again after a handler was
+   * fixed or added. Forcing a {@code done} event runs effects a second time: the handlers must be
+   * idempotent for it. Events still {@code pending} or {@code processing} are always refused.
+   *
+   * @throws OperationRefusedException if the event does not exist or may not be retried
+   */
+  public void retry(String provider, String scope, String eventId, boolean force) {
+    requireKey(provider, scope, eventId);
+    LedgerErrors.guard(tables, () -> {
+      retrier.retry(provider, scope, eventId, force);
+      return null;
+    });
+  }
+
+  /** Sets every {@code dead} event back to {@code pending} as {@link #retry(String, String, String)} does; returns how many. */
+  public int retryDead() {
+    return LedgerErrors.guard(tables, retrier::retryDead);
+  }
+
+  /**
+   * Deletes events settled ({@code done}, {@code ignored}, {@code stale}) more than
+   * {@code olderThan} ago, in short batches. Never deletes {@code pending}, {@code processing} or
+   * {@code dead} events.
+   *
+   * @param olderThan the window to keep; {@link #DEFAULT_PRUNE_WINDOW} is the advised value
+   * @param force allow a window shorter than the minimum ({@link #DEFAULT_MINIMUM_PRUNE_WINDOW}
+   *     unless configured), accepting that a late redelivery of a pruned id is processed twice
+   * @throws OperationRefusedException if the window is shorter than the minimum and not forced
+   * @throws IllegalArgumentException if the window is zero or negative
+   */
+  public PruneReport prune(Duration olderThan, boolean force) {
+    requireNonNull(olderThan, "olderThan");
+    if (olderThan.isNegative() || olderThan.isZero()) {
+      throw new IllegalArgumentException("olderThan must be positive, but was " + olderThan);
+    }
+    if (olderThan.compareTo(minimumPruneWindow) < 0) {
+      if (!force) {
+        throw new OperationRefusedException("refusing to prune events settled less than "
+            + DurationText.format(minimumPruneWindow) + " ago (asked: " + DurationText.format(olderThan)
+            + "): providers still redeliver them (Stripe retries for 3 days, GitHub redelivers for 3 days)"
+            + " and an id pruned before its last redelivery is processed twice; use a window of at least "
+            + DurationText.format(minimumPruneWindow) + ", or force it");
+      }
+      log.warn("pruning with a forced window of {}, below the minimum of {}: a redelivery of a pruned id"
+          + " will be processed again", DurationText.format(olderThan), DurationText.format(minimumPruneWindow));
+    }
+    Instant cutoff = clock.instant().minus(olderThan);
+    return LedgerErrors.guard(tables, () -> pruner.pruneSettledBefore(cutoff));
+  }
+
+  /** Creates whatever part of the ledger schema is missing; see {@code db/hookledger/V1__ledger.sql}. */
+  public void migrate() {
+    new LedgerMigrator(dataSource, tables.schema()).migrate();
+  }
+
+  /**
+   * Fetches what {@code source}'s provider sent since {@code since} and records each event that
+   * the ledger does not have yet as {@code pending} ({@code source = 'replay'}, no secret id), for
+   * the workers to process; events already received are skipped. Safe to run again.
+   *
+   * @return the source's fetch counts, with {@code recorded} and {@code alreadyReceived} as the
+   *     ledger counted them
+   */
+  public ReplayReport replay(ReplaySource source, Instant since, Optional<String> type) {
+    requireNonNull(source, "source");
+    requireNonNull(since, "since");
+    requireNonNull(type, "type");
+    ReplayLedgerSink sink = new ReplayLedgerSink(db, tables, clock, source.provider());
+    ReplayReport fetched = LedgerErrors.guard(tables, () -> source.replay(since, type, sink));
+    ReplayReport report = new ReplayReport(fetched.fetched(), sink.recorded(), sink.alreadyReceived(),
+        fetched.redelivered(), fetched.pages());
+    log.info("replay of {} since {}: {}", source.provider(), since, report);
+    return report;
+  }
+
+  private static void requireKey(String provider, String scope, String eventId) {
+    requireNonNull(provider, "provider");
+    requireNonNull(scope, "scope");
+    requireNonNull(eventId, "eventId");
+  }
+
+  /** Builds an {@link InboxAdmin}; every setter validates and names the bad value. */
+  public static final class Builder {
+    private final DataSource dataSource;
+    private String schema = "hookledger";
+    private Clock clock = Clock.systemUTC();
+    private Duration minimumPruneWindow = DEFAULT_MINIMUM_PRUNE_WINDOW;
+    private int pruneBatchSize = 1000;
+
+    private Builder(DataSource dataSource) {
+      this.dataSource = requireNonNull(dataSource, "dataSource");
+    }
+
+    /** The ledger's schema; default {@code hookledger}. A lower-case SQL identifier. */
+    public Builder schema(String schema) {
+      LedgerTables.in(schema);
+      this.schema = schema;
+      return this;
+    }
+
+    /** The clock for ages, retry times and prune cutoffs; default the system clock. */
+    public Builder clock(Clock clock) {
+      this.clock = requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The shortest prune window accepted without {@code force}; default
+     * {@link #DEFAULT_MINIMUM_PRUNE_WINDOW}. Raise it if a provider of yours redelivers for longer.
+     */
+    public Builder minimumPruneWindow(Duration window) {
+      requireNonNull(window, "window");
+      if (window.isNegative() || window.isZero()) {
+        throw new IllegalArgumentException("minimumPruneWindow must be positive, but was " + window);
+      }
+      this.minimumPruneWindow = window;
+      return this;
+    }
+
+    /** Rows deleted per prune statement (and transaction); default 1000. */
+    public Builder pruneBatchSize(int size) {
+      if (size < 1 || size > 100_000) {
+        throw new IllegalArgumentException("pruneBatchSize must be between 1 and 100000, but was " + size);
+      }
+      this.pruneBatchSize = size;
+      return this;
+    }
+
+    public InboxAdmin build() {
+      return new InboxAdmin(this);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.hookledger.runtime.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.internal.Json;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.OperationRefusedException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code hookledger} command line: the operator's tool over the ledger, built on
+ * {@link InboxAdmin}. Run it as {@code java -cp ... dev.hookledger.runtime.cli.HookledgerCli}
+ * (picocli must be on the class path; it is an optional dependency of sdk-runtime).
+ *
+ * <pre>
+ * hookledger status                          counts per provider and status, oldest waiting, dead, duplicates
+ * hookledger list --status dead              newest first, with errors (--provider, --type, --limit, --after)
+ * hookledger show stripe evt_123 [--scope S] one event: headers, body, attempts, last error
+ * hookledger retry stripe evt_123 | --dead   set dead events back to pending
+ * hookledger prune --older-than 30d          delete settled history (at least 3d unless --force)
+ * hookledger migrate                         create the ledger schema
+ * hookledger replay stripe --since 2h        fetch missed events from the provider's API
+ * </pre>
+ *
+ * <p>Global options, accepted before or after the command: {@code --database-url} (or
+ * {@code HOOKLEDGER_DATABASE_URL}), {@code --schema} (or {@code HOOKLEDGER_SCHEMA}), {@code --json}
+ * for machine-readable output, {@code --verbose} for stack traces and library logs.
+ *
+ * <p>Exit codes: 0 done; 1 failed (database or provider API); 2 bad usage or an operation the
+ * provider does not support; 3 refused by a safety check (prune window, retrying an event that is
+ * not dead) or naming an event the ledger does not have, with nothing changed. Errors are one
+ * line on stderr, and a password in the database URL is never printed.
+ */
+@Command(name = "hookledger", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
+    versionProvider = HookledgerCli.Version.class,
+    description = "Operate a hookledger webhook ledger: status, dead letters, retry, prune, migrate, replay.",
+    subcommands = {StatusCommand.class, ListCommand.class, ShowCommand.class, RetryCommand.class,
+        PruneCommand.class, MigrateCommand.class, ReplayCommand.class})
+public final class HookledgerCli implements Runnable {
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+  static final int REFUSED = 3;
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "--database-url", scope = ScopeType.INHERIT, paramLabel = "JDBC_URL",
+      defaultValue = "${env:HOOKLEDGER_DATABASE_URL}",
+      description = "jdbc:postgresql://host:port/db?user=..&password=.. (default: $HOOKLEDGER_DATABASE_URL)")
+  private String databaseUrl;
+
+  @Option(names = "--schema", scope = ScopeType.INHERIT, paramLabel = "NAME",
+      defaultValue = "${env:HOOKLEDGER_SCHEMA:-hookledger}",
+      description = "the ledger's schema (default: $HOOKLEDGER_SCHEMA or hookledger)")
+  private String schema;
+
+  @Option(names = "--json", scope = ScopeType.INHERIT, description = "print JSON for scripts")
+  private boolean json;
+
+  @Option(names = "--verbose", scope = ScopeType.INHERIT,
+      description = "print stack traces and the library's log")
+  private boolean verbose;
+
+  private DatabaseUrl url;
+
+  /** A {@code HookledgerCli} is created by {@link #main}; public for picocli and embedding. */
+  public HookledgerCli() {}
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String... args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line, printing to stdout and stderr, and returns the exit code. */
+  public static int run(String... args) {
+    boolean verbose = Arrays.asList(args).contains("--verbose");
+    quietLibraries(verbose);
+    CommandLine cli = new CommandLine(new HookledgerCli());
+    cli.setExecutionExceptionHandler((e, line, parsed) -> ((HookledgerCli) cli.getCommand()).fail(e, line));
+    cli.setParameterExceptionHandler((e, args1) -> {
+      e.getCommandLine().getErr().println("hookledger: " + e.getMessage() + " (see --help)");
+      return USAGE;
+    });
+    int code = cli.execute(args);
+    // print() of a table does not autoflush; System.exit would drop what is buffered
+    cli.getOut().flush();
+    cli.getErr().flush();
+    return code;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The admin over the database the options name. */
+  InboxAdmin admin() {
+    if (databaseUrl == null || databaseUrl.isBlank()) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "no database: pass --database-url or set HOOKLEDGER_DATABASE_URL");
+    }
+    url = new DatabaseUrl(databaseUrl.trim());
+    return InboxAdmin.builder(url.dataSource()).schema(schema).build();
+  }
+
+  boolean json() {
+    return json;
+  }
+
+  /** Prints a JSON document (pretty, for people who read it too) or nothing. */
+  void printJson(CommandLine line, JsonNode node) {
+    try {
+      line.getOut().println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON output", e);
+    }
+  }
+
+  /** Prints {@code json} with {@code --json}, else the line of text. */
+  void print(CommandLine line, JsonNode json, String text) {
+    if (this.json) {
+      printJson(line, json);
+    } else {
+      line.getOut().println(text);
+    }
+  }
+
+  private int fail(Exception e, CommandLine line) {
+    int code = e instanceof OperationRefusedException ? REFUSED
+        : e instanceof IllegalArgumentException || e instanceof UnsupportedOperationException
+            || e instanceof CommandLine.ParameterException ? USAGE
+        : FAILED;
+    String reason = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    if (e instanceof LedgerUnavailableException && url != null) {
+      reason = reason + " (database " + url.masked() + ")";
+    }
+    PrintWriter err = line.getErr();
+    err.println("hookledger: " + scrub(reason));
+    if (verbose) {
+      StringWriter trace = new StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
+      err.print(scrub(trace.toString()));
+    }
+    err.flush();
+    return code;
+  }
+
+  private String scrub(String text) {
+    return url == null ? text : url.scrub(text);
+  }
+
+  /**
+   * Library logs are for applications; the command line's own output says what happened. With
+   * slf4j-simple (as in the samples jar) only warnings are shown unless {@code --verbose}; jOOQ's
+   * banner is never shown.
+   */
+  private static void quietLibraries(boolean verbose) {
+    System.setProperty("org.jooq.no-logo", "true");
+    System.setProperty("org.jooq.no-tips", "true");
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "info" : "warn");
+    }
+  }
+
+  /** The version from the jar's manifest. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = HookledgerCli.class.getPackage().getImplementationVersion();
+      return new String[] {"hookledger " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

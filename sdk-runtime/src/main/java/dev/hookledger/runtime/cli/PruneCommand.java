@@ -1,0 +1,31 @@
+package dev.hookledger.runtime.cli;
+
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.PruneReport;
+import dev.hookledger.runtime.internal.admin.AdminJson;
+import dev.hookledger.runtime.internal.admin.DurationText;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "prune", description = {
+    "Delete settled events older than a window (default 30d).",
+    "Only done, ignored and stale events are deleted, never pending, processing or dead ones.",
+    "A window under 3d is refused unless --force: providers still redeliver such events, and a pruned id would be processed twice."})
+final class PruneCommand extends AdminCommand {
+  @Option(names = "--older-than", defaultValue = "30d", paramLabel = "DURATION",
+      description = "keep events settled within this window: 30d, 72h, ... (default: ${DEFAULT-VALUE})")
+  private String olderThan;
+
+  @Option(names = "--force", description = "allow a window shorter than the minimum")
+  private boolean force;
+
+  @Override
+  public void run() {
+    Duration window = DurationText.parse(olderThan);
+    InboxAdmin admin = cli.admin();
+    PruneReport r = admin.prune(window, force);
+    cli.print(line(), AdminJson.prune(r), "pruned " + r.deleted() + " settled events (settled before "
+        + r.cutoff() + ", older than " + DurationText.format(window) + ") in " + r.batches() + " batches");
+  }
+}

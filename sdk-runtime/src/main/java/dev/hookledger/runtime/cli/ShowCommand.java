@@ -1,0 +1,65 @@
+package dev.hookledger.runtime.cli;
+
+import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.internal.admin.AdminJson;
+import java.io.PrintWriter;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "show", description = "Show one event in full: headers, body, attempts, last error, secret id.")
+final class ShowCommand extends AdminCommand {
+  @Parameters(index = "0", paramLabel = "PROVIDER")
+  private String provider;
+
+  @Parameters(index = "1", paramLabel = "EVENT_ID")
+  private String eventId;
+
+  @Option(names = "--scope", defaultValue = "", description = "the GitHub hook id, Shopify shop or Stripe account, where the event has one")
+  private String scope;
+
+  @Override
+  public void run() {
+    EventDetail d = cli.admin().show(provider, scope, eventId)
+        .orElseThrow(() -> new OperationRefusedException(provider + " event " + eventId
+            + (scope.isEmpty() ? "" : " (scope " + scope + ")") + " is not in the ledger"));
+    if (cli.json()) {
+      cli.printJson(line(), AdminJson.detail(d));
+      return;
+    }
+    PrintWriter out = line().getOut();
+    EventSummary s = d.summary();
+    TextTable fields = new TextTable("FIELD", "VALUE");
+    fields.row("provider", s.provider()).row("scope", s.scope().isEmpty() ? "-" : s.scope())
+        .row("event", s.eventId()).row("type", s.type()).row("status", s.status())
+        .row("source", s.source()).row("attempts", s.attempts()).row("duplicates", s.duplicates())
+        .row("received", s.receivedAt()).row("available", s.availableAt())
+        .row("settled", text(s.settledAt())).row("api version", text(d.apiVersion()))
+        .row("entity", text(d.entityKey()) + (d.entityVersion().isPresent() ? " @" + d.entityVersion().getAsLong() : ""))
+        .row("occurred", text(d.occurredAt())).row("delivery", text(d.deliveryId()))
+        .row("secret id", text(d.secretId())).row("signed at", text(d.signedAt()))
+        .row("lease", text(d.leaseOwner()) + d.leaseUntil().map(u -> " until " + u).orElse(""));
+    out.print(fields.render());
+    out.println();
+    out.println("last error:");
+    out.println(s.lastError().orElse("-"));
+    out.println();
+    out.println("headers:");
+    d.headers().forEach((k, v) -> out.println("  " + k + ": " + v));
+    out.println();
+    out.println("body (" + d.bodyLength() + " bytes):");
+    out.println(d.body());
+    d.payload().ifPresent(p -> {
+      out.println();
+      out.println("payload:");
+      out.println(p);
+    });
+  }
+
+  private static String text(Optional<?> value) {
+    return value.map(Object::toString).orElse("-");
+  }
+}

@@ -1,0 +1,75 @@
+package dev.hookledger.runtime.internal.admin;
+
+import static dev.hookledger.runtime.internal.admin.LedgerTables.EVENT_ID;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.PROVIDER;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.RECEIVED_AT;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.SCOPE;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.STATUS;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.TYPE;
+import static org.jooq.impl.DSL.noCondition;
+import static org.jooq.impl.DSL.row;
+
+import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventPage;
+import dev.hookledger.runtime.admin.EventQuery;
+import dev.hookledger.runtime.admin.EventSummary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+
+/** Lists events page by page and reads one in full. */
+public final class EventReader {
+  private final DSLContext db;
+  private final LedgerTables tables;
+
+  public EventReader(DSLContext db, LedgerTables tables) {
+    this.db = db;
+    this.tables = tables;
+  }
+
+  /** One page, newest first, keyset-paged on (received_at, provider, scope, event_id) descending. */
+  public EventPage list(EventQuery query) {
+    Condition where = noCondition();
+    if (query.status().isPresent()) {
+      where = where.and(STATUS.eq(query.status().get()));
+    }
+    if (query.provider().isPresent()) {
+      where = where.and(PROVIDER.eq(query.provider().get()));
+    }
+    if (query.type().isPresent()) {
+      where = where.and(TYPE.eq(query.type().get()));
+    }
+    if (query.after().isPresent()) {
+      ListCursor c = ListCursor.decode(query.after().get());
+      where = where.and(row(RECEIVED_AT, PROVIDER, SCOPE, EVENT_ID)
+          .lt(c.receivedAt(), c.provider(), c.scope(), c.eventId()));
+    }
+    // one more than asked, to know whether a next page exists without a count
+    List<EventSummary> rows = new ArrayList<>(db.select(EventRows.SUMMARY_FIELDS)
+        .from(tables.event())
+        .where(where)
+        .orderBy(RECEIVED_AT.desc(), PROVIDER.desc(), SCOPE.desc(), EVENT_ID.desc())
+        .limit(query.limit() + 1)
+        .fetch(EventRows::summary));
+    String next = null;
+    if (rows.size() > query.limit()) {
+      rows.remove(rows.size() - 1);
+      EventSummary last = rows.get(rows.size() - 1);
+      next = new ListCursor(last.receivedAt(), last.provider(), last.scope(), last.eventId()).encode();
+    }
+    return new EventPage(rows, next);
+  }
+
+  /** The event in full, if the ledger has it. */
+  public Optional<EventDetail> show(String provider, String scope, String eventId) {
+    List<Field<?>> fields = new ArrayList<>(EventRows.SUMMARY_FIELDS);
+    fields.addAll(EventRows.DETAIL_FIELDS);
+    return db.select(fields)
+        .from(tables.event())
+        .where(PROVIDER.eq(provider), SCOPE.eq(scope), EVENT_ID.eq(eventId))
+        .fetchOptional(EventRows::detail);
+  }
+}

@@ -1,0 +1,81 @@
+package dev.hookledger.runtime.internal.admin;
+
+import static dev.hookledger.runtime.internal.admin.LedgerTables.DEAD;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.DUPLICATES;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.PENDING;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.PROCESSING;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.PROVIDER;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.RECEIVED_AT;
+import static dev.hookledger.runtime.internal.admin.LedgerTables.STATUS;
+import static org.jooq.impl.DSL.coalesce;
+import static org.jooq.impl.DSL.count;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.min;
+import static org.jooq.impl.DSL.sum;
+
+import dev.hookledger.runtime.admin.Backlog;
+import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.StatusCount;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Record2;
+
+/** Reads {@link InboxStatus} and {@link Backlog}. */
+public final class StatusReader {
+  // Inlined, not bound: with bind values a generic plan cannot prove the partial indexes'
+  // predicates (status IN ('pending','processing'), status = 'dead') and would scan the table.
+  private static final Condition WAITING = STATUS.in(inline(PENDING), inline(PROCESSING));
+  private static final Condition IS_DEAD = STATUS.eq(inline(DEAD));
+
+  private final DSLContext db;
+  private final LedgerTables tables;
+  private final Clock clock;
+
+  public StatusReader(DSLContext db, LedgerTables tables, Clock clock) {
+    this.db = db;
+    this.tables = tables;
+    this.clock = clock;
+  }
+
+  /** Counts per provider and status (one scan of the table), plus the oldest waiting event's age. */
+  public InboxStatus status() {
+    Instant now = clock.instant();
+    List<StatusCount> counts = db
+        .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
+        .from(tables.event())
+        .groupBy(PROVIDER, STATUS)
+        .fetch(r -> new StatusCount(r.value1(), r.value2(), r.value3(), r.value4().longValue()));
+    List<StatusCount> ordered = counts.stream()
+        .sorted(Comparator.comparing(StatusCount::provider)
+            .thenComparing(c -> LedgerTables.STATUSES.indexOf(c.status())))
+        .toList();
+    return new InboxStatus(now, ordered, oldestWaiting().map(at -> age(at, now)).orElse(null));
+  }
+
+  /** Waiting and dead counts and the oldest waiting age, through the partial indexes only. */
+  public Backlog backlog() {
+    Instant now = clock.instant();
+    Record2<Integer, Instant> waiting =
+        db.select(count(), min(RECEIVED_AT)).from(tables.event()).where(WAITING).fetchSingle();
+    int dead = db.fetchCount(tables.event(), IS_DEAD);
+    Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
+    return new Backlog(waiting.value1(), dead, oldest);
+  }
+
+  private Optional<Instant> oldestWaiting() {
+    return db.select(min(RECEIVED_AT)).from(tables.event()).where(WAITING).fetchOptional(r -> r.value1());
+  }
+
+  /** Never negative: a row received "after" the admin's clock (clock skew) is of age zero. */
+  private static Duration age(Instant receivedAt, Instant now) {
+    Duration d = Duration.between(receivedAt, now);
+    return d.isNegative() ? Duration.ZERO : d;
+  }
+}

@@ -1,0 +1,76 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EventListTest {
+  private final LedgerFixture ledger = new LedgerFixture();
+  private final InboxAdmin admin = ledger.admin();
+
+  @Test
+  void pagesNewestFirstWithoutGapsOrRepeats() {
+    for (int i = 1; i <= 7; i++) {
+      ledger.row("stripe", "evt_" + i).receivedAt(NOW.minus(Duration.ofMinutes(10 - i))).insert();
+    }
+    EventPage page = admin.list(EventQuery.builder().limit(3).build());
+    assertEquals(List.of("evt_7", "evt_6", "evt_5"), ids(page));
+    // an event arriving between pages does not shift the next page
+    ledger.row("stripe", "evt_new").insert();
+    page = admin.list(EventQuery.builder().limit(3).after(page.nextCursor().orElseThrow()).build());
+    assertEquals(List.of("evt_4", "evt_3", "evt_2"), ids(page));
+    page = admin.list(EventQuery.builder().limit(3).after(page.nextCursor().orElseThrow()).build());
+    assertEquals(List.of("evt_1"), ids(page));
+    assertTrue(page.nextCursor().isEmpty());
+  }
+
+  @Test
+  void rowsReceivedAtTheSameInstantArePagedByKey() {
+    for (String id : List.of("a", "b", "c", "d")) {
+      ledger.row("github", id).scope("hook-1").insert();
+    }
+    EventPage first = admin.list(EventQuery.builder().limit(2).build());
+    EventPage second = admin.list(EventQuery.builder().limit(2).after(first.nextCursor().orElseThrow()).build());
+
+    assertEquals(List.of("d", "c"), ids(first));
+    assertEquals(List.of("b", "a"), ids(second));
+    assertTrue(second.nextCursor().isEmpty(), "exactly a full last page has no next cursor");
+  }
+
+  @Test
+  void filtersByStatusProviderAndType() {
+    ledger.row("stripe", "evt_dead").status("dead").type("invoice.paid").lastError("boom").insert();
+    ledger.row("stripe", "evt_done").status("done").type("invoice.paid").settledAt(NOW).insert();
+    ledger.row("stripe", "evt_other").status("dead").type("charge.failed").insert();
+    ledger.row("github", "g_dead").status("dead").type("invoice.paid").insert();
+
+    EventPage page = admin.list(EventQuery.builder().status("dead").provider("stripe").type("invoice.paid").build());
+
+    assertEquals(List.of("evt_dead"), ids(page));
+    EventSummary e = page.events().get(0);
+    assertEquals("dead", e.status());
+    assertEquals("boom", e.lastError().orElseThrow());
+    // received at the same instant: ordered by provider, scope, event id, all descending
+    assertEquals(List.of("evt_other", "evt_dead", "g_dead"),
+        ids(admin.list(EventQuery.builder().status("dead").build())));
+  }
+
+  @Test
+  void badQueryValuesAreNamed() {
+    assertEquals("status must be one of pending, processing, done, ignored, stale, dead, but was 'failed'",
+        assertThrows(IllegalArgumentException.class, () -> EventQuery.builder().status("failed")).getMessage());
+    assertEquals("limit must be between 1 and 1000, but was 0",
+        assertThrows(IllegalArgumentException.class, () -> EventQuery.builder().limit(0)).getMessage());
+    assertEquals("cursor is not one that a list page returned: 'nonsense'",
+        assertThrows(IllegalArgumentException.class, () -> EventQuery.builder().after("nonsense")).getMessage());
+  }
+
+  private static List<String> ids(EventPage page) {
+    return page.events().stream().map(EventSummary::eventId).toList();
+  }
+}

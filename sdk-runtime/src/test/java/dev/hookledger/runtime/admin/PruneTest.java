@@ -1,0 +1,104 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PruneTest {
+  private static final Instant OLD = NOW.minus(Duration.ofDays(40));
+  private static final Instant RECENT = NOW.minus(Duration.ofDays(10));
+
+  private final LedgerFixture ledger = new LedgerFixture();
+
+  @Test
+  void prunesSettledEventsOlderThanTheWindowOnly() {
+    ledger.row("stripe", "old_done").status("done").receivedAt(OLD).settledAt(OLD).insert();
+    ledger.row("stripe", "old_ignored").status("ignored").receivedAt(OLD).settledAt(OLD).insert();
+    ledger.row("stripe", "old_stale").status("stale").receivedAt(OLD).settledAt(OLD).insert();
+    ledger.row("stripe", "recent_done").status("done").receivedAt(RECENT).settledAt(RECENT).insert();
+    // waiting and dead rows are never pruned, however old (a dead row may carry a settled_at)
+    ledger.row("stripe", "old_pending").status("pending").receivedAt(OLD).insert();
+    ledger.row("stripe", "old_processing").status("processing").receivedAt(OLD).settledAt(OLD).insert();
+    ledger.row("stripe", "old_dead").status("dead").receivedAt(OLD).settledAt(OLD).insert();
+
+    PruneReport report = ledger.admin().prune(Duration.ofDays(30), false);
+
+    assertEquals(3, report.deleted());
+    assertEquals(NOW.minus(Duration.ofDays(30)), report.cutoff());
+    assertNull(ledger.statusOf("stripe", "", "old_done"));
+    assertNull(ledger.statusOf("stripe", "", "old_stale"));
+    assertEquals("done", ledger.statusOf("stripe", "", "recent_done"));
+    assertEquals("pending", ledger.statusOf("stripe", "", "old_pending"));
+    assertEquals("processing", ledger.statusOf("stripe", "", "old_processing"));
+    assertEquals("dead", ledger.statusOf("stripe", "", "old_dead"));
+  }
+
+  @Test
+  void refusesAWindowShorterThanTheMinimumUnlessForced() {
+    Instant twoDaysAgo = NOW.minus(Duration.ofDays(2));
+    ledger.row("stripe", "evt_1").status("done").settledAt(twoDaysAgo).insert();
+
+    OperationRefusedException e = assertThrows(OperationRefusedException.class,
+        () -> ledger.admin().prune(Duration.ofDays(1), false));
+    assertEquals("refusing to prune events settled less than 3d ago (asked: 1d): providers still redeliver"
+        + " them (Stripe retries for 3 days, GitHub redelivers for 3 days) and an id pruned before its last"
+        + " redelivery is processed twice; use a window of at least 3d, or force it", e.getMessage());
+    assertEquals(1, ledger.count());
+
+    assertEquals(1, ledger.admin().prune(Duration.ofDays(1), true).deleted());
+    assertEquals(0, ledger.count());
+  }
+
+  @Test
+  void theMinimumIsConfigurableAndTheWindowMustBePositive() {
+    InboxAdmin strict = InboxAdmin.builder(ledger.database.dataSource()).clock(LedgerFixture.CLOCK)
+        .minimumPruneWindow(Duration.ofDays(30)).build();
+
+    assertThrows(OperationRefusedException.class, () -> strict.prune(Duration.ofDays(10), false));
+    assertEquals("olderThan must be positive, but was PT0S",
+        assertThrows(IllegalArgumentException.class, () -> strict.prune(Duration.ZERO, true)).getMessage());
+  }
+
+  @Test
+  void deletesInBatchesOfTheConfiguredSize() {
+    for (int i = 0; i < 5; i++) {
+      ledger.row("stripe", "evt_" + i).status("done").settledAt(OLD).insert();
+    }
+    InboxAdmin admin = InboxAdmin.builder(ledger.database.dataSource()).clock(LedgerFixture.CLOCK)
+        .pruneBatchSize(2).build();
+
+    PruneReport report = admin.prune(Duration.ofDays(30), false);
+
+    assertEquals(5, report.deleted());
+    assertEquals(3, report.batches());
+    assertEquals(0, ledger.count());
+  }
+
+  @Test
+  void skipsRowsLockedByAnotherTransactionInsteadOfWaiting() throws Exception {
+    ledger.row("stripe", "evt_locked").status("done").settledAt(OLD).insert();
+    ledger.row("stripe", "evt_free").status("done").settledAt(OLD).insert();
+    try (Connection holder = ledger.database.dataSource().getConnection();
+        Statement s = holder.createStatement()) {
+      holder.setAutoCommit(false);
+      s.execute("SELECT 1 FROM hookledger.event WHERE event_id = 'evt_locked' FOR UPDATE");
+
+      PruneReport report = CompletableFuture.supplyAsync(() -> ledger.admin().prune(Duration.ofDays(30), false))
+          .get(20, TimeUnit.SECONDS);
+
+      assertEquals(1, report.deleted());
+      holder.rollback();
+    }
+    assertEquals("done", ledger.statusOf("stripe", "", "evt_locked"));
+    assertNull(ledger.statusOf("stripe", "", "evt_free"));
+  }
+}

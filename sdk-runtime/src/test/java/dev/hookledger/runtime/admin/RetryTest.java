@@ -1,0 +1,82 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class RetryTest {
+  private static final Instant DIED = NOW.minus(Duration.ofHours(1));
+
+  private final LedgerFixture ledger = new LedgerFixture();
+  private final InboxAdmin admin = ledger.admin();
+
+  @Test
+  void retryingADeadEventMakesItPendingNowWithAttemptsResetAndItsLastErrorKept() {
+    ledger.row("stripe", "evt_1").status("dead").attempts(8).lastError("boom")
+        .receivedAt(NOW.minus(Duration.ofDays(1))).settledAt(DIED).lease("w1", DIED).insert();
+
+    admin.retry("stripe", "", "evt_1");
+
+    EventSummary e = admin.show("stripe", "", "evt_1").orElseThrow().summary();
+    assertEquals("pending", e.status());
+    assertEquals(0, e.attempts());
+    assertEquals(NOW, e.availableAt());
+    assertEquals("boom", e.lastError().orElseThrow());
+    assertTrue(e.settledAt().isEmpty());
+    assertTrue(admin.show("stripe", "", "evt_1").orElseThrow().leaseOwner().isEmpty());
+  }
+
+  @Test
+  void retryDeadRetriesEveryDeadEventAndNothingElse() {
+    ledger.row("stripe", "evt_1").status("dead").attempts(8).insert();
+    ledger.row("github", "g_1").scope("hook").status("dead").attempts(8).insert();
+    ledger.row("stripe", "evt_2").status("done").settledAt(DIED).insert();
+    ledger.row("stripe", "evt_3").status("processing").attempts(2).insert();
+
+    assertEquals(2, admin.retryDead());
+
+    assertEquals("pending", ledger.statusOf("stripe", "", "evt_1"));
+    assertEquals("pending", ledger.statusOf("github", "hook", "g_1"));
+    assertEquals("done", ledger.statusOf("stripe", "", "evt_2"));
+    assertEquals("processing", ledger.statusOf("stripe", "", "evt_3"));
+    assertEquals(0, admin.retryDead());
+  }
+
+  @Test
+  void refusesToRetryAnEventThatIsNotDeadAndChangesNothing() {
+    ledger.row("stripe", "evt_done").status("done").attempts(1).settledAt(DIED).insert();
+    ledger.row("github", "g_1").scope("hook-7").status("pending").attempts(3).insert();
+
+    OperationRefusedException done = assertThrows(OperationRefusedException.class,
+        () -> admin.retry("stripe", "", "evt_done"));
+    assertEquals("stripe event evt_done is done, not dead: only dead events are retried"
+        + " (force it to run a settled event's handlers again)", done.getMessage());
+    OperationRefusedException pending = assertThrows(OperationRefusedException.class,
+        () -> admin.retry("github", "hook-7", "g_1", true));
+    assertEquals("github event g_1 (scope hook-7) is pending: it is already waiting for a worker",
+        pending.getMessage());
+    OperationRefusedException missing = assertThrows(OperationRefusedException.class,
+        () -> admin.retry("stripe", "", "evt_nope"));
+    assertEquals("stripe event evt_nope is not in the ledger", missing.getMessage());
+
+    EventSummary unchanged = admin.show("stripe", "", "evt_done").orElseThrow().summary();
+    assertEquals("done", unchanged.status());
+    assertEquals(1, unchanged.attempts());
+    assertEquals(DIED, unchanged.settledAt().orElseThrow());
+    assertEquals(3, admin.show("github", "hook-7", "g_1").orElseThrow().summary().attempts());
+  }
+
+  @Test
+  void forceRetriesASettledEvent() {
+    ledger.row("stripe", "evt_ignored").status("ignored").settledAt(DIED).insert();
+
+    admin.retry("stripe", "", "evt_ignored", true);
+
+    assertEquals("pending", ledger.statusOf("stripe", "", "evt_ignored"));
+  }
+}
