@@ -69,6 +69,19 @@ public record SampleState(
   }
 
   /**
+   * Reads a state from the JSON of {@code /sample/state.json}.
+   *
+   * @throws IllegalArgumentException if {@code json} is not such a document
+   */
+  public static SampleState fromJson(String json) {
+    try {
+      return StateServlet.JSON.readValue(json, SampleState.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("not a sample state: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /**
    * What differs between this state (expected) and {@code actual}, one line per difference in
    * the form {@code balances[cus_1]: expected 4200, was 8400}; empty when they are equal.
    */
