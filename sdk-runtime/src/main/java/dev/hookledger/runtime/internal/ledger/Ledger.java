@@ -83,15 +83,17 @@ public final class Ledger {
   }
 
   /**
-   * Counts a duplicate unless the row is locked right now (its processing transaction holds it):
-   * waiting for a handler would delay the answer to the provider, whose retry would then bring one
-   * more duplicate. So the counter is a lower bound.
+   * Counts a duplicate, unless a processing transaction holds the row right now: waiting for a
+   * handler would delay the answer, and the provider's retry of a late answer is one more duplicate.
+   * The guard takes {@code FOR KEY SHARE SKIP LOCKED}, which only {@code FOR UPDATE} (the
+   * processor's lock, see {@link ProcessingRows#lockWaiting}) makes it skip; concurrent duplicates
+   * wait for each other's short update, so none of them is lost.
    */
   private void countDuplicate(DSLContext tx, EventKey key) {
     tx.update(events.table())
         .set(DUPLICATES, DUPLICATES.plus(1))
         .where(EventTable.is(key))
-        .and(exists(selectOne().from(events.table()).where(EventTable.is(key)).forNoKeyUpdate().skipLocked()))
+        .and(exists(selectOne().from(events.table()).where(EventTable.is(key)).forKeyShare().skipLocked()))
         .execute();
   }
 }

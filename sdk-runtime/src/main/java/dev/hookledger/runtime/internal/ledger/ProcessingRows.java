@@ -26,7 +26,9 @@ public final class ProcessingRows {
   /**
    * A waiting row locked for the rest of {@code tx}, or empty if the row is no longer waiting (another
    * attempt settled it while this one waited for the lock: PostgreSQL re-checks the condition on
-   * the row it waited for). This is where a lease check belongs when leases exist.
+   * the row it waited for). This is where a lease check belongs when leases exist. The lock is
+   * {@code FOR UPDATE}, the one mode that makes the duplicate counter's guard skip the row (see
+   * {@link Ledger}), so that a duplicate delivery never waits for a handler.
    *
    * @param withEvent whether to read the whole event (the caller does not hold it in memory)
    */
@@ -37,7 +39,7 @@ public final class ProcessingRows {
     }
     return tx.select(columns).from(events.table())
         .where(EventTable.is(key)).and(STATUS.eq(EventStatus.PENDING.sql()))
-        .forNoKeyUpdate()
+        .forUpdate()
         .fetchOptional()
         .map(r -> new Locked(r.get(ATTEMPTS), withEvent ? EventRows.toEvent(r) : null));
   }
