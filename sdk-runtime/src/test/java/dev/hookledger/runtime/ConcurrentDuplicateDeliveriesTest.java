@@ -6,15 +6,13 @@ import dev.hookledger.OnEvent;
 import dev.hookledger.Secrets;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.ServedRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testing.TestHttp;
-import dev.hookledger.runtime.testing.TestServer;
-import jakarta.servlet.DispatcherType;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,13 +36,11 @@ class ConcurrentDuplicateDeliveriesTest {
   static final TestHookSigner SIGNER = new TestHookSigner("concurrent-secret");
 
   TestDatabase.Database db;
-  WebhookRuntime runtime;
-  TestServer server;
+  ServedRuntime served;
 
   @AfterEach
   void stop() throws Exception {
-    server.close();
-    runtime.close();
+    served.close();
   }
 
   @ParameterizedTest
@@ -54,7 +49,7 @@ class ConcurrentDuplicateDeliveriesTest {
     Credits credits = new Credits();
     start(mode, credits);
     String body = "{\"account\":\"acme\",\"cents\":500}";
-    HttpRequest request = SIGNER.request(server.uri("/webhooks/testhook"), "evt_concurrent", "credit.granted", body);
+    HttpRequest request = SIGNER.request(served.uri("/webhooks/testhook"), "evt_concurrent", "credit.granted", body);
 
     Map<String, Integer> answers = sendAtOnce(request);
 
@@ -98,17 +93,12 @@ class ConcurrentDuplicateDeliveriesTest {
     db = TestDatabase.create();
     db.execute("create table balance (account text primary key, cents bigint not null);"
         + " insert into balance values ('acme', 0)");
-    runtime = WebhookRuntime.builder()
+    served = ServedRuntime.serve(WebhookRuntime.builder()
         .jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of("concurrent-secret"))
         .handlers(handler)
         .mode(mode)
-        .workers(4)
-        .build();
-    runtime.migrate();
-    runtime.start();
-    server = TestServer.start(context -> context.addFilter(new FilterHolder(new WebhookFilter(runtime)), "/*",
-        EnumSet.of(DispatcherType.REQUEST)));
+        .workers(4));
   }
 
   static final class Credits {
@@ -126,7 +116,7 @@ class ConcurrentDuplicateDeliveriesTest {
   @Test
   void copiesAreCountedAsDuplicatesOnceTheEventIsSettled() throws Exception {
     start(ProcessingMode.STORE_FIRST, new Credits());
-    HttpRequest request = SIGNER.request(server.uri("/webhooks/testhook"), "evt_counted", "credit.granted",
+    HttpRequest request = SIGNER.request(served.uri("/webhooks/testhook"), "evt_counted", "credit.granted",
         "{\"account\":\"acme\",\"cents\":1}");
     assertEquals("accepted\n", TestHttp.send(request).body());
     Await.until("the event settles", () -> "done".equals(

@@ -9,21 +9,18 @@ import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.ServedRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testing.TestHttp;
-import dev.hookledger.runtime.testing.TestServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import jakarta.servlet.DispatcherType;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,7 +35,7 @@ class LedgerUnavailableTest {
     List<String> unavailable = new CopyOnWriteArrayList<>();
     List<String> handled = new CopyOnWriteArrayList<>();
     HikariDataSource pool = pool(postgres.getJdbcUrl("postgres", "postgres"));
-    WebhookRuntime runtime = WebhookRuntime.builder()
+    ServedRuntime served = ServedRuntime.serve(WebhookRuntime.builder()
         .dataSource(pool)
         .provider(new TestHookAdapter(), Secrets.of("outage-secret"))
         .handlers(new Object() {
@@ -52,13 +49,9 @@ class LedgerUnavailableTest {
           public void ledgerUnavailable(String provider, Throwable cause) {
             unavailable.add(provider);
           }
-        })
-        .build();
-    runtime.migrate();
-    runtime.start();
-    try (TestServer server = TestServer.start(context -> context.addFilter(new FilterHolder(new WebhookFilter(runtime)),
-        "/*", EnumSet.of(DispatcherType.REQUEST)))) {
-      HttpRequest delivery = SIGNER.request(server.uri("/webhooks/testhook"), "evt_outage", "order.paid", "{\"n\":1}");
+        }));
+    try {
+      HttpRequest delivery = SIGNER.request(served.uri("/webhooks/testhook"), "evt_outage", "order.paid", "{\"n\":1}");
 
       postgres.close();
       HttpResponse<String> down = TestHttp.send(delivery);
@@ -85,7 +78,7 @@ class LedgerUnavailableTest {
           LedgerRows.event(direct, "hookledger", "evt_outage").orElseThrow().get("status")));
       assertEquals(List.of("evt_outage"), handled);
     } finally {
-      runtime.close();
+      served.close();
       pool.close();
       postgres.close();
     }

@@ -8,22 +8,19 @@ import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.ServedRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testing.TestHttp;
-import dev.hookledger.runtime.testing.TestServer;
-import jakarta.servlet.DispatcherType;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,29 +32,22 @@ class WebhookFilterTest {
   static final TestHookSigner SIGNER = new TestHookSigner(SECRET);
   static final Payments PAYMENTS = new Payments();
   static TestDatabase.Database db;
-  static WebhookRuntime runtime;
-  static TestServer server;
+  static ServedRuntime server;
 
   @BeforeAll
   static void start() {
     db = TestDatabase.create();
     db.execute("create table balance (account text primary key, cents bigint not null)");
-    runtime = WebhookRuntime.builder()
+    server = ServedRuntime.serve(WebhookRuntime.builder()
         .jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(PAYMENTS)
-        .maxBodyBytes("testhook", 1024)
-        .build();
-    runtime.migrate();
-    runtime.start();
-    server = TestServer.start(context -> context.addFilter(new FilterHolder(new WebhookFilter(runtime)), "/*",
-        EnumSet.of(DispatcherType.REQUEST)));
+        .maxBodyBytes("testhook", 1024));
   }
 
   @AfterAll
   static void stop() throws Exception {
     server.close();
-    runtime.close();
   }
 
   @Test

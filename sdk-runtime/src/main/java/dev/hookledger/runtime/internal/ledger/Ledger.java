@@ -78,7 +78,9 @@ public final class Ledger {
     if (inserted) {
       return Recorded.NEW;
     }
-    countDuplicate(tx, EventKey.of(event));
+    if (source == EventSource.DELIVERY) { // a replay finding what was received is not a redelivery
+      countDuplicate(tx, EventKey.of(event));
+    }
     return Recorded.DUPLICATE;
   }
 
