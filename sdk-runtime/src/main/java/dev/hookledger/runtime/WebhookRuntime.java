@@ -8,6 +8,7 @@ import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.internal.Pools;
 import dev.hookledger.runtime.internal.SafeListener;
@@ -35,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -245,7 +247,7 @@ public final class WebhookRuntime implements AutoCloseable {
     receiver.rejected(providerId, RejectionReason.TOO_LARGE);
   }
 
-  private void handOff(EventKey key, dev.hookledger.WebhookEvent event) {
+  private void handOff(EventKey key, WebhookEvent event) {
     LocalExecutor e = executor;
     if (e == null) {
       log.debug("{} stays pending until a runtime is started", key);
@@ -444,6 +446,10 @@ public final class WebhookRuntime implements AutoCloseable {
             + "but mode is " + mode);
       }
       ProviderRegistry registry = ProviderRegistry.of(withBodyLimits());
+      if (registry.ids().contains("github") && (mode == ProcessingMode.INLINE || !inline.isEmpty())) {
+        log.warn("INLINE processing is configured and provider 'github' is registered: GitHub never redelivers"
+            + " on its own, so a GitHub event whose INLINE handler fails is lost until redelivered by hand");
+      }
       Dispatcher dispatcher = Dispatcher.of(handlers, registry.ids());
       if (dispatcher.size() == 0) {
         log.info("no @OnEvent handlers registered: every event will settle 'ignored'");
@@ -454,7 +460,7 @@ public final class WebhookRuntime implements AutoCloseable {
     }
 
     private List<ProviderRegistry.Registration> withBodyLimits() {
-      Set<String> ids = new java.util.TreeSet<>();
+      Set<String> ids = new TreeSet<>();
       providers.forEach(p -> ids.add(p.adapter().id()));
       for (String id : maxBodyBytes.keySet()) {
         if (!ids.contains(id)) {

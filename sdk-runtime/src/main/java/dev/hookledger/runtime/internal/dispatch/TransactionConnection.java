@@ -11,7 +11,7 @@ import java.util.Set;
  * the calls that would commit, roll back or leave the transaction are refused.
  */
 final class TransactionConnection {
-  private static final Set<String> REFUSED = Set.of("commit", "rollback", "setAutoCommit", "releaseSavepoint");
+  private static final Set<String> REFUSED = Set.of("commit", "rollback", "setAutoCommit");
 
   private TransactionConnection() {}
 

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * queue is full the event is left {@code pending} in the ledger (and picked up by the next start)
  * rather than held in memory without bound. Thread-safe.
  */
-public final class LocalExecutor implements EventHandOff, AutoCloseable {
+public final class LocalExecutor implements EventHandOff {
   /** Events queued at most; each holds its body, so the bound is on memory too. */
   public static final int QUEUE_CAPACITY = 10_000;
   private static final Logger log = LoggerFactory.getLogger(LocalExecutor.class);
@@ -55,11 +55,6 @@ public final class LocalExecutor implements EventHandOff, AutoCloseable {
       pool.shutdownNow();
       Thread.currentThread().interrupt();
     }
-  }
-
-  @Override
-  public void close() {
-    close(Duration.ofSeconds(30));
   }
 
   private static ThreadFactory threads() {
