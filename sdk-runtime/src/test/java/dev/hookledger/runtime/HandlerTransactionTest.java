@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,16 @@ class HandlerTransactionTest {
     assertEquals(0, effects("evt_conn_fail"));
   }
 
+  @Test
+  void handlerThatSwallowsASqlErrorFailsItsAttemptVisibly() {
+    receive("evt_swallow", "swallow.sql.error");
+
+    Map<String, Object> row = awaitAttempts("evt_swallow", 1);
+    assertEquals("pending", row.get("status"));
+    assertTrue(((String) row.get("last_error")).contains("current transaction is aborted"), (String) row.get("last_error"));
+    assertEquals(0, effects("evt_swallow"));
+  }
+
   static void receive(String id, String type) {
     assertEquals(Receipt.Outcome.ACCEPTED, runtime.receive("testhook", SIGNER.delivery("testhook", id, type, "{}")).outcome());
   }
@@ -132,6 +143,17 @@ class HandlerTransactionTest {
     void writeThenFail(WebhookEvent event, DSLContext tx) {
       tx.execute("insert into effect values (?, 'dsl')", event.eventId());
       throw new IllegalStateException("boom after the write");
+    }
+
+    /** Catching the error does not save the transaction: PostgreSQL has aborted it. */
+    @OnEvent("swallow.sql.error")
+    void swallow(WebhookEvent event, DSLContext tx) {
+      tx.execute("insert into effect values (?, 'first')", event.eventId());
+      try {
+        tx.execute("insert into effect values (?, 'again')", event.eventId());
+      } catch (DataAccessException duplicateKey) {
+        // swallowed
+      }
     }
 
     @OnEvent({"after.commit", "after.commit.fail"})

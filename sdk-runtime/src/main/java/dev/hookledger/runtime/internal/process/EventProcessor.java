@@ -74,9 +74,18 @@ public final class EventProcessor {
       }
       return Optional.of(committed(settled.get(), start));
     } catch (HandlerFailedException e) {
-      failed(key, attempt.get(), e);
+      log.warn("{} attempt {} failed; the event stays pending: {}", key, attempt.get().number(), e.getMessage(),
+          e.getCause());
+      failed(key, attempt.get(), e, e.getCause());
     } catch (DataAccessException e) {
-      log.warn("{} could not be processed, it stays as it was: ledger unavailable: {}", key, LedgerErrors.describe(e));
+      if (attempt.get() == null) {
+        log.warn("{} could not be processed, it stays as it was: ledger unavailable: {}", key, LedgerErrors.describe(e));
+      } else {
+        // after the lock: a handler that swallowed a SQL error, a deferred constraint failing at commit, or an outage
+        log.warn("{} attempt {} failed in its transaction; the event stays pending: {}", key, attempt.get().number(),
+            LedgerErrors.describe(e));
+        failed(key, attempt.get(), e, e);
+      }
     }
     return Optional.empty();
   }
@@ -107,11 +116,11 @@ public final class EventProcessor {
     return settled.status();
   }
 
-  private void failed(EventKey key, Attempt attempt, HandlerFailedException e) {
-    log.warn("{} attempt {} failed; the event stays pending: {}", key, attempt.number(), e.getMessage(), e.getCause());
+  /** Records a failed attempt on its row, in a transaction of its own (the attempt's rolled back). */
+  private void failed(EventKey key, Attempt attempt, RuntimeException failure, Throwable cause) {
     try {
-      Instant next = rows.recordFailure(key, attempt.number(), FailureText.of(e)).orElse(clock.instant());
-      listener.retried(attempt.event(), attempt.number(), e.getCause(), next);
+      Instant next = rows.recordFailure(key, attempt.number(), FailureText.of(failure)).orElse(clock.instant());
+      listener.retried(attempt.event(), attempt.number(), cause, next);
     } catch (DataAccessException recording) {
       log.warn("{}: the failure of attempt {} could not be recorded: ledger unavailable: {}", key, attempt.number(),
           LedgerErrors.describe(recording));
