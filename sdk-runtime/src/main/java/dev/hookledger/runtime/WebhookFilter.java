@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +75,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookFilter implements Filter {
   private static final Logger log = LoggerFactory.getLogger(WebhookFilter.class);
+  private static final Pattern PROVIDER_ID = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,63}");
 
   private final Function<String, String> environment;
   private volatile WebhookRuntime runtime;
@@ -165,7 +167,7 @@ public final class WebhookFilter implements Filter {
     } catch (UnknownProviderException e) {
       Responses.text(response, 404, provider.isEmpty()
           ? "no provider in the path: deliveries go to " + path.prefix() + "{provider}"
-          : "unknown provider '" + provider + "'");
+          : unknownProvider(provider));
       return;
     }
     if (!request.getMethod().equals("POST")) {
@@ -204,10 +206,15 @@ public final class WebhookFilter implements Filter {
     } catch (HandlerFailedException e) {
       Responses.text(response, 500, "handler failed: nothing was recorded; redeliver to retry");
     } catch (UnknownProviderException e) {
-      Responses.text(response, 404, "unknown provider '" + provider + "'");
+      Responses.text(response, 404, unknownProvider(provider));
     } catch (RuntimeException e) {
       log.error("{} delivery failed unexpectedly", provider, e);
       Responses.text(response, 500, "internal error");
     }
+  }
+
+  /** Echoes the id only when it looks like one: the path segment is the caller's text. */
+  private static String unknownProvider(String provider) {
+    return PROVIDER_ID.matcher(provider).matches() ? "unknown provider '" + provider + "'" : "unknown provider";
   }
 }

@@ -147,14 +147,16 @@ public final class WebhookRuntime implements AutoCloseable {
    *
    * @throws IllegalStateException if the runtime was closed
    */
-  public void start() {
-    if (!state.compareAndSet(State.NEW, State.STARTED)) {
+  public synchronized void start() {
+    if (state.get() != State.NEW) {
       if (state.get() == State.CLOSED) {
         throw new IllegalStateException("WebhookRuntime is closed and cannot be started again");
       }
       return;
     }
+    // the executor exists before receive() can see STARTED, so no accepted event misses it
     executor = new LocalExecutor(processor, workers);
+    state.set(State.STARTED);
     log.info("hookledger started: schema '{}', mode {}, {} workers", schema, mode, workers);
     if (mode != ProcessingMode.SHADOW) {
       resumePending();
@@ -167,7 +169,7 @@ public final class WebhookRuntime implements AutoCloseable {
    * {@code pending}), and closes the connection pool if this runtime created it. Idempotent.
    */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (state.getAndSet(State.CLOSED) == State.CLOSED) {
       return;
     }
