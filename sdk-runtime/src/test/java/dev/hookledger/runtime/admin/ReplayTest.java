@@ -70,6 +70,34 @@ class ReplayTest {
   }
 
   @Test
+  void aRedeliveringSourceAsksTheLedgerWhatItAlreadyHas() {
+    ledger.row("github", "guid-1").status("done").settledAt(NOW).insert();
+    List<String> redelivered = new java.util.ArrayList<>();
+    ReplaySource redelivering = new ReplaySource() {
+      @Override
+      public String provider() {
+        return "github";
+      }
+
+      @Override
+      public ReplayReport replay(Instant since, Optional<String> type, ReplaySink sink) {
+        for (String guid : List.of("guid-1", "guid-2")) {
+          if (!sink.alreadyReceived("github", "", guid)) {
+            redelivered.add(guid);
+          }
+        }
+        return new ReplayReport(2, 0, 2 - redelivered.size(), redelivered.size(), 1);
+      }
+    };
+
+    ReplayReport report = admin.replay(redelivering, NOW.minus(Duration.ofDays(1)), Optional.empty());
+
+    assertEquals(List.of("guid-2"), redelivered);
+    assertEquals(1, report.redelivered());
+    assertEquals(1, report.alreadyReceived());
+  }
+
+  @Test
   void refusesAnEventOfAnotherProvider() {
     FixedSource source = new FixedSource("github", List.of(event("evt_1", "invoice.paid")));
 

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.testing;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -51,8 +52,24 @@ public final class TestDatabase {
    * tests need commits that survive.
    */
   public static EmbeddedPostgres startDedicated(boolean durable) {
+    return start(EmbeddedPostgres.builder(), durable);
+  }
+
+  /**
+   * A separate embedded server whose data lives in {@code dataDirectory} and outlives
+   * {@link EmbeddedPostgres#close() close()}: starting it again with the same directory and port
+   * brings the same databases back, as after a database outage. {@code port} 0 picks a free one.
+   */
+  public static EmbeddedPostgres startDedicated(boolean durable, Path dataDirectory, int port) {
+    EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dataDirectory).setCleanDataDirectory(false);
+    if (port != 0) {
+      b.setPort(port);
+    }
+    return start(b, durable);
+  }
+
+  private static EmbeddedPostgres start(EmbeddedPostgres.Builder b, boolean durable) {
     try {
-      EmbeddedPostgres.Builder b = EmbeddedPostgres.builder();
       if (durable) {
         b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
             .setServerConfig("full_page_writes", "on");

@@ -69,6 +69,20 @@ public final class ReplayLedgerSink implements ReplaySink {
     return false;
   }
 
+  /**
+   * Whether the ledger has this event, so that a redelivering source (GitHub) does not ask the
+   * provider to send again what was already received.
+   */
+  @Override
+  public boolean alreadyReceived(String provider, String scope, String eventId) {
+    boolean known = db.fetchExists(db.selectOne().from(tables.event())
+        .where(PROVIDER.eq(provider)).and(SCOPE.eq(scope)).and(EVENT_ID.eq(eventId)));
+    if (known) {
+      alreadyReceived++;
+    }
+    return known;
+  }
+
   /** Events that were new and now wait for a worker. */
   public int recorded() {
     return recorded;

@@ -1,0 +1,220 @@
+package dev.hookledger.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.InboundDelivery;
+import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.runtime.internal.servlet.BodyReader;
+import dev.hookledger.runtime.internal.servlet.Deliveries;
+import dev.hookledger.runtime.internal.servlet.InitParams;
+import dev.hookledger.runtime.internal.servlet.Responses;
+import dev.hookledger.runtime.internal.servlet.WebhookPath;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The servlet filter in front of a {@link WebhookRuntime}: it owns a path prefix (default
+ * {@code /webhooks/}), reads each delivery's raw body itself before any framework can parse it, and
+ * answers from what the runtime did. Requests outside the prefix pass down the chain untouched.
+ *
+ * <h2>Programmatic registration</h2>
+ * <pre>{@code
+ * WebhookRuntime runtime = WebhookRuntime.builder()...build();
+ * runtime.migrate();
+ * runtime.start();
+ * FilterRegistration.Dynamic f = servletContext.addFilter("hookledger", new WebhookFilter(runtime));
+ * f.addMappingForUrlPatterns(null, false, "/*");
+ * // the application owns the runtime: close it when the context stops
+ * }</pre>
+ *
+ * <h2>Registration in {@code web.xml}</h2>
+ * The filter then builds, migrates and starts its own runtime in {@link #init}, and closes it in
+ * {@link #destroy}. Secrets come from environment variables only: {@code HOOKLEDGER_<PROVIDER>_SECRET}
+ * by default (comma-separated for rotation), or the variable named by {@code <provider>.secret-env}.
+ * <pre>{@code
+ * <filter>
+ *   <filter-name>hookledger</filter-name>
+ *   <filter-class>dev.hookledger.runtime.WebhookFilter</filter-class>
+ *   <init-param><param-name>providers</param-name><param-value>stripe,github</param-value></init-param>
+ *   <init-param><param-name>handlers</param-name><param-value>com.acme.Billing,com.acme.Issues</param-value></init-param>
+ *   <!-- optional: jdbc-url (else the variable named by jdbc-url-env, default HOOKLEDGER_JDBC_URL),
+ *        schema, path-prefix, mode (STORE_FIRST, INLINE, SHADOW), inline (type patterns), workers,
+ *        <provider>.secret-env, <provider>.max-body-bytes -->
+ *   <init-param><param-name>stripe.secret-env</param-name><param-value>STRIPE_WEBHOOK_SECRET</param-value></init-param>
+ * </filter>
+ * <filter-mapping><filter-name>hookledger</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+ * }</pre>
+ *
+ * <h2>Answers</h2>
+ * Plain text naming the reason, never a secret or the body:
+ * 200 {@code accepted} (only once the row is committed), {@code duplicate} or {@code processed}
+ * (INLINE); 400 malformed; 401 missing, malformed or wrong signature, stale timestamp; 404 unknown
+ * provider; 405 not POST (with {@code Allow: POST}); 413 body over the provider's limit, whether
+ * declared by {@code Content-Length} or sent chunked (reading stops past the limit); 500 an INLINE
+ * handler failed; 503 with {@code Retry-After} when the ledger cannot record the delivery.
+ *
+ * <p>Thread-safe.
+ */
+public final class WebhookFilter implements Filter {
+  private static final Logger log = LoggerFactory.getLogger(WebhookFilter.class);
+  private static final Pattern PROVIDER_ID = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,63}");
+
+  private final Function<String, String> environment;
+  private volatile WebhookRuntime runtime;
+  private volatile WebhookPath path;
+  private volatile boolean ownsRuntime;
+
+  /** For {@code web.xml}: the runtime is built from init-params in {@link #init}. */
+  public WebhookFilter() {
+    this(System::getenv);
+  }
+
+  /** Serves {@code runtime} under {@code /webhooks/}; the caller starts and closes the runtime. */
+  public WebhookFilter(WebhookRuntime runtime) {
+    this(runtime, "/webhooks/");
+  }
+
+  /** Serves {@code runtime} under {@code pathPrefix}, e.g. {@code /hooks/}; the caller starts and closes the runtime. */
+  public WebhookFilter(WebhookRuntime runtime, String pathPrefix) {
+    this.environment = System::getenv;
+    this.runtime = requireNonNull(runtime, "runtime");
+    this.path = WebhookPath.of(pathPrefix);
+  }
+
+  /** For tests: a {@code web.xml} filter whose environment variables come from {@code environment}. */
+  WebhookFilter(Function<String, String> environment) {
+    this.environment = requireNonNull(environment, "environment");
+  }
+
+  /**
+   * Builds, migrates and starts the runtime from the init-params when none was given.
+   *
+   * @throws ServletException naming the init-param, environment variable or handler at fault
+   */
+  @Override
+  public void init(FilterConfig config) throws ServletException {
+    if (runtime != null) {
+      return;
+    }
+    Map<String, String> params = new HashMap<>();
+    for (String name : Collections.list(config.getInitParameterNames())) {
+      params.put(name, config.getInitParameter(name));
+    }
+    WebhookRuntime built = null;
+    try {
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
+      InitParams.Configured configured = InitParams.read(params, environment,
+          loader != null ? loader : WebhookFilter.class.getClassLoader());
+      built = configured.builder().build();
+      built.migrate();
+      built.start();
+      path = configured.path();
+    } catch (RuntimeException e) {
+      if (built != null) {
+        built.close();
+      }
+      throw new ServletException("hookledger filter '" + config.getFilterName() + "': " + e.getMessage(), e);
+    }
+    runtime = built;
+    ownsRuntime = true;
+    log.info("hookledger filter '{}' serving {}", config.getFilterName(), path.prefix());
+  }
+
+  /** Closes the runtime if this filter built it. */
+  @Override
+  public void destroy() {
+    if (ownsRuntime) {
+      runtime.close();
+    }
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
+    if (req instanceof HttpServletRequest request && res instanceof HttpServletResponse response && runtime != null) {
+      String requestPath = Deliveries.pathOf(request);
+      Optional<String> provider = path.provider(requestPath);
+      if (provider.isPresent()) {
+        serve(request, response, requestPath, provider.get());
+        return;
+      }
+    }
+    chain.doFilter(req, res);
+  }
+
+  private void serve(HttpServletRequest request, HttpServletResponse response, String requestPath, String provider)
+      throws IOException {
+    int limit;
+    try {
+      limit = runtime.maxBodyBytes(provider);
+    } catch (UnknownProviderException e) {
+      Responses.text(response, 404, provider.isEmpty()
+          ? "no provider in the path: deliveries go to " + path.prefix() + "{provider}"
+          : unknownProvider(provider));
+      return;
+    }
+    if (!request.getMethod().equals("POST")) {
+      Responses.methodNotAllowed(response, request.getMethod());
+      return;
+    }
+    Optional<byte[]> body;
+    try {
+      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit);
+    } catch (IOException e) {
+      log.debug("{} delivery body could not be read: {}", provider, e.toString());
+      Responses.text(response, 400, "malformed: the body could not be read");
+      return;
+    }
+    if (body.isEmpty()) {
+      runtime.rejectedTooLarge(provider);
+      Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
+      return;
+    }
+    answer(response, provider, Deliveries.of(request, requestPath, body.get()));
+  }
+
+  private void answer(HttpServletResponse response, String provider, InboundDelivery delivery) throws IOException {
+    try {
+      Receipt receipt = runtime.receive(provider, delivery);
+      Responses.text(response, 200, receipt.outcome().name().toLowerCase(Locale.ROOT));
+    } catch (DeliveryRejectedException e) {
+      if (e.httpStatus() == 413) {
+        Responses.tooLarge(response, e.getMessage());
+      } else {
+        Responses.text(response, e.httpStatus(), "rejected (" + e.reason() + "): " + e.getMessage());
+      }
+    } catch (LedgerUnavailableException e) {
+      log.warn("{} delivery answered 503: {}", provider, e.getMessage());
+      Responses.unavailable(response);
+    } catch (HandlerFailedException e) {
+      Responses.text(response, 500, "handler failed: nothing was recorded; redeliver to retry");
+    } catch (UnknownProviderException e) {
+      Responses.text(response, 404, unknownProvider(provider));
+    } catch (RuntimeException e) {
+      log.error("{} delivery failed unexpectedly", provider, e);
+      Responses.text(response, 500, "internal error");
+    }
+  }
+
+  /** Echoes the id only when it looks like one: the path segment is the caller's text. */
+  private static String unknownProvider(String provider) {
+    return PROVIDER_ID.matcher(provider).matches() ? "unknown provider '" + provider + "'" : "unknown provider";
+  }
+}

@@ -1,0 +1,17 @@
+package dev.hookledger.runtime.internal.dispatch;
+
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+
+/**
+ * One validated {@code @OnEvent} method of a class, before it is bound to an instance.
+ *
+ * @param description how messages name the method
+ * @param patterns the types it handles; at least one
+ * @param provider the provider it is limited to; empty for any
+ * @param skipStale whether the ordering guard may skip it
+ * @param binders one per parameter
+ * @param handle {@code (Object receiver, Object[] args) void}
+ */
+record HandlerTemplate(String description, String methodName, String parameterTypes, List<TypePattern> patterns,
+    String provider, boolean skipStale, List<ParameterBinder> binders, MethodHandle handle) {}

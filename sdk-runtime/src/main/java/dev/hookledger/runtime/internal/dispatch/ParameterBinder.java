@@ -1,0 +1,7 @@
+package dev.hookledger.runtime.internal.dispatch;
+
+/** Supplies one argument of a handler method for one invocation. */
+@FunctionalInterface
+interface ParameterBinder {
+  Object bind(Invocation invocation);
+}

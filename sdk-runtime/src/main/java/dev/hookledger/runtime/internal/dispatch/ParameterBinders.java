@@ -1,0 +1,67 @@
+package dev.hookledger.runtime.internal.dispatch;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.EventContext;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.internal.Json;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.sql.Connection;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.jooq.DSLContext;
+
+/** Chooses, by a parameter's declared type, what a handler method receives there. */
+final class ParameterBinders {
+  /** The list every "no value can be supplied" message ends with. */
+  static final String SUPPORTED =
+      "JsonNode, WebhookEvent, EventContext, DSLContext, Connection, or a class or record Jackson can read";
+
+  private ParameterBinders() {}
+
+  /** The binder for {@code type}, or empty when nothing can be supplied for it. */
+  static Optional<ParameterBinder> forType(Class<?> type) {
+    if (type == JsonNode.class) {
+      return Optional.of(inv -> inv.event().payload());
+    } else if (type == WebhookEvent.class) {
+      return Optional.of(Invocation::event);
+    } else if (type == EventContext.class) {
+      return Optional.of(Invocation::context);
+    } else if (type == DSLContext.class) {
+      return Optional.of(Invocation::tx);
+    } else if (type == Connection.class) {
+      return Optional.of(Invocation::connection);
+    } else if (jacksonReadable(type)) {
+      return Optional.of(inv -> inv.event().payloadAs(type));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A concrete class or record outside the JDK that Jackson can build: a record, or a class with a
+   * no-argument constructor or a {@code @JsonCreator}. Interfaces, abstract classes, inner
+   * (non-static) classes, enums, arrays and JDK types (the payload is a JSON object, not a string)
+   * cannot be.
+   */
+  private static boolean jacksonReadable(Class<?> type) {
+    if (type.isPrimitive() || type.isArray() || type.isInterface() || type.isEnum()
+        || Modifier.isAbstract(type.getModifiers()) || type.isAnonymousClass() || type.isLocalClass()
+        || (type.isMemberClass() && !Modifier.isStatic(type.getModifiers()))
+        || type.getName().startsWith("java.") || type.getName().startsWith("javax.")) {
+      return false;
+    }
+    boolean constructible = type.isRecord()
+        || Arrays.stream(type.getDeclaredConstructors()).anyMatch(c -> c.getParameterCount() == 0)
+        || Stream.concat(Arrays.stream(type.getDeclaredConstructors()), Arrays.stream(type.getDeclaredMethods())
+                .filter(m -> Modifier.isStatic(m.getModifiers())))
+            .anyMatch(ParameterBinders::isCreator);
+    return constructible && Json.MAPPER.canDeserialize(Json.MAPPER.constructType(type));
+  }
+
+  private static boolean isCreator(Executable e) {
+    return e.isAnnotationPresent(JsonCreator.class) && (!(e instanceof Method m) || m.getReturnType() != void.class);
+  }
+}

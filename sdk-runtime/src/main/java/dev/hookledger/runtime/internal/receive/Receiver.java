@@ -1,0 +1,147 @@
+package dev.hookledger.runtime.internal.receive;
+
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.InboundDelivery;
+import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.RejectionReason;
+import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.HandlerFailedException;
+import dev.hookledger.runtime.ProcessingMode;
+import dev.hookledger.runtime.Receipt;
+import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.ledger.EventSource;
+import dev.hookledger.runtime.internal.ledger.Ledger;
+import dev.hookledger.runtime.internal.process.EventHandOff;
+import dev.hookledger.runtime.internal.process.EventProcessor;
+import dev.hookledger.runtime.internal.process.Settled;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The path of one delivery after its bytes are read: find the provider, verify, record, then hand
+ * off ({@code STORE_FIRST}), process in the same transaction ({@code INLINE}) or stop
+ * ({@code SHADOW}). Thread-safe.
+ */
+public final class Receiver {
+  private static final Logger log = LoggerFactory.getLogger(Receiver.class);
+
+  private final ProviderRegistry providers;
+  private final Ledger ledger;
+  private final EventProcessor processor;
+  private final EventHandOff handOff;
+  private final ModeSelector modes;
+  private final Clock clock;
+  private final WebhookListener listener;
+
+  public Receiver(ProviderRegistry providers, Ledger ledger, EventProcessor processor, EventHandOff handOff,
+      ModeSelector modes, Clock clock, WebhookListener listener) {
+    this.providers = providers;
+    this.ledger = ledger;
+    this.processor = processor;
+    this.handOff = handOff;
+    this.modes = modes;
+    this.clock = clock;
+    this.listener = listener;
+  }
+
+  /** See {@code WebhookRuntime.receive}. */
+  public Receipt receive(String providerId, InboundDelivery delivery) {
+    long start = System.nanoTime();
+    ProviderRegistry.Registration provider = providers.get(providerId);
+    WebhookEvent event = verify(providerId, provider, delivery);
+    try {
+      ProcessingMode mode = modes.modeFor(event.type());
+      return mode == ProcessingMode.INLINE ? inline(event, start) : store(event, mode, start);
+    } catch (LedgerUnavailableException e) {
+      listener.ledgerUnavailable(providerId, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Records an event fetched by a replay and hands it off like a received one.
+   *
+   * @return true if it was new to the ledger
+   */
+  public boolean offerReplayed(WebhookEvent event, boolean dispatch) {
+    boolean fresh = ledger.record(event, EventSource.REPLAY) == Ledger.Recorded.NEW;
+    if (fresh && dispatch) {
+      handOff.handOff(EventKey.of(event), event);
+    }
+    return fresh;
+  }
+
+  /** The body limit of a registered provider. */
+  public int maxBodyBytes(String providerId) {
+    return providers.get(providerId).maxBodyBytes();
+  }
+
+  /** Tells the listener of a delivery refused before it reached {@link #receive} (a body over the limit). */
+  public void rejected(String providerId, RejectionReason reason) {
+    listener.rejected(providerId, reason);
+  }
+
+  private WebhookEvent verify(String providerId, ProviderRegistry.Registration provider, InboundDelivery delivery) {
+    try {
+      if (delivery.bodyLength() > provider.maxBodyBytes()) {
+        throw new DeliveryRejectedException(RejectionReason.TOO_LARGE, tooLarge(providerId, provider.maxBodyBytes()));
+      }
+      Secrets secrets = provider.secrets().resolve(providerId, provider.adapter().tenantOf(delivery));
+      WebhookEvent event = provider.adapter().verify(delivery, secrets == null ? Secrets.none() : secrets, clock);
+      if (!event.provider().equals(providerId)) {
+        throw new IllegalStateException(provider.adapter().getClass().getName() + " registered as '" + providerId
+            + "' produced an event of provider '" + event.provider() + "'");
+      }
+      return event;
+    } catch (DeliveryRejectedException e) {
+      log.debug("{} delivery rejected ({}): {}", providerId, e.reason(), e.getMessage());
+      listener.rejected(providerId, e.reason());
+      throw e;
+    }
+  }
+
+  /** The message of a 413, the same whether the filter or {@link #receive} finds the body too large. */
+  public static String tooLarge(String providerId, int limit) {
+    return "body larger than " + limit + " bytes, the limit for provider '" + providerId + "'";
+  }
+
+  private Receipt store(WebhookEvent event, ProcessingMode mode, long start) {
+    if (ledger.record(event, EventSource.DELIVERY) == Ledger.Recorded.DUPLICATE) {
+      log.debug("{} duplicate; acknowledged, nothing changed", event);
+      listener.duplicate(event);
+      return new Receipt(Receipt.Outcome.DUPLICATE, event);
+    }
+    log.debug("{} recorded", event);
+    listener.received(event, Duration.ofNanos(System.nanoTime() - start));
+    if (mode == ProcessingMode.STORE_FIRST) {
+      handOff.handOff(EventKey.of(event), event);
+    }
+    return new Receipt(Receipt.Outcome.ACCEPTED, event);
+  }
+
+  private Receipt inline(WebhookEvent event, long start) {
+    Optional<Settled> settled;
+    try {
+      settled = ledger.recordThen(event, tx -> processor.runInTransaction(tx, event, 1));
+    } catch (HandlerFailedException e) {
+      log.warn("{} INLINE handler failed; nothing was recorded, so the provider must redeliver: {}",
+          event, e.getMessage(), e.getCause());
+      // the provider's redelivery is the retry, and its time is unknown: report now
+      listener.retried(event, 1, e.getCause(), clock.instant());
+      throw e;
+    }
+    if (settled.isEmpty()) {
+      log.debug("{} duplicate; acknowledged, nothing changed", event);
+      listener.duplicate(event);
+      return new Receipt(Receipt.Outcome.DUPLICATE, event);
+    }
+    listener.received(event, Duration.ofNanos(System.nanoTime() - start));
+    processor.committed(settled.get(), start);
+    return new Receipt(Receipt.Outcome.PROCESSED, event);
+  }
+}

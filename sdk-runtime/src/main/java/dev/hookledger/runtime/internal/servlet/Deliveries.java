@@ -1,0 +1,31 @@
+package dev.hookledger.runtime.internal.servlet;
+
+import dev.hookledger.HttpHeaders;
+import dev.hookledger.InboundDelivery;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Enumeration;
+
+/** Builds an {@link InboundDelivery} from a servlet request and the body read from it. */
+public final class Deliveries {
+  private Deliveries() {}
+
+  /** The path within the application: the request URI without the context path, still encoded. */
+  public static String pathOf(HttpServletRequest request) {
+    String uri = request.getRequestURI();
+    String context = request.getContextPath();
+    return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
+  }
+
+  public static InboundDelivery of(HttpServletRequest request, String path, byte[] body) {
+    HttpHeaders.Builder headers = HttpHeaders.builder();
+    Enumeration<String> names = request.getHeaderNames();
+    while (names.hasMoreElements()) {
+      String name = names.nextElement();
+      Enumeration<String> values = request.getHeaders(name);
+      while (values.hasMoreElements()) {
+        headers.add(name, values.nextElement());
+      }
+    }
+    return InboundDelivery.of(request.getMethod(), path, headers.build(), body);
+  }
+}

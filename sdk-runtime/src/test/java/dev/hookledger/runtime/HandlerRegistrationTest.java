@@ -1,0 +1,186 @@
+package dev.hookledger.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.EventContext;
+import dev.hookledger.HandlerRegistrationException;
+import dev.hookledger.OnEvent;
+import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import java.sql.Connection;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** {@code @OnEvent} methods are validated when the runtime is built, with messages that name the method and the rule. */
+class HandlerRegistrationTest {
+  static final String NAME = HandlerRegistrationTest.class.getName();
+
+  @Test
+  void rejectsParameterThatNoValueCanBeSuppliedFor() {
+    assertRejected(new UnresolvableParameter(), "@OnEvent method 'void " + NAME + "$UnresolvableParameter.paid(Invoice, Foo)':"
+        + " no value can be supplied for parameter 2 of type Foo (supported: JsonNode, WebhookEvent, EventContext,"
+        + " DSLContext, Connection, or a class or record Jackson can read)");
+  }
+
+  @Test
+  void rejectsJdkTypesAndClassesJacksonCannotBuild() {
+    assertRejected(new StringParameter(), "@OnEvent method 'void " + NAME + "$StringParameter.paid(String)':"
+        + " no value can be supplied for parameter 1 of type String (supported: JsonNode, WebhookEvent, EventContext,"
+        + " DSLContext, Connection, or a class or record Jackson can read)");
+    assertRejected(new NoCreatorParameter(), "@OnEvent method 'void " + NAME + "$NoCreatorParameter.paid(NoCreator)':"
+        + " no value can be supplied for parameter 1 of type NoCreator (supported: JsonNode, WebhookEvent, EventContext,"
+        + " DSLContext, Connection, or a class or record Jackson can read)");
+  }
+
+  @Test
+  void rejectsPrivateOnEventMethod() {
+    assertRejected(new PrivateMethod(), "@OnEvent method 'void " + NAME + "$PrivateMethod.paid(JsonNode)': must not be"
+        + " private (hookledger calls it from outside the class: make it package-private or public)");
+  }
+
+  @Test
+  void rejectsStaticOnEventMethod() {
+    assertRejected(new StaticMethod(), "@OnEvent method 'void " + NAME + "$StaticMethod.paid(JsonNode)': must not be"
+        + " static (it is called on the registered handler instance: remove 'static')");
+  }
+
+  @Test
+  void rejectsAbstractOnEventMethod() {
+    assertRejected(new Implementation(), "@OnEvent method 'void " + NAME + "$AbstractBase.paid(JsonNode)': must not be"
+        + " abstract (annotate the method that implements it)");
+  }
+
+  @Test
+  void rejectsOnEventWithoutTypes() {
+    assertRejected(new NoTypes(), "@OnEvent method 'void " + NAME + "$NoTypes.paid()': names no event type (give at"
+        + " least one, e.g. @OnEvent(\"invoice.paid\"), or \"*\" for every type)");
+  }
+
+  @Test
+  void rejectsBadTypePatterns() {
+    assertRejected(new InnerWildcard(), "@OnEvent method 'void " + NAME + "$InnerWildcard.paid()': bad event type"
+        + " pattern 'in*voice' ('*' may only end a pattern, as in \"invoice.*\", or stand alone as \"*\")");
+    assertRejected(new BlankType(), "@OnEvent method 'void " + NAME + "$BlankType.paid()': bad event type pattern ' '"
+        + " (a type must not be blank)");
+  }
+
+  @Test
+  void rejectsProviderThatIsNotRegistered() {
+    assertRejected(new UnknownProvider(), "@OnEvent method 'void " + NAME + "$UnknownProvider.paid()': provider 'strpe'"
+        + " is not registered (registered: testhook)");
+  }
+
+  @Test
+  void rejectsMethodThatReturnsAValue() {
+    assertRejected(new ReturnsValue(), "@OnEvent method 'boolean " + NAME + "$ReturnsValue.paid()': must return void"
+        + " (a result would be ignored), but returns boolean");
+  }
+
+  @Test
+  void rejectsHandlerWithoutOnEventMethods() {
+    assertRejected(new Object(), "handler java.lang.Object declares no @OnEvent method (nor do its supertypes)");
+  }
+
+  @Test
+  void acceptsEverySupportedParameterType() {
+    build(new EveryParameter()).close();
+  }
+
+  private static void assertRejected(Object handler, String message) {
+    HandlerRegistrationException e = assertThrows(HandlerRegistrationException.class, () -> build(handler));
+    assertEquals(message, e.getMessage());
+  }
+
+  /** Building connects to nothing, so an unreachable data source is enough. */
+  private static WebhookRuntime build(Object handler) {
+    return WebhookRuntime.builder()
+        .dataSource(new PGSimpleDataSource())
+        .provider(new TestHookAdapter(), Secrets.of("s"))
+        .handlers(handler)
+        .build();
+  }
+
+  interface Foo {}
+
+  record Invoice(String id) {}
+
+  static final class NoCreator {
+    final String id;
+
+    NoCreator(String id) {
+      this.id = id;
+    }
+  }
+
+  static final class UnresolvableParameter {
+    @OnEvent("invoice.paid")
+    void paid(Invoice invoice, Foo foo) {}
+  }
+
+  static final class StringParameter {
+    @OnEvent("invoice.paid")
+    void paid(String payload) {}
+  }
+
+  static final class NoCreatorParameter {
+    @OnEvent("invoice.paid")
+    void paid(NoCreator payload) {}
+  }
+
+  static final class PrivateMethod {
+    @OnEvent("invoice.paid")
+    private void paid(JsonNode payload) {}
+  }
+
+  static final class StaticMethod {
+    @OnEvent("invoice.paid")
+    static void paid(JsonNode payload) {}
+  }
+
+  abstract static class AbstractBase {
+    @OnEvent("invoice.paid")
+    abstract void paid(JsonNode payload);
+  }
+
+  static final class Implementation extends AbstractBase {
+    @Override
+    void paid(JsonNode payload) {}
+  }
+
+  static final class NoTypes {
+    @OnEvent({})
+    void paid() {}
+  }
+
+  static final class InnerWildcard {
+    @OnEvent("in*voice")
+    void paid() {}
+  }
+
+  static final class BlankType {
+    @OnEvent(" ")
+    void paid() {}
+  }
+
+  static final class UnknownProvider {
+    @OnEvent(value = "invoice.paid", provider = "strpe")
+    void paid() {}
+  }
+
+  static final class ReturnsValue {
+    @OnEvent("invoice.paid")
+    boolean paid() {
+      return true;
+    }
+  }
+
+  static final class EveryParameter {
+    @OnEvent("*")
+    void all(JsonNode payload, Invoice invoice, WebhookEvent event, EventContext context, DSLContext tx,
+        Connection connection) {}
+  }
+}

@@ -1,0 +1,95 @@
+package dev.hookledger.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The builder names each bad value, in the setter where it can and in {@code build()} where values must fit together. */
+class WebhookRuntimeBuilderTest {
+
+  @Test
+  void schemaMustBeALowerCaseIdentifier() {
+    assertMessage("schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*, at most 63 characters), but was"
+        + " 'Hook-Ledger'", () -> WebhookRuntime.builder().schema("Hook-Ledger"));
+  }
+
+  @Test
+  void workersMustBeInRange() {
+    assertMessage("workers must be between 1 and 256, but was 0", () -> WebhookRuntime.builder().workers(0));
+  }
+
+  @Test
+  void jdbcUrlMustBePostgresAndItsPasswordIsMasked() {
+    assertMessage("jdbcUrl must start with 'jdbc:postgresql:', but was 'jdbc:mysql://db/app?user=app&password=***'",
+        () -> WebhookRuntime.builder().jdbcUrl("jdbc:mysql://db/app?user=app&password=hunter2"));
+  }
+
+  @Test
+  void maxBodyBytesMustBePositiveAndNameARegisteredProvider() {
+    assertMessage("maxBodyBytes must be >= 1, but was 0", () -> WebhookRuntime.builder().maxBodyBytes("testhook", 0));
+    assertMessage("maxBodyBytes given for provider 'stripe', which is not registered (registered: testhook)",
+        () -> valid().maxBodyBytes("stripe", 1024).build());
+  }
+
+  @Test
+  void exactlyOneLedgerDatabaseIsNeeded() {
+    assertMessage("no ledger database: set dataSource(...) or jdbcUrl(...)", () -> WebhookRuntime.builder()
+        .provider(new TestHookAdapter(), Secrets.of("s")).build());
+    assertMessage("set either dataSource(...) or jdbcUrl(...), not both",
+        () -> valid().jdbcUrl("jdbc:postgresql://localhost/app").build());
+  }
+
+  @Test
+  void atLeastOneProviderAndEachIdOnce() {
+    assertMessage("no provider: register one with provider(...)",
+        () -> WebhookRuntime.builder().dataSource(new PGSimpleDataSource()).build());
+    assertMessage("two adapters with id 'testhook': " + TestHookAdapter.class.getName() + " and "
+        + TestHookAdapter.class.getName(), () -> valid().provider(new TestHookAdapter(), Secrets.of("t")).build());
+  }
+
+  @Test
+  void providerIdsAreLowerCase() {
+    assertMessage("provider id of " + TestHookAdapter.class.getName() + " must be lower case ([a-z0-9][a-z0-9_.-]*),"
+        + " but was 'Stripe'", () -> WebhookRuntime.builder().provider(new TestHookAdapter("Stripe"), Secrets.of("s")));
+  }
+
+  @Test
+  void providerFoundByIdListsTheIdsOnTheClassPath() {
+    assertMessage("no ProviderAdapter with id 'stripe' on the class path (found: testhook); add the provider's"
+        + " module, e.g. providers-stripe, or pass the adapter itself",
+        () -> WebhookRuntime.builder().provider("stripe", Secrets.of("s")));
+    valid().provider("testhook", Secrets.of("s"));
+  }
+
+  @Test
+  void inlinePatternsAreCheckedAndNeedStoreFirst() {
+    assertMessage("inline: bad event type pattern 'a*b' ('*' may only end a pattern, as in \"invoice.*\", or stand"
+        + " alone as \"*\")", () -> WebhookRuntime.builder().inline("a*b"));
+    assertMessage("inline([order.*]) selects INLINE types within STORE_FIRST, but mode is SHADOW",
+        () -> valid().inline("order.*").mode(ProcessingMode.SHADOW).build());
+  }
+
+  @Test
+  void receiveBeforeStartIsRefusedAsUnavailable() {
+    try (WebhookRuntime runtime = valid().build()) {
+      dev.hookledger.LedgerUnavailableException e = assertThrows(dev.hookledger.LedgerUnavailableException.class,
+          () -> runtime.receive("testhook", dev.hookledger.InboundDelivery.post("/webhooks/testhook",
+              dev.hookledger.HttpHeaders.empty(), "{}")));
+      assertEquals("WebhookRuntime is not started: call start() before receiving deliveries", e.getMessage());
+    }
+  }
+
+  private static WebhookRuntime.Builder valid() {
+    return WebhookRuntime.builder().dataSource(new PGSimpleDataSource()).provider(new TestHookAdapter(), Secrets.of("s"));
+  }
+
+  private static void assertMessage(String message, Executable action) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, action);
+    assertEquals(message, e.getMessage());
+  }
+}
