@@ -3,6 +3,7 @@ package dev.hookledger.samples.app;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -116,6 +117,6 @@ public record SampleState(
   }
 
   private static <V> SortedMap<String, V> sorted(Map<String, V> map) {
-    return java.util.Collections.unmodifiableSortedMap(new TreeMap<>(requireNonNull(map)));
+    return Collections.unmodifiableSortedMap(new TreeMap<>(requireNonNull(map)));
   }
 }
