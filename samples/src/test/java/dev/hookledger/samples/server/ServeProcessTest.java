@@ -68,6 +68,30 @@ class ServeProcessTest {
     return SampleState.fromJson(client.get("/sample/state.json")).balances().get("cus_official");
   }
 
+  @Test
+  void serveKilledWithoutWarningComesBackWithEveryAcknowledgedDelivery() throws Exception {
+    Path data = dir.resolve("crash-db");
+    List<String> args = List.of("serve", "--port", "0", "--data-dir", data.toString());
+    Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, STRIPE_SECRET);
+    String body = SampleEvents.invoicePaid("evt_crash_1", "in_crash_1", "cus_official", 1234, "usd",
+        Instant.now());
+
+    try (ChildJvm serve = ChildJvm.start(Main.class, args, env, dir)) {
+      WebhookClient client = new WebhookClient(URI.create(serve.awaitLine("listening on ")));
+      assertEquals("200 accepted", client.send(signedByStripeJava(body)).toString());
+      // SIGKILL right after the answer: the JVM dies, its PostgreSQL is left running, orphaned
+      serve.kill();
+    }
+
+    try (ChildJvm again = ChildJvm.start(Main.class, args, env, dir)) {
+      WebhookClient client = new WebhookClient(URI.create(again.awaitLine("listening on ")));
+      // the acknowledged event was committed before the 200, so the restart finds it and processes it
+      Await.until("the invoice is booked after the crash", () -> Long.valueOf(1234).equals(balance(client)));
+      assertEquals("200 duplicate", client.send(signedByStripeJava(body)).toString());
+      assertTrue(again.stderrText().contains("left running in " + data.toAbsolutePath()), again.stderrText());
+    }
+  }
+
   /** Signs as Stripe does, with stripe-java's own HMAC ({@code Webhook.Util}), not hookledger's signer. */
   static InboundDelivery signedByStripeJava(String body) throws Exception {
     long t = Webhook.Util.getTimeNow();

@@ -112,6 +112,14 @@ public final class ChildJvm implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** Kills the JVM with SIGKILL, as a crash or the OOM killer would: no shutdown hook runs. */
+  public void kill() throws InterruptedException {
+    process.toHandle().destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("still alive 30 s after SIGKILL");
+    }
+  }
+
   public String stderrText() {
     try {
       return Files.readString(stderr);
