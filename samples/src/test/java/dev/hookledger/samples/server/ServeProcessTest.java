@@ -33,12 +33,9 @@ class ServeProcessTest {
   @Test
   void serveAnswersStripeJavaSignedDeliveryStopsGracefullyAndKeepsItsDataAcrossARestart() throws Exception {
     Path data = dir.resolve("samples-db");
-    List<String> args = List.of("serve", "--port", "0", "--data-dir", data.toString());
-    Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, STRIPE_SECRET);
-    String body = SampleEvents.invoicePaid("evt_official_1", "in_official_1", "cus_official", 1234, "usd",
-        Instant.now());
+    String body = invoice("evt_official_1");
 
-    try (ChildJvm serve = ChildJvm.start(Main.class, args, env, dir)) {
+    try (ChildJvm serve = serve(data)) {
       WebhookClient client = new WebhookClient(URI.create(serve.awaitLine("listening on ")));
       assertTrue(serve.output().contains("DEVELOPMENT ONLY: no secret configured for GITHUB_WEBHOOK_SECRET,"
           + " SHOPIFY_WEBHOOK_SECRET; generated these for this run."), serve.output());
@@ -55,13 +52,23 @@ class ServeProcessTest {
       assertTrue(serve.output().endsWith("stopped"), serve.output() + "\nstderr: " + serve.stderrText());
     }
 
-    try (ChildJvm again = ChildJvm.start(Main.class, args, env, dir)) {
+    try (ChildJvm again = serve(data)) {
       WebhookClient client = new WebhookClient(URI.create(again.awaitLine("listening on ")));
       assertEquals(1234L, balance(client), "the balance survived the restart");
       // Stripe retries after the restart: the ledger survived too, so it is not booked again
       assertEquals("200 duplicate", client.send(signedByStripeJava(body)).toString());
       assertEquals(1234L, balance(client));
     }
+  }
+
+  /** {@code serve} on the embedded database in {@code data}, with only the Stripe secret configured. */
+  private ChildJvm serve(Path data) {
+    return ChildJvm.start(Main.class, List.of("serve", "--port", "0", "--data-dir", data.toString()),
+        Map.of(SampleSecrets.STRIPE_ENV, STRIPE_SECRET), dir);
+  }
+
+  private static String invoice(String eventId) {
+    return SampleEvents.invoicePaid(eventId, "in_" + eventId, "cus_official", 1234, "usd", Instant.now());
   }
 
   private static Long balance(WebhookClient client) {
@@ -71,19 +78,16 @@ class ServeProcessTest {
   @Test
   void serveKilledWithoutWarningComesBackWithEveryAcknowledgedDelivery() throws Exception {
     Path data = dir.resolve("crash-db");
-    List<String> args = List.of("serve", "--port", "0", "--data-dir", data.toString());
-    Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, STRIPE_SECRET);
-    String body = SampleEvents.invoicePaid("evt_crash_1", "in_crash_1", "cus_official", 1234, "usd",
-        Instant.now());
+    String body = invoice("evt_crash_1");
 
-    try (ChildJvm serve = ChildJvm.start(Main.class, args, env, dir)) {
+    try (ChildJvm serve = serve(data)) {
       WebhookClient client = new WebhookClient(URI.create(serve.awaitLine("listening on ")));
       assertEquals("200 accepted", client.send(signedByStripeJava(body)).toString());
       // SIGKILL right after the answer: the JVM dies, its PostgreSQL is left running, orphaned
       serve.kill();
     }
 
-    try (ChildJvm again = ChildJvm.start(Main.class, args, env, dir)) {
+    try (ChildJvm again = serve(data)) {
       WebhookClient client = new WebhookClient(URI.create(again.awaitLine("listening on ")));
       // the acknowledged event was committed before the 200, so the restart finds it and processes it
       Await.until("the invoice is booked after the crash", () -> Long.valueOf(1234).equals(balance(client)));
