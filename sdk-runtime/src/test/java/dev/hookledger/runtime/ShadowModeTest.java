@@ -12,12 +12,12 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.ServedRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testing.TestHttp;
 import dev.hookledger.runtime.testing.TestServer;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -27,12 +27,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
-import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +56,7 @@ class ShadowModeTest {
     String first = "{\"id\":\"evt_1\",\"note\":\"caf\u00e9 \u2713\"}";
     String tooLarge = "{\"pad\":\"" + "x".repeat(400) + "\"}";
     String form = "payload=%7B%22id%22%3A1%7D&note=a+b";
-    try (Served shadow = serve(ProcessingMode.SHADOW, heard)) {
+    try (ServedRuntime shadow = serve(ProcessingMode.SHADOW, heard)) {
       List<HttpResponse<String>> responses = List.of(
           send(SIGNER.request(shadow.uri("/webhooks/testhook"), "evt_1", "order.paid", first), "stream"),
           send(SIGNER.request(shadow.uri("/webhooks/testhook"), "evt_1", "order.paid", first), "reader"),
@@ -84,7 +83,7 @@ class ShadowModeTest {
       assertEquals(first, new String((byte[]) row.get("body"), StandardCharsets.UTF_8));
       assertEquals(1, LedgerRows.events(db.dataSource(), "hookledger"), "refused deliveries leave no row");
 
-      InboxStatus status = shadow.runtime.admin().status();
+      InboxStatus status = shadow.runtime().admin().status();
       assertEquals(2, status.duplicates(), "duplicates the existing endpoint processed");
       assertEquals(1, status.count("ignored"));
       assertEquals(0, status.waiting());
@@ -96,13 +95,13 @@ class ShadowModeTest {
 
   @Test
   void switchingTheSameLedgerToStoreFirstProcessesNewEventsAndNeverRerunsShadowRows() throws Exception {
-    try (Served shadow = serve(ProcessingMode.SHADOW, new Heard())) {
+    try (ServedRuntime shadow = serve(ProcessingMode.SHADOW, new Heard())) {
       send(SIGNER.request(shadow.uri("/webhooks/testhook"), "evt_old", "order.paid", "{\"n\":1}"), "stream");
       send(SIGNER.request(shadow.uri("/webhooks/testhook"), "evt_old", "order.paid", "{\"n\":1}"), "stream");
     }
     assertEquals(2, existing.bodies.size());
 
-    try (Served enforcing = serve(ProcessingMode.STORE_FIRST, new Heard())) {
+    try (ServedRuntime enforcing = serve(ProcessingMode.STORE_FIRST, new Heard())) {
       HttpResponse<String> fresh =
           send(SIGNER.request(enforcing.uri("/webhooks/testhook"), "evt_new", "order.paid", "{\"n\":2}"), "stream");
       HttpResponse<String> old =
@@ -116,7 +115,7 @@ class ShadowModeTest {
       assertEquals(2, existing.bodies.size(), "enforcing answers itself; the existing endpoint is not reached");
       assertEquals("ignored", status("evt_old"));
       assertEquals(2, LedgerRows.event(db.dataSource(), "hookledger", "evt_old").orElseThrow().get("duplicates"));
-      InboxStatus status = enforcing.runtime.admin().status();
+      InboxStatus status = enforcing.runtime().admin().status();
       assertEquals(1, status.count("done"));
       assertEquals(1, status.count("ignored"));
     }
@@ -128,7 +127,10 @@ class ShadowModeTest {
         .provider(new TestHookAdapter(), Secrets.of(SECRET)).mode(ProcessingMode.SHADOW).build();
     runtime.migrate();
     // never started: the ledger cannot record, and the existing endpoint must not notice
-    try (TestServer server = server(runtime)) {
+    try (TestServer server = TestServer.start(context -> {
+      ServedRuntime.filter(context, runtime);
+      existingEndpoint(context);
+    })) {
       HttpResponse<String> r =
           send(SIGNER.request(server.uri("/webhooks/testhook"), "evt_1", "order.paid", "{\"a\":1}"), "stream");
       assertEquals(200, r.statusCode());
@@ -137,26 +139,19 @@ class ShadowModeTest {
     assertFalse(LedgerRows.event(db.dataSource(), "hookledger", "evt_1").isPresent());
   }
 
-  private Served serve(ProcessingMode mode, Heard heard) {
-    WebhookRuntime runtime = WebhookRuntime.builder()
+  private ServedRuntime serve(ProcessingMode mode, Heard heard) {
+    return ServedRuntime.serve(WebhookRuntime.builder()
         .dataSource(db.dataSource())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .maxBodyBytes("testhook", LIMIT)
         .handlers(handler)
         .listener(heard)
         .mode(mode)
-        .workers(1)
-        .build();
-    runtime.migrate();
-    runtime.start();
-    return new Served(runtime, server(runtime));
+        .workers(1), this::existingEndpoint);
   }
 
-  private TestServer server(WebhookRuntime runtime) {
-    return TestServer.start(context -> {
-      context.addFilter(new FilterHolder(new WebhookFilter(runtime)), "/*", EnumSet.of(DispatcherType.REQUEST));
-      context.addServlet(new ServletHolder(existing), "/webhooks/*");
-    });
+  private void existingEndpoint(ServletContextHandler context) {
+    context.addServlet(new ServletHolder(existing), "/webhooks/*");
   }
 
   private String status(String eventId) {
@@ -186,21 +181,6 @@ class ShadowModeTest {
     return HttpRequest.newBuilder(SIGNER.request(uri, eventId, "order.paid", body), (name, value) -> true)
         .header("Content-Type", "application/x-www-form-urlencoded")
         .build();
-  }
-
-  record Served(WebhookRuntime runtime, TestServer server) implements AutoCloseable {
-    java.net.URI uri(String path) {
-      return server.uri(path);
-    }
-
-    @Override
-    public void close() throws Exception {
-      try {
-        server.close();
-      } finally {
-        runtime.close();
-      }
-    }
   }
 
   /** The application's endpoint that predates hookledger: it reads the body as it always has. */
