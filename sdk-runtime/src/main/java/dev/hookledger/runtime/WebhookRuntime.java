@@ -29,6 +29,7 @@ import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
 import java.time.Clock;
@@ -401,10 +402,7 @@ public final class WebhookRuntime implements AutoCloseable {
     /** Overrides the adapter's {@link ProviderAdapter#maxBodyBytes()} for one provider. */
     public Builder maxBodyBytes(String provider, int bytes) {
       requireNonNull(provider, "provider");
-      if (bytes < 1) {
-        throw new IllegalArgumentException("maxBodyBytes must be >= 1, but was " + bytes);
-      }
-      maxBodyBytes.put(provider, bytes);
+      maxBodyBytes.put(provider, DeliveryChecks.requireBodyLimit(bytes));
       return this;
     }
 
