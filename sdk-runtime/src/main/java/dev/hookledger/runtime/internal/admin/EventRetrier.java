@@ -52,7 +52,7 @@ public final class EventRetrier {
     }
     EventKey key = new EventKey(provider, scope, eventId);
     int updated = requeue().where(EventTable.is(key), EventTable.statusIn(allowed)).execute();
-    String name = provider + " event " + eventId + (scope.isEmpty() ? "" : " (scope " + scope + ")");
+    String name = key.toString();
     if (updated == 1) {
       log.info("{} set back to pending by an operator", name);
       return;
