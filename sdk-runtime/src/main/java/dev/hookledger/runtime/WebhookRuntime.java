@@ -10,13 +10,15 @@ import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.internal.JdbcUrls;
+import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Pools;
-import dev.hookledger.runtime.internal.SafeListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
+import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.Ledger;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
@@ -27,6 +29,7 @@ import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
 import java.time.Clock;
@@ -41,10 +44,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.conf.Settings;
 import org.jooq.exception.DataAccessException;
-import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,10 +110,10 @@ public final class WebhookRuntime implements AutoCloseable {
     this.mode = b.mode;
     this.workers = b.workers;
     this.clock = b.clock;
-    // execute logging off: jOOQ's debug log would print bind values, and bodies are among them
-    this.dsl = DSL.using(dataSource, SQLDialect.POSTGRES, new Settings().withExecuteLogging(false));
+    this.dsl = LedgerDsl.on(dataSource);
     EventTable events = new EventTable(schema);
-    SafeListener listener = new SafeListener(b.listener);
+    // one listener or several, each call guarded: a listener cannot change an outcome
+    WebhookListener listener = new CompositeWebhookListener(b.listeners);
     this.rows = new ProcessingRows(dsl, events);
     this.processor = new EventProcessor(dsl, rows, dispatcher, OrderingGuard.NONE, clock, listener);
     this.receiver = new Receiver(providers, new Ledger(dsl, events, clock), processor, this::handOff,
@@ -132,12 +132,7 @@ public final class WebhookRuntime implements AutoCloseable {
    * @throws LedgerUnavailableException if the database cannot be reached or refuses the DDL
    */
   public void migrate() {
-    try {
-      SchemaMigrator.migrate(dsl, schema);
-    } catch (DataAccessException e) {
-      throw new LedgerUnavailableException("cannot migrate ledger schema '" + schema + "': "
-          + LedgerErrors.describe(e) + ": " + LedgerErrors.sqlMessage(e), e);
-    }
+    SchemaMigrator.migrate(dsl, schema);
   }
 
   /**
@@ -211,12 +206,24 @@ public final class WebhookRuntime implements AutoCloseable {
   }
 
   /**
-   * Where a {@link dev.hookledger.spi.ReplaySource} puts the events it fetched: each is recorded with
-   * source {@code replay}, skipped if the ledger already has it, and processed like a received one
-   * once this runtime is started (before that, it waits {@code pending}).
+   * Where a {@link dev.hookledger.spi.ReplaySource} puts the events it fetched: each is recorded
+   * through the receive path's ledger writer with source {@code replay} and no secret id, skipped if
+   * the ledger already has it, and processed like a received one once this runtime is started
+   * (before that, and in {@link ProcessingMode#SHADOW}, it waits {@code pending}). Its
+   * {@link ReplaySink#alreadyReceived} answers from the ledger. A new sink each call; thread-safe.
    */
   public ReplaySink replaySink() {
-    return event -> receiver.offerReplayed(requireNonNull(event, "event"), mode != ProcessingMode.SHADOW);
+    return receiver.replayRecorder(mode != ProcessingMode.SHADOW);
+  }
+
+  /**
+   * The operator's view of this runtime's ledger: an {@link InboxAdmin} over the same data source,
+   * schema and clock ({@code status}, {@code list}, {@code show}, {@code retry}, {@code prune},
+   * {@code migrate}, {@code replay}). Replayed events wait {@code pending} for the workers. Works in
+   * any lifecycle state; never null.
+   */
+  public InboxAdmin admin() {
+    return InboxAdmin.builder(dataSource).schema(schema).clock(clock).build();
   }
 
   /** The ledger's data source: the one given, or the pool built from the JDBC URL. */
@@ -275,7 +282,6 @@ public final class WebhookRuntime implements AutoCloseable {
    * {@link #build()} checks how they fit together. Not thread-safe; build once.
    */
   public static final class Builder {
-    private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final Pattern PROVIDER_ID = Pattern.compile("[a-z0-9][a-z0-9_.-]*");
 
     private DataSource dataSource;
@@ -289,7 +295,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private ProcessingMode mode = ProcessingMode.STORE_FIRST;
     private final List<TypePattern> inline = new ArrayList<>();
     private Clock clock = Clock.systemUTC();
-    private WebhookListener listener = WebhookListener.NONE;
+    private final List<WebhookListener> listeners = new ArrayList<>();
     private int workers = 2;
 
     private Builder() {}
@@ -326,11 +332,7 @@ public final class WebhookRuntime implements AutoCloseable {
     /** The ledger's schema; default {@code hookledger}. A lower-case SQL identifier. */
     public Builder schema(String schema) {
       requireNonNull(schema, "schema");
-      if (!SCHEMA.matcher(schema).matches()) {
-        throw new IllegalArgumentException("schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*, "
-            + "at most 63 characters), but was '" + schema + "'");
-      }
-      this.schema = schema;
+      this.schema = EventTable.requireSchemaName(schema);
       return this;
     }
 
@@ -400,10 +402,7 @@ public final class WebhookRuntime implements AutoCloseable {
     /** Overrides the adapter's {@link ProviderAdapter#maxBodyBytes()} for one provider. */
     public Builder maxBodyBytes(String provider, int bytes) {
       requireNonNull(provider, "provider");
-      if (bytes < 1) {
-        throw new IllegalArgumentException("maxBodyBytes must be >= 1, but was " + bytes);
-      }
-      maxBodyBytes.put(provider, bytes);
+      maxBodyBytes.put(provider, DeliveryChecks.requireBodyLimit(bytes));
       return this;
     }
 
@@ -413,9 +412,13 @@ public final class WebhookRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Observes each outcome; default {@link WebhookListener#NONE}. */
+    /**
+     * Adds a listener of each outcome (metrics, tracing); none by default. Several listeners are
+     * called in the order they were added, as {@link WebhookListener#composite} does: one that
+     * throws is logged and skipped, and cannot change an outcome.
+     */
     public Builder listener(WebhookListener listener) {
-      this.listener = requireNonNull(listener, "listener");
+      listeners.add(requireNonNull(listener, "listener"));
       return this;
     }
 

@@ -25,7 +25,7 @@ class WebhookRuntimeBuilderTest {
 
   @Test
   void jdbcUrlMustBePostgresAndItsPasswordIsMasked() {
-    assertMessage("jdbcUrl must start with 'jdbc:postgresql:', but was 'jdbc:mysql://db/app?user=app&password=***'",
+    assertMessage("jdbcUrl must start with 'jdbc:postgresql:', but was 'jdbc:mysql://db/app?user=app&password=****'",
         () -> WebhookRuntime.builder().jdbcUrl("jdbc:mysql://db/app?user=app&password=hunter2"));
   }
 

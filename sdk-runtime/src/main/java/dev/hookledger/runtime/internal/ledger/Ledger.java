@@ -12,9 +12,9 @@ import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
 /**
- * The receive path's one writer: every delivery reaches the ledger through {@link #record} or
- * {@link #recordThen}, so that batching the inserts of concurrent deliveries into one commit can
- * replace this class without touching the filter.
+ * The receive path's one writer: every delivery, shadowed delivery and replayed event reaches the
+ * ledger through {@link #record} or {@link #recordThen}, so that batching the inserts of concurrent
+ * deliveries into one commit can replace this class without touching the filter or the replay.
  *
  * <p>{@code INSERT ... ON CONFLICT (provider, scope, event_id) DO NOTHING RETURNING} is the one
  * place where a duplicate is decided. Thread-safe.
@@ -68,6 +68,19 @@ public final class Ledger {
     }
   }
 
+  /**
+   * Whether the ledger has a row for {@code key}, however it got there.
+   *
+   * @throws dev.hookledger.LedgerUnavailableException if the database cannot be read
+   */
+  public boolean contains(EventKey key) {
+    try {
+      return dsl.fetchExists(dsl.selectOne().from(events.table()).where(EventTable.is(key)));
+    } catch (DataAccessException e) {
+      throw LedgerErrors.unavailable("look up", key, e);
+    }
+  }
+
   private Recorded insert(DSLContext tx, WebhookEvent event, EventSource source) {
     boolean inserted = tx.insertInto(events.table())
         .set(EventRows.newRow(event, source, clock.instant()))
@@ -78,7 +91,7 @@ public final class Ledger {
     if (inserted) {
       return Recorded.NEW;
     }
-    if (source == EventSource.DELIVERY) { // a replay finding what was received is not a redelivery
+    if (source.isDelivery()) { // a replay finding what was received is not a redelivery
       countDuplicate(tx, EventKey.of(event));
     }
     return Recorded.DUPLICATE;
