@@ -118,11 +118,12 @@ public final class WorkerPool {
     }
     giveBack(unstarted);
     join(workers, deadline);
+    // not interrupted: an event still running keeps its lease; once that runs out another worker
+    // takes it over, and this one's commit is refused
     long running = workers.stream().filter(Thread::isAlive).count();
     if (running > 0) {
-      log.warn("{} events still in flight after {} s; their leases run out and other workers take them over",
-          running, settings.shutdownTimeout().toSeconds());
-      workers.forEach(Thread::interrupt);
+      log.warn("{} events still in flight after {} ms; once their leases run out other workers take them over",
+          running, settings.shutdownTimeout().toMillis());
     }
   }
 

@@ -15,7 +15,7 @@ import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Row3;
 import org.jooq.Row4;
-import org.jooq.Result;
+import org.jooq.ResultQuery;
 
 /**
  * Claims waiting events as leases, each claim committed before its event is processed: status
@@ -55,7 +55,7 @@ public final class LeaseClaimer {
       List<Lease> leases = new ArrayList<>();
       List<Buried> buried = new ArrayList<>();
       List<Row3<String, String, String>> due = new ArrayList<>();
-      for (Record r : dueRows(tx, now, limit)) {
+      for (Record r : dueRows(tx, now, limit).fetch()) {
         EventKey key = new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID));
         boolean abandoned = EventStatus.PROCESSING.sql().equals(r.get(STATUS));
         int attempts = r.get(ATTEMPTS);
@@ -119,15 +119,17 @@ public final class LeaseClaimer {
         .execute();
   }
 
-  /** Locks the due rows; those another transaction holds are skipped, not waited for. */
-  private Result<Record> dueRows(DSLContext tx, Instant now, int limit) {
+  /**
+   * The select of a claim: the oldest due waiting rows, locked, skipping those another transaction
+   * holds. Public so that a test can check its plan reads the partial index of waiting rows.
+   */
+  public ResultQuery<Record> dueRows(DSLContext tx, Instant now, int limit) {
     return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR))
         .from(events.table())
         .where(WAITING).and(AVAILABLE_AT.le(now))
         .orderBy(AVAILABLE_AT)
         .limit(limit)
-        .forUpdate().skipLocked()
-        .fetch();
+        .forUpdate().skipLocked();
   }
 
   private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError) {
