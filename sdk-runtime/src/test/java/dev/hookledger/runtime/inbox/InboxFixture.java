@@ -45,12 +45,13 @@ final class InboxFixture {
   }
 
   /**
-   * One of several nodes sharing a ledger: two workers, small batches, 2 s leases, retries after
-   * 200 ms (±50 %), so that retries are claimed by whichever node polls first.
+   * One of several nodes sharing a ledger: two workers, small batches, 3 s leases (short, for the
+   * takeover of a killed node, yet long enough that a busy machine does not make one run out),
+   * retries after 200 ms (±50 %), so that retries are claimed by whichever node polls first.
    */
   static WebhookRuntime.Builder node(String jdbcUrl, Object handler) {
     return builder(jdbcUrl, handler)
-        .workers(2).batchSize(4).lease(Duration.ofSeconds(2))
+        .workers(2).batchSize(4).lease(Duration.ofSeconds(3))
         .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).jitter(0.5).build());
   }
 
