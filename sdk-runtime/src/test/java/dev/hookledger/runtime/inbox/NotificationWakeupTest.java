@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * An event recorded by one runtime wakes the workers of another through PostgreSQL
  * {@code LISTEN/NOTIFY}, long before that runtime's next poll (every 30 s here, so at the soonest
- * 24 s after its first, at start).
+ * 24 s after the last). Each test first has one event processed, so that the poll at start and the
+ * poll after connecting are over and the poller waits: only a notification can wake it for the
+ * second event.
  */
 class NotificationWakeupTest {
   static final String LISTENER_PID = "select pid from pg_stat_activity where datname = current_database()"
@@ -31,6 +33,7 @@ class NotificationWakeupTest {
       a.start();
       InboxFixture.awaitListeners(db, 1); // B's only: a runtime without workers does not listen
 
+      assertProcessedWithinSeconds(db, a, "evt_first", 15);
       assertProcessedWithinSeconds(db, a, "evt_notified", 5);
     }
   }
@@ -49,6 +52,7 @@ class NotificationWakeupTest {
           .map(r -> ((Number) r.get("pid")).longValue() != pid).orElse(false));
       assertNotEquals(pid, number(db, LISTENER_PID));
 
+      assertProcessedWithinSeconds(db, a, "evt_first_after_reconnect", 15);
       assertProcessedWithinSeconds(db, a, "evt_after_reconnect", 5);
     }
   }
