@@ -15,16 +15,22 @@ import dev.hookledger.runtime.internal.Pools;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
+import dev.hookledger.runtime.internal.inbox.InboxSettings;
+import dev.hookledger.runtime.internal.inbox.Notifier;
+import dev.hookledger.runtime.internal.inbox.OwnerToken;
+import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.EntityVersions;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
+import dev.hookledger.runtime.internal.process.EntityVersionGuard;
 import dev.hookledger.runtime.internal.process.EventProcessor;
-import dev.hookledger.runtime.internal.process.LocalExecutor;
-import dev.hookledger.runtime.internal.process.OrderingGuard;
+import dev.hookledger.runtime.internal.process.Retries;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
@@ -62,7 +68,7 @@ import org.slf4j.LoggerFactory;
  *     .handlers(new Billing(), new Issues())
  *     .build();                 // validates everything, including every @OnEvent method
  * runtime.migrate();            // creates the ledger schema if needed; safe from several processes
- * runtime.start();              // starts the workers and resumes events left pending
+ * runtime.start();              // starts the workers, which also take what waits in the ledger
  * servletContext.addFilter("hookledger", new WebhookFilter(runtime))
  *     .addMappingForUrlPatterns(null, false, "/*");
  * ...
@@ -74,9 +80,15 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #receive} answers only once the event's row is committed, so a 200 never loses an
  *       event; a duplicate (same provider, scope and event id) changes nothing and runs nothing.
  *   <li>In {@link ProcessingMode#STORE_FIRST} (the default) the handlers run on a worker after the
- *       answer; a failing handler rolls its transaction back and the row stays {@code pending}
- *       with {@code attempts} and {@code last_error} set. In {@link ProcessingMode#INLINE} they run
- *       in the request's transaction and a failure answers 500 (see {@link ProcessingMode}).
+ *       answer, each event at most once per effect: workers claim events as leases, and a worker
+ *       whose lease was taken over commits nothing. A failing handler rolls its transaction back
+ *       and the event is tried again by the {@link RetryPolicy}, then set {@code dead}. In
+ *       {@link ProcessingMode#INLINE} they run in the request's transaction and a failure answers
+ *       500 (see {@link ProcessingMode}).
+ *   <li>Any number of runtimes, in any number of processes, may share one ledger: each processes
+ *       what it receives at once, and what waits (failures due again, events of runtimes that
+ *       stopped, of runtimes with {@code workers(0)}) is claimed by any of them, woken by
+ *       PostgreSQL {@code LISTEN/NOTIFY} and by a poll.
  *   <li>Lifecycle: {@code build → [migrate] → start → close}. {@link #receive} works between
  *       {@link #start} and {@link #close}; {@link #close} is idempotent.
  * </ul>
@@ -85,7 +97,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebhookRuntime.class);
-  private static final Duration DRAIN = Duration.ofSeconds(30);
 
   private enum State { NEW, STARTED, CLOSED }
 
@@ -93,14 +104,17 @@ public final class WebhookRuntime implements AutoCloseable {
   private final HikariDataSource ownedPool;
   private final String schema;
   private final ProcessingMode mode;
-  private final int workers;
+  private final InboxSettings inbox;
   private final Clock clock;
   private final DSLContext dsl;
-  private final ProcessingRows rows;
+  private final WebhookListener listener;
+  private final String owner = OwnerToken.create();
+  private final LeaseClaimer claimer;
+  private final Notifier notifier;
   private final EventProcessor processor;
   private final Receiver receiver;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
-  private volatile LocalExecutor executor;
+  private volatile WorkerPool pool;
 
   private WebhookRuntime(Builder b, ProviderRegistry providers, Dispatcher dispatcher, DataSource dataSource,
       HikariDataSource ownedPool) {
@@ -108,19 +122,25 @@ public final class WebhookRuntime implements AutoCloseable {
     this.ownedPool = ownedPool;
     this.schema = b.schema;
     this.mode = b.mode;
-    this.workers = b.workers;
+    this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy);
     this.clock = b.clock;
     this.dsl = LedgerDsl.on(dataSource);
     EventTable events = new EventTable(schema);
     // one listener or several, each call guarded: a listener cannot change an outcome
-    WebhookListener listener = new CompositeWebhookListener(b.listeners);
-    this.rows = new ProcessingRows(dsl, events);
-    this.processor = new EventProcessor(dsl, rows, dispatcher, OrderingGuard.NONE, clock, listener);
+    this.listener = new CompositeWebhookListener(b.listeners);
+    this.claimer = new LeaseClaimer(dsl, events);
+    this.notifier = new Notifier(dsl, schema);
+    ProcessingRows rows = new ProcessingRows(dsl, events);
+    this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
+        new Retries(rows, b.retryPolicy, clock, listener), clock, listener);
     this.receiver = new Receiver(providers, new Ledger(dsl, events, clock), processor, this::handOff,
         new ModeSelector(mode, b.inline), clock, listener);
   }
 
-  /** A builder with the defaults: schema {@code hookledger}, {@link ProcessingMode#STORE_FIRST}, 2 workers. */
+  /**
+   * A builder with the defaults: schema {@code hookledger}, {@link ProcessingMode#STORE_FIRST}, 2
+   * workers, {@link RetryPolicy#defaults()}, 30 s leases, polls every second.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -136,9 +156,11 @@ public final class WebhookRuntime implements AutoCloseable {
   }
 
   /**
-   * Starts the local workers and hands them every event still {@code pending} from before, so that
-   * nothing stored is lost across a restart. Idempotent. If the database is down, the pending
-   * events wait for the next start (logged); deliveries are answered 503 until it is back.
+   * Starts the workers: they process what this runtime receives, and claim what waits in the ledger
+   * (left by a previous run, due for a retry, recorded by another runtime) at once and then
+   * whenever notified or polled, so that nothing stored is lost across a restart. Idempotent. With
+   * {@code workers(0)} or in {@link ProcessingMode#SHADOW} no worker starts. If the database is down,
+   * the workers keep polling (logged once); deliveries are answered 503 until it is back.
    *
    * @throws IllegalStateException if the runtime was closed
    */
@@ -149,28 +171,32 @@ public final class WebhookRuntime implements AutoCloseable {
       }
       return;
     }
-    // the executor exists before receive() can see STARTED, so no accepted event misses it
-    executor = new LocalExecutor(processor, workers);
-    state.set(State.STARTED);
-    log.info("hookledger started: schema '{}', mode {}, {} workers", schema, mode, workers);
-    if (mode != ProcessingMode.SHADOW) {
-      resumePending();
+    // the pool exists before receive() can see STARTED, so no accepted event misses it
+    if (inbox.workers() > 0 && mode != ProcessingMode.SHADOW) {
+      pool = WorkerPool.start(inbox, claimer, processor, notifier, dataSource, owner, clock, listener,
+          "hookledger-" + schema);
     }
+    state.set(State.STARTED);
+    log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema, mode,
+        pool == null ? 0 : inbox.workers(), owner);
   }
 
   /**
-   * Stops receiving (later calls to {@link #receive} fail with {@link LedgerUnavailableException}),
-   * waits up to 30 seconds for the workers to finish what they hold (what is left stays
-   * {@code pending}), and closes the connection pool if this runtime created it. Idempotent.
+   * Stops receiving (later calls to {@link #receive} fail with {@link LedgerUnavailableException})
+   * and claiming; gives back the events claimed but not started ({@code pending} again, due at once,
+   * their attempt not counted, other runtimes notified); waits up to the
+   * {@linkplain Builder#shutdownTimeout shutdown timeout} for the events in flight (one still running
+   * then keeps its lease until it runs out, and commits nothing if another worker takes it over);
+   * and closes the connection pool if this runtime created it. Idempotent.
    */
   @Override
   public synchronized void close() {
     if (state.getAndSet(State.CLOSED) == State.CLOSED) {
       return;
     }
-    LocalExecutor e = executor;
-    if (e != null) {
-      e.close(DRAIN);
+    WorkerPool p = pool;
+    if (p != null) {
+      p.close();
     }
     if (ownedPool != null) {
       ownedPool.close();
@@ -208,9 +234,10 @@ public final class WebhookRuntime implements AutoCloseable {
   /**
    * Where a {@link dev.hookledger.spi.ReplaySource} puts the events it fetched: each is recorded
    * through the receive path's ledger writer with source {@code replay} and no secret id, skipped if
-   * the ledger already has it, and processed like a received one once this runtime is started
-   * (before that, and in {@link ProcessingMode#SHADOW}, it waits {@code pending}). Its
-   * {@link ReplaySink#alreadyReceived} answers from the ledger. A new sink each call; thread-safe.
+   * the ledger already has it, and processed like a received one: by this runtime's workers once it
+   * is started, or by those of any runtime on the ledger (in {@link ProcessingMode#SHADOW} it waits
+   * {@code pending}). Its {@link ReplaySink#alreadyReceived} answers from the ledger. A new sink each
+   * call; thread-safe.
    */
   public ReplaySink replaySink() {
     return receiver.replayRecorder(mode != ProcessingMode.SHADOW);
@@ -256,24 +283,12 @@ public final class WebhookRuntime implements AutoCloseable {
     receiver.rejected(providerId, RejectionReason.TOO_LARGE);
   }
 
+  /** This runtime's workers take the event from memory if they have room; else any runtime's are woken. */
   private void handOff(EventKey key, WebhookEvent event) {
-    LocalExecutor e = executor;
-    if (e == null) {
-      log.debug("{} stays pending until a runtime is started", key);
-    } else {
-      e.handOff(key, event);
-    }
-  }
-
-  private void resumePending() {
-    try {
-      List<EventKey> pending = rows.waiting(clock.instant(), LocalExecutor.QUEUE_CAPACITY);
-      if (!pending.isEmpty()) {
-        log.info("resuming {} events left pending", pending.size());
-      }
-      pending.forEach(key -> executor.handOff(key, null));
-    } catch (DataAccessException e) {
-      log.warn("cannot read the events left pending, they wait for the next start: {}", LedgerErrors.describe(e));
+    WorkerPool p = pool;
+    if (p == null || !p.offer(key, event)) {
+      log.debug("{} waits for a worker of any runtime", key);
+      notifier.wakeWorkers();
     }
   }
 
@@ -297,6 +312,11 @@ public final class WebhookRuntime implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private final List<WebhookListener> listeners = new ArrayList<>();
     private int workers = 2;
+    private int batchSize = 16;
+    private Duration lease = Duration.ofSeconds(30);
+    private Duration pollInterval = Duration.ofSeconds(1);
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private RetryPolicy retryPolicy = RetryPolicy.defaults();
 
     private Builder() {}
 
@@ -422,12 +442,67 @@ public final class WebhookRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Threads of the local executor; default 2. */
+    /**
+     * Threads processing events, 0 to 256; default 2. With 0 the runtime only receives: it records
+     * and acknowledges deliveries and notifies the workers of the other runtimes on the ledger.
+     */
     public Builder workers(int n) {
-      if (n < 1 || n > 256) {
-        throw new IllegalArgumentException("workers must be between 1 and 256, but was " + n);
+      if (n < 0 || n > 256) {
+        throw new IllegalArgumentException("workers must be between 0 and 256, but was " + n);
       }
       this.workers = n;
+      return this;
+    }
+
+    /** Events claimed at most by one claim, 1 to 1000; default 16. */
+    public Builder batchSize(int n) {
+      if (n < 1 || n > 1000) {
+        throw new IllegalArgumentException("batchSize must be between 1 and 1000, but was " + n);
+      }
+      this.batchSize = n;
+      return this;
+    }
+
+    /**
+     * How long a worker's claim on an event holds, at least 1 s; default 30 s. A worker that has not
+     * committed when its lease runs out (it died, or is too slow) is taken over by another, and its
+     * own commit is then refused. Longer than the slowest handler should take.
+     */
+    public Builder lease(Duration lease) {
+      requireNonNull(lease, "lease");
+      if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException("lease must be >= 1 s, but was " + lease);
+      }
+      this.lease = lease;
+      return this;
+    }
+
+    /**
+     * How often, on average, the workers look for waiting events when no notification wakes them,
+     * at least 10 ms; default 1 s (each wait is drawn within ±20 % of it).
+     */
+    public Builder pollInterval(Duration interval) {
+      requireNonNull(interval, "pollInterval");
+      if (interval.toMillis() < 10) {
+        throw new IllegalArgumentException("pollInterval must be >= 10 ms, but was " + interval);
+      }
+      this.pollInterval = interval;
+      return this;
+    }
+
+    /** How long {@link WebhookRuntime#close()} waits for events in flight; default 30 s. */
+    public Builder shutdownTimeout(Duration timeout) {
+      requireNonNull(timeout, "shutdownTimeout");
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("shutdownTimeout must not be negative, but was " + timeout);
+      }
+      this.shutdownTimeout = timeout;
+      return this;
+    }
+
+    /** When failed events are tried again and when they are set {@code dead}; default {@link RetryPolicy#defaults()}. */
+    public Builder retryPolicy(RetryPolicy policy) {
+      this.retryPolicy = requireNonNull(policy, "retryPolicy");
       return this;
     }
 

@@ -20,7 +20,8 @@ class WebhookRuntimeBuilderTest {
 
   @Test
   void workersMustBeInRange() {
-    assertMessage("workers must be between 1 and 256, but was 0", () -> WebhookRuntime.builder().workers(0));
+    assertMessage("workers must be between 0 and 256, but was -1", () -> WebhookRuntime.builder().workers(-1));
+    assertMessage("workers must be between 0 and 256, but was 257", () -> WebhookRuntime.builder().workers(257));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.hookledger.runtime.internal.ledger;
 
 import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 
 import java.time.Instant;
@@ -48,6 +49,12 @@ public final class EventTable {
   public static final Field<Integer> DUPLICATES = field(name("duplicates"), SQLDataType.INTEGER);
   public static final Field<Instant> RECEIVED_AT = field(name("received_at"), SQLDataType.INSTANT);
   public static final Field<Instant> SETTLED_AT = field(name("settled_at"), SQLDataType.INSTANT);
+
+  /**
+   * Rows still waiting for a worker. Inlined, not bound: with bind values a generic plan cannot
+   * prove the partial index's predicate ({@code status IN ('pending', 'processing')}).
+   */
+  public static final Condition WAITING = STATUS.in(inline(EventStatus.PENDING.sql()), inline(EventStatus.PROCESSING.sql()));
 
   private final String schema;
   private final Table<Record> table;

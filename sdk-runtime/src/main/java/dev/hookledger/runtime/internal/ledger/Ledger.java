@@ -98,11 +98,12 @@ public final class Ledger {
   }
 
   /**
-   * Counts a duplicate, unless a processing transaction holds the row right now: waiting for a
-   * handler would delay the answer, and the provider's retry of a late answer is one more duplicate.
-   * The guard takes {@code FOR KEY SHARE SKIP LOCKED}, which only {@code FOR UPDATE} (the
-   * processor's lock, see {@link ProcessingRows#lockWaiting}) makes it skip; concurrent duplicates
-   * wait for each other's short update, so none of them is lost.
+   * Counts a duplicate, unless a claim or a processing transaction about to commit holds the row
+   * right now: waiting for it would delay the answer, and the provider's retry of a late answer is
+   * one more duplicate. The guard takes {@code FOR KEY SHARE SKIP LOCKED}, which only
+   * {@code FOR UPDATE} (the lock of a claim, and the processor's before it settles, see
+   * {@link ProcessingRows#holds}) makes it skip; concurrent duplicates wait for each other's short
+   * update, so none of them is lost.
    */
   private void countDuplicate(DSLContext tx, EventKey key) {
     tx.update(events.table())
