@@ -34,12 +34,13 @@ import java.util.List;
  * {@code X-GitHub-Hook-ID} as scope, {@code X-GitHub-Event} plus {@code action} as type, the
  * resource's {@code updated_at} as entity version). Tenant ({@link #tenantOf}): the hook id, so
  * that a {@link dev.hookledger.SecretResolver} can hold one secret per hook. Bodies are limited to
- * GitHub's documented 25 MB. Immutable and thread-safe.
+ * GitHub's documented 25 MB unless {@linkplain Builder#maxBodyBytes configured} lower. Immutable and
+ * thread-safe.
  */
 public final class GitHubAdapter implements ProviderAdapter {
   /** The provider id, {@code github}. */
   public static final String ID = GitHubEventFields.PROVIDER;
-  /** GitHub does not deliver payloads above 25 MB (its webhook docs). */
+  /** GitHub does not deliver payloads above 25 MB (its webhook docs): the default body limit, 25 MiB. */
   public static final int MAX_BODY_BYTES = 25 * 1024 * 1024;
 
   /** Non-secret headers kept on the event as evidence. */
@@ -56,15 +57,17 @@ public final class GitHubAdapter implements ProviderAdapter {
           "User-Agent");
 
   private final boolean acceptSha1;
+  private final int maxBodyBytes;
   private final GitHubSignatureCheck signature;
 
-  /** An adapter with the defaults: SHA-256 signatures only. */
+  /** An adapter with the defaults: SHA-256 signatures only, body limit 25 MiB. */
   public GitHubAdapter() {
     this(builder());
   }
 
   private GitHubAdapter(Builder builder) {
     this.acceptSha1 = builder.acceptSha1;
+    this.maxBodyBytes = builder.maxBodyBytes;
     this.signature = new GitHubSignatureCheck(acceptSha1);
   }
 
@@ -77,10 +80,10 @@ public final class GitHubAdapter implements ProviderAdapter {
     return ID;
   }
 
-  /** GitHub's documented 25 MB. */
+  /** The body limit: GitHub's documented 25 MB ({@link #MAX_BODY_BYTES}) unless configured. */
   @Override
   public int maxBodyBytes() {
-    return MAX_BODY_BYTES;
+    return maxBodyBytes;
   }
 
   /** Whether the legacy SHA-1 {@code X-Hub-Signature} is accepted when SHA-256 is absent. */
@@ -96,7 +99,7 @@ public final class GitHubAdapter implements ProviderAdapter {
 
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
-    DeliveryChecks.requireWithinLimit(delivery, MAX_BODY_BYTES, ID);
+    DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
     DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     HttpHeaders headers = delivery.headers();
     Secret secret = signature.verify(headers, delivery.body(), secrets);
@@ -119,12 +122,13 @@ public final class GitHubAdapter implements ProviderAdapter {
 
   @Override
   public String toString() {
-    return "GitHubAdapter[acceptSha1=" + acceptSha1 + "]";
+    return "GitHubAdapter[acceptSha1=" + acceptSha1 + ", maxBodyBytes=" + maxBodyBytes + "]";
   }
 
   /** Options for a {@link GitHubAdapter}; not thread-safe. */
   public static final class Builder {
     private boolean acceptSha1;
+    private int maxBodyBytes = MAX_BODY_BYTES;
 
     private Builder() {}
 
@@ -135,6 +139,16 @@ public final class GitHubAdapter implements ProviderAdapter {
      */
     public Builder acceptSha1(boolean acceptSha1) {
       this.acceptSha1 = acceptSha1;
+      return this;
+    }
+
+    /**
+     * The largest body accepted, in bytes; at least 1; default {@link #MAX_BODY_BYTES} (GitHub's
+     * documented 25 MB). Lower it if your hooks carry small events; a higher value admits nothing
+     * GitHub sends.
+     */
+    public Builder maxBodyBytes(int maxBodyBytes) {
+      this.maxBodyBytes = DeliveryChecks.requireBodyLimit(maxBodyBytes);
       return this;
     }
 

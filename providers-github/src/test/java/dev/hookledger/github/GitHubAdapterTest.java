@@ -178,6 +178,27 @@ class GitHubAdapterTest {
     assertEquals(25 * 1024 * 1024, adapter.maxBodyBytes());
   }
 
+  @Test
+  void bodyOverTheConfiguredLimitIsTooLargeBeforeTheSignatureIsChecked() {
+    GitHubAdapter small = GitHubAdapter.builder().maxBodyBytes(64).build();
+    InboundDelivery d = signer.delivery("issues", ISSUE);
+    assertEquals(72, d.bodyLength());
+
+    DeliveryRejectedException e =
+        assertThrows(DeliveryRejectedException.class, () -> small.verify(d, Secrets.of("wrong"), Clock.systemUTC()));
+    assertEquals(RejectionReason.TOO_LARGE, e.reason());
+    assertEquals("github body of 72 bytes exceeds the limit of 64 bytes", e.getMessage());
+    assertEquals(64, small.maxBodyBytes());
+    assertEquals("issues.opened", GitHubAdapter.builder().maxBodyBytes(72).build()
+        .verify(d, Secrets.of(SECRET), Clock.systemUTC()).type());
+  }
+
+  @Test
+  void builderRefusesABodyLimitBelowOneNamingTheValue() {
+    assertEquals("maxBodyBytes must be >= 1, but was 0",
+        assertThrows(IllegalArgumentException.class, () -> GitHubAdapter.builder().maxBodyBytes(0)).getMessage());
+  }
+
   private WebhookEvent verify(InboundDelivery d) {
     return adapter.verify(d, Secrets.of(SECRET), Clock.systemUTC());
   }

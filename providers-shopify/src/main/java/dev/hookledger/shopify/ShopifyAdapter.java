@@ -157,10 +157,7 @@ public final class ShopifyAdapter implements ProviderAdapter {
 
     /** The largest body accepted, in bytes; at least 1. */
     public Builder maxBodyBytes(int maxBodyBytes) {
-      if (maxBodyBytes < 1) {
-        throw new IllegalArgumentException("maxBodyBytes must be >= 1, but was " + maxBodyBytes);
-      }
-      this.maxBodyBytes = maxBodyBytes;
+      this.maxBodyBytes = DeliveryChecks.requireBodyLimit(maxBodyBytes);
       return this;
     }
 

@@ -22,6 +22,18 @@ import java.time.temporal.ChronoUnit;
 public final class DeliveryChecks {
   private DeliveryChecks() {}
 
+  /**
+   * Checks a configured body limit, for adapter builders: returns it if it is at least 1.
+   *
+   * @throws IllegalArgumentException {@code maxBodyBytes must be >= 1, but was 0}
+   */
+  public static int requireBodyLimit(int maxBodyBytes) {
+    if (maxBodyBytes < 1) {
+      throw new IllegalArgumentException("maxBodyBytes must be >= 1, but was " + maxBodyBytes);
+    }
+    return maxBodyBytes;
+  }
+
   /** Refuses a body over {@code limit} bytes with {@link RejectionReason#TOO_LARGE}. */
   public static void requireWithinLimit(InboundDelivery delivery, int limit, String provider) {
     if (delivery.bodyLength() > limit) {

@@ -21,8 +21,12 @@ public enum ProcessingMode {
 
   /**
    * For adopting hookledger in front of an existing endpoint: each delivery is verified and
-   * recorded, then the request is passed on to the application's existing handler instead of
-   * being dispatched. The ledger counts the duplicates the existing endpoint has been processing.
+   * recorded, then the request is passed on to the application's existing handler (body readable
+   * again) instead of being dispatched; the filter answers nothing. New events are recorded settled
+   * ({@code ignored}, source {@code shadow}), so that switching to an enforcing mode never runs
+   * them again; duplicates are passed on and counted in the ledger. A delivery enforcing would
+   * refuse is passed on as well, reported to the listener as {@code rejected} and logged. See
+   * {@link WebhookFilter}.
    */
   SHADOW
 }

@@ -25,6 +25,12 @@ public record Receipt(Outcome outcome, WebhookEvent event) {
     /** The ledger already had this event; nothing was changed and no handler ran. */
     DUPLICATE,
     /** New, and its handlers ran and committed with the row before the answer ({@link ProcessingMode#INLINE}). */
-    PROCESSED
+    PROCESSED,
+    /**
+     * New, and recorded settled ({@code ignored}, source {@code shadow}) without running any handler
+     * ({@link ProcessingMode#SHADOW}): the application's existing endpoint handles it, and switching to
+     * enforcing never runs it.
+     */
+    SHADOWED
   }
 }

@@ -71,6 +71,15 @@ import org.slf4j.LoggerFactory;
  * declared by {@code Content-Length} or sent chunked (reading stops past the limit); 500 an INLINE
  * handler failed; 503 with {@code Retry-After} when the ledger cannot record the delivery.
  *
+ * <h2>Shadow mode</h2>
+ * With {@link ProcessingMode#SHADOW} the filter answers nothing: it records each delivery (new
+ * events settled as {@code ignored}, source {@code shadow}, so that enforcing later never runs them;
+ * duplicates counted in the ledger's {@code duplicates} column), runs no handler, and passes every
+ * request under its prefix on down the chain with the body readable again (stream, reader or form
+ * parameters), byte for byte. Deliveries enforcing would refuse are passed on too: the existing
+ * endpoint decides, while the listener counts them ({@code rejected}) and a WARN line names the
+ * reason. Switching to enforcing is the one setting {@code mode}.
+ *
  * <p>Thread-safe.
  */
 public final class WebhookFilter implements Filter {
@@ -151,6 +160,10 @@ public final class WebhookFilter implements Filter {
     if (req instanceof HttpServletRequest request && res instanceof HttpServletResponse response && runtime != null) {
       String requestPath = Deliveries.pathOf(request);
       Optional<String> provider = path.provider(requestPath);
+      if (provider.isPresent() && runtime.mode() == ProcessingMode.SHADOW) {
+        chain.doFilter(ShadowPass.record(runtime, request, requestPath, provider.get()), response);
+        return;
+      }
       if (provider.isPresent()) {
         serve(request, response, requestPath, provider.get());
         return;

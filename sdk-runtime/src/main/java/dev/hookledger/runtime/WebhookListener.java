@@ -53,6 +53,10 @@ public interface WebhookListener {
   /** A handler failed; the transaction rolled back and the event will be tried again at {@code nextAttemptAt}. */
   default void retried(WebhookEvent event, int attempt, Throwable error, Instant nextAttemptAt) {}
 
-  /** A handler failed on the last allowed attempt; the event is {@code dead} and waits for an operator. */
+  /**
+   * The last allowed attempt failed: a handler threw, or (with {@code error} an
+   * {@link IllegalStateException} saying so) the worker holding the attempt never finished within
+   * its lease. The event is {@code dead} and waits for an operator.
+   */
   default void dead(WebhookEvent event, int attempt, Throwable error) {}
 }

@@ -10,23 +10,32 @@ import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.internal.JdbcUrls;
+import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Pools;
-import dev.hookledger.runtime.internal.SafeListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
+import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
+import dev.hookledger.runtime.internal.inbox.InboxSettings;
+import dev.hookledger.runtime.internal.inbox.Notifier;
+import dev.hookledger.runtime.internal.inbox.OwnerToken;
+import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.EntityVersions;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.Ledger;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
+import dev.hookledger.runtime.internal.process.EntityVersionGuard;
 import dev.hookledger.runtime.internal.process.EventProcessor;
-import dev.hookledger.runtime.internal.process.LocalExecutor;
-import dev.hookledger.runtime.internal.process.OrderingGuard;
+import dev.hookledger.runtime.internal.process.Retries;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
 import java.time.Clock;
@@ -41,10 +50,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.conf.Settings;
 import org.jooq.exception.DataAccessException;
-import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +68,7 @@ import org.slf4j.LoggerFactory;
  *     .handlers(new Billing(), new Issues())
  *     .build();                 // validates everything, including every @OnEvent method
  * runtime.migrate();            // creates the ledger schema if needed; safe from several processes
- * runtime.start();              // starts the workers and resumes events left pending
+ * runtime.start();              // starts the workers, which also take what waits in the ledger
  * servletContext.addFilter("hookledger", new WebhookFilter(runtime))
  *     .addMappingForUrlPatterns(null, false, "/*");
  * ...
@@ -74,9 +80,15 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #receive} answers only once the event's row is committed, so a 200 never loses an
  *       event; a duplicate (same provider, scope and event id) changes nothing and runs nothing.
  *   <li>In {@link ProcessingMode#STORE_FIRST} (the default) the handlers run on a worker after the
- *       answer; a failing handler rolls its transaction back and the row stays {@code pending}
- *       with {@code attempts} and {@code last_error} set. In {@link ProcessingMode#INLINE} they run
- *       in the request's transaction and a failure answers 500 (see {@link ProcessingMode}).
+ *       answer, each event at most once per effect: workers claim events as leases, and a worker
+ *       whose lease was taken over commits nothing. A failing handler rolls its transaction back
+ *       and the event is tried again by the {@link RetryPolicy}, then set {@code dead}. In
+ *       {@link ProcessingMode#INLINE} they run in the request's transaction and a failure answers
+ *       500 (see {@link ProcessingMode}).
+ *   <li>Any number of runtimes, in any number of processes, may share one ledger: each processes
+ *       what it receives at once, and what waits (failures due again, events of runtimes that
+ *       stopped, of runtimes with {@code workers(0)}) is claimed by any of them, woken by
+ *       PostgreSQL {@code LISTEN/NOTIFY} and by a poll.
  *   <li>Lifecycle: {@code build → [migrate] → start → close}. {@link #receive} works between
  *       {@link #start} and {@link #close}; {@link #close} is idempotent.
  * </ul>
@@ -85,7 +97,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebhookRuntime.class);
-  private static final Duration DRAIN = Duration.ofSeconds(30);
 
   private enum State { NEW, STARTED, CLOSED }
 
@@ -93,14 +104,17 @@ public final class WebhookRuntime implements AutoCloseable {
   private final HikariDataSource ownedPool;
   private final String schema;
   private final ProcessingMode mode;
-  private final int workers;
+  private final InboxSettings inbox;
   private final Clock clock;
   private final DSLContext dsl;
-  private final ProcessingRows rows;
+  private final WebhookListener listener;
+  private final String owner = OwnerToken.create();
+  private final LeaseClaimer claimer;
+  private final Notifier notifier;
   private final EventProcessor processor;
   private final Receiver receiver;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
-  private volatile LocalExecutor executor;
+  private volatile WorkerPool pool;
 
   private WebhookRuntime(Builder b, ProviderRegistry providers, Dispatcher dispatcher, DataSource dataSource,
       HikariDataSource ownedPool) {
@@ -108,19 +122,25 @@ public final class WebhookRuntime implements AutoCloseable {
     this.ownedPool = ownedPool;
     this.schema = b.schema;
     this.mode = b.mode;
-    this.workers = b.workers;
+    this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy);
     this.clock = b.clock;
-    // execute logging off: jOOQ's debug log would print bind values, and bodies are among them
-    this.dsl = DSL.using(dataSource, SQLDialect.POSTGRES, new Settings().withExecuteLogging(false));
+    this.dsl = LedgerDsl.on(dataSource);
     EventTable events = new EventTable(schema);
-    SafeListener listener = new SafeListener(b.listener);
-    this.rows = new ProcessingRows(dsl, events);
-    this.processor = new EventProcessor(dsl, rows, dispatcher, OrderingGuard.NONE, clock, listener);
+    // one listener or several, each call guarded: a listener cannot change an outcome
+    this.listener = new CompositeWebhookListener(b.listeners);
+    this.claimer = new LeaseClaimer(dsl, events);
+    this.notifier = new Notifier(dsl, schema);
+    ProcessingRows rows = new ProcessingRows(dsl, events);
+    this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
+        new Retries(rows, b.retryPolicy, clock, listener), clock, listener);
     this.receiver = new Receiver(providers, new Ledger(dsl, events, clock), processor, this::handOff,
         new ModeSelector(mode, b.inline), clock, listener);
   }
 
-  /** A builder with the defaults: schema {@code hookledger}, {@link ProcessingMode#STORE_FIRST}, 2 workers. */
+  /**
+   * A builder with the defaults: schema {@code hookledger}, {@link ProcessingMode#STORE_FIRST}, 2
+   * workers, {@link RetryPolicy#defaults()}, 30 s leases, polls every second.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -132,18 +152,15 @@ public final class WebhookRuntime implements AutoCloseable {
    * @throws LedgerUnavailableException if the database cannot be reached or refuses the DDL
    */
   public void migrate() {
-    try {
-      SchemaMigrator.migrate(dsl, schema);
-    } catch (DataAccessException e) {
-      throw new LedgerUnavailableException("cannot migrate ledger schema '" + schema + "': "
-          + LedgerErrors.describe(e) + ": " + LedgerErrors.sqlMessage(e), e);
-    }
+    SchemaMigrator.migrate(dsl, schema);
   }
 
   /**
-   * Starts the local workers and hands them every event still {@code pending} from before, so that
-   * nothing stored is lost across a restart. Idempotent. If the database is down, the pending
-   * events wait for the next start (logged); deliveries are answered 503 until it is back.
+   * Starts the workers: they process what this runtime receives, and claim what waits in the ledger
+   * (left by a previous run, due for a retry, recorded by another runtime) at once and then
+   * whenever notified or polled, so that nothing stored is lost across a restart. Idempotent. With
+   * {@code workers(0)} or in {@link ProcessingMode#SHADOW} no worker starts. If the database is down,
+   * the workers keep polling (logged once); deliveries are answered 503 until it is back.
    *
    * @throws IllegalStateException if the runtime was closed
    */
@@ -154,28 +171,32 @@ public final class WebhookRuntime implements AutoCloseable {
       }
       return;
     }
-    // the executor exists before receive() can see STARTED, so no accepted event misses it
-    executor = new LocalExecutor(processor, workers);
-    state.set(State.STARTED);
-    log.info("hookledger started: schema '{}', mode {}, {} workers", schema, mode, workers);
-    if (mode != ProcessingMode.SHADOW) {
-      resumePending();
+    // the pool exists before receive() can see STARTED, so no accepted event misses it
+    if (inbox.workers() > 0 && mode != ProcessingMode.SHADOW) {
+      pool = WorkerPool.start(inbox, claimer, processor, notifier, dataSource, owner, clock, listener,
+          "hookledger-" + schema);
     }
+    state.set(State.STARTED);
+    log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema, mode,
+        pool == null ? 0 : inbox.workers(), owner);
   }
 
   /**
-   * Stops receiving (later calls to {@link #receive} fail with {@link LedgerUnavailableException}),
-   * waits up to 30 seconds for the workers to finish what they hold (what is left stays
-   * {@code pending}), and closes the connection pool if this runtime created it. Idempotent.
+   * Stops receiving (later calls to {@link #receive} fail with {@link LedgerUnavailableException})
+   * and claiming; gives back the events claimed but not started ({@code pending} again, due at once,
+   * their attempt not counted, other runtimes notified); waits up to the
+   * {@linkplain Builder#shutdownTimeout shutdown timeout} for the events in flight (one still running
+   * then keeps its lease until it runs out, and commits nothing if another worker takes it over);
+   * and closes the connection pool if this runtime created it. Idempotent.
    */
   @Override
   public synchronized void close() {
     if (state.getAndSet(State.CLOSED) == State.CLOSED) {
       return;
     }
-    LocalExecutor e = executor;
-    if (e != null) {
-      e.close(DRAIN);
+    WorkerPool p = pool;
+    if (p != null) {
+      p.close();
     }
     if (ownedPool != null) {
       ownedPool.close();
@@ -211,12 +232,25 @@ public final class WebhookRuntime implements AutoCloseable {
   }
 
   /**
-   * Where a {@link dev.hookledger.spi.ReplaySource} puts the events it fetched: each is recorded with
-   * source {@code replay}, skipped if the ledger already has it, and processed like a received one
-   * once this runtime is started (before that, it waits {@code pending}).
+   * Where a {@link dev.hookledger.spi.ReplaySource} puts the events it fetched: each is recorded
+   * through the receive path's ledger writer with source {@code replay} and no secret id, skipped if
+   * the ledger already has it, and processed like a received one: by this runtime's workers once it
+   * is started, or by those of any runtime on the ledger (in {@link ProcessingMode#SHADOW} it waits
+   * {@code pending}). Its {@link ReplaySink#alreadyReceived} answers from the ledger. A new sink each
+   * call; thread-safe.
    */
   public ReplaySink replaySink() {
-    return event -> receiver.offerReplayed(requireNonNull(event, "event"), mode != ProcessingMode.SHADOW);
+    return receiver.replayRecorder(mode != ProcessingMode.SHADOW);
+  }
+
+  /**
+   * The operator's view of this runtime's ledger: an {@link InboxAdmin} over the same data source,
+   * schema and clock ({@code status}, {@code list}, {@code show}, {@code retry}, {@code prune},
+   * {@code migrate}, {@code replay}). Replayed events wait {@code pending} for the workers. Works in
+   * any lifecycle state; never null.
+   */
+  public InboxAdmin admin() {
+    return InboxAdmin.builder(dataSource).schema(schema).clock(clock).build();
   }
 
   /** The ledger's data source: the one given, or the pool built from the JDBC URL. */
@@ -249,24 +283,12 @@ public final class WebhookRuntime implements AutoCloseable {
     receiver.rejected(providerId, RejectionReason.TOO_LARGE);
   }
 
+  /** This runtime's workers take the event from memory if they have room; else any runtime's are woken. */
   private void handOff(EventKey key, WebhookEvent event) {
-    LocalExecutor e = executor;
-    if (e == null) {
-      log.debug("{} stays pending until a runtime is started", key);
-    } else {
-      e.handOff(key, event);
-    }
-  }
-
-  private void resumePending() {
-    try {
-      List<EventKey> pending = rows.waiting(clock.instant(), LocalExecutor.QUEUE_CAPACITY);
-      if (!pending.isEmpty()) {
-        log.info("resuming {} events left pending", pending.size());
-      }
-      pending.forEach(key -> executor.handOff(key, null));
-    } catch (DataAccessException e) {
-      log.warn("cannot read the events left pending, they wait for the next start: {}", LedgerErrors.describe(e));
+    WorkerPool p = pool;
+    if (p == null || !p.offer(key, event)) {
+      log.debug("{} waits for a worker of any runtime", key);
+      notifier.wakeWorkers();
     }
   }
 
@@ -275,7 +297,6 @@ public final class WebhookRuntime implements AutoCloseable {
    * {@link #build()} checks how they fit together. Not thread-safe; build once.
    */
   public static final class Builder {
-    private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final Pattern PROVIDER_ID = Pattern.compile("[a-z0-9][a-z0-9_.-]*");
 
     private DataSource dataSource;
@@ -289,8 +310,13 @@ public final class WebhookRuntime implements AutoCloseable {
     private ProcessingMode mode = ProcessingMode.STORE_FIRST;
     private final List<TypePattern> inline = new ArrayList<>();
     private Clock clock = Clock.systemUTC();
-    private WebhookListener listener = WebhookListener.NONE;
+    private final List<WebhookListener> listeners = new ArrayList<>();
     private int workers = 2;
+    private int batchSize = 16;
+    private Duration lease = Duration.ofSeconds(30);
+    private Duration pollInterval = Duration.ofSeconds(1);
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private RetryPolicy retryPolicy = RetryPolicy.defaults();
 
     private Builder() {}
 
@@ -326,11 +352,7 @@ public final class WebhookRuntime implements AutoCloseable {
     /** The ledger's schema; default {@code hookledger}. A lower-case SQL identifier. */
     public Builder schema(String schema) {
       requireNonNull(schema, "schema");
-      if (!SCHEMA.matcher(schema).matches()) {
-        throw new IllegalArgumentException("schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*, "
-            + "at most 63 characters), but was '" + schema + "'");
-      }
-      this.schema = schema;
+      this.schema = EventTable.requireSchemaName(schema);
       return this;
     }
 
@@ -400,10 +422,7 @@ public final class WebhookRuntime implements AutoCloseable {
     /** Overrides the adapter's {@link ProviderAdapter#maxBodyBytes()} for one provider. */
     public Builder maxBodyBytes(String provider, int bytes) {
       requireNonNull(provider, "provider");
-      if (bytes < 1) {
-        throw new IllegalArgumentException("maxBodyBytes must be >= 1, but was " + bytes);
-      }
-      maxBodyBytes.put(provider, bytes);
+      maxBodyBytes.put(provider, DeliveryChecks.requireBodyLimit(bytes));
       return this;
     }
 
@@ -413,18 +432,77 @@ public final class WebhookRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Observes each outcome; default {@link WebhookListener#NONE}. */
+    /**
+     * Adds a listener of each outcome (metrics, tracing); none by default. Several listeners are
+     * called in the order they were added, as {@link WebhookListener#composite} does: one that
+     * throws is logged and skipped, and cannot change an outcome.
+     */
     public Builder listener(WebhookListener listener) {
-      this.listener = requireNonNull(listener, "listener");
+      listeners.add(requireNonNull(listener, "listener"));
       return this;
     }
 
-    /** Threads of the local executor; default 2. */
+    /**
+     * Threads processing events, 0 to 256; default 2. With 0 the runtime only receives: it records
+     * and acknowledges deliveries and notifies the workers of the other runtimes on the ledger.
+     */
     public Builder workers(int n) {
-      if (n < 1 || n > 256) {
-        throw new IllegalArgumentException("workers must be between 1 and 256, but was " + n);
+      if (n < 0 || n > 256) {
+        throw new IllegalArgumentException("workers must be between 0 and 256, but was " + n);
       }
       this.workers = n;
+      return this;
+    }
+
+    /** Events claimed at most by one claim, 1 to 1000; default 16. */
+    public Builder batchSize(int n) {
+      if (n < 1 || n > 1000) {
+        throw new IllegalArgumentException("batchSize must be between 1 and 1000, but was " + n);
+      }
+      this.batchSize = n;
+      return this;
+    }
+
+    /**
+     * How long a worker's claim on an event holds, at least 1 s; default 30 s. A worker that has not
+     * committed when its lease runs out (it died, or is too slow) is taken over by another, and its
+     * own commit is then refused. Longer than the slowest handler should take.
+     */
+    public Builder lease(Duration lease) {
+      requireNonNull(lease, "lease");
+      if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException("lease must be >= 1 s, but was " + lease);
+      }
+      this.lease = lease;
+      return this;
+    }
+
+    /**
+     * How often, on average, the workers look for waiting events when no notification wakes them,
+     * at least 10 ms; default 1 s (each wait is drawn within ±20 % of it).
+     */
+    public Builder pollInterval(Duration interval) {
+      requireNonNull(interval, "pollInterval");
+      if (interval.toMillis() < 10) {
+        throw new IllegalArgumentException("pollInterval must be >= 10 ms, but was " + interval);
+      }
+      this.pollInterval = interval;
+      return this;
+    }
+
+    /** How long {@link WebhookRuntime#close()} waits for events in flight; default 30 s. */
+    public Builder shutdownTimeout(Duration timeout) {
+      requireNonNull(timeout, "shutdownTimeout");
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("shutdownTimeout must not be negative, but was " + timeout);
+      }
+      this.shutdownTimeout = timeout;
+      return this;
+    }
+
+    /** When failed events are tried again and when they are set {@code dead}; default {@link RetryPolicy#defaults()}. */
+    public Builder retryPolicy(RetryPolicy policy) {
+      this.retryPolicy = requireNonNull(policy, "retryPolicy");
       return this;
     }
 

@@ -118,9 +118,10 @@ class HandlerTransactionTest {
     assertEquals(Receipt.Outcome.ACCEPTED, runtime.receive("testhook", SIGNER.delivery("testhook", id, type, "{}")).outcome());
   }
 
+  /** Waits until attempt {@code attempts} has failed: the claim counted it, the failure put the row back to pending. */
   static Map<String, Object> awaitAttempts(String id, int attempts) {
-    Await.until(id + " has " + attempts + " attempts", () -> LedgerRows.event(db.dataSource(), "hookledger", id)
-        .map(r -> r.get("attempts").equals(attempts)).orElse(false));
+    Await.until(id + " has " + attempts + " failed attempts", () -> LedgerRows.event(db.dataSource(), "hookledger", id)
+        .map(r -> r.get("attempts").equals(attempts) && "pending".equals(r.get("status"))).orElse(false));
     return LedgerRows.event(db.dataSource(), "hookledger", id).orElseThrow();
   }
 

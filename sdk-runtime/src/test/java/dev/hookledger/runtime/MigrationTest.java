@@ -1,11 +1,17 @@
 package dev.hookledger.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.OnEvent;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.LedgerFixture;
+import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
@@ -16,9 +22,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
-/** {@code migrate()} applies the DDL idempotently, concurrently, in any schema. */
+/**
+ * The one migration ({@code SchemaMigrator}) behind {@code WebhookRuntime.migrate()},
+ * {@code InboxAdmin.migrate()} and the command line: idempotent, concurrent, in any schema.
+ */
 class MigrationTest {
 
   @Test
@@ -38,7 +51,46 @@ class MigrationTest {
   }
 
   @Test
-  void concurrentMigrationsFromSeveralRuntimesAllSucceed() throws Exception {
+  void appliesTheLedgerUnderTheConfiguredSchemaOnly() {
+    TestDatabase.Database db = TestDatabase.create();
+
+    InboxAdmin.builder(db.dataSource()).schema("billing_inbox").build().migrate();
+
+    List<String> tables = DSL.using(db.dataSource(), SQLDialect.POSTGRES).fetch(
+        "SELECT table_schema || '.' || table_name FROM information_schema.tables"
+            + " WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")
+        .getValues(0, String.class);
+    assertEquals(List.of("billing_inbox.entity_version", "billing_inbox.event"), tables);
+  }
+
+  @Test
+  void scriptAsRunHasNoCommentsAndNamesOnlyTheConfiguredSchema() {
+    String ddl = SchemaMigrator.ddl("x");
+
+    assertFalse(ddl.contains("hookledger"), ddl);
+    assertFalse(ddl.contains("--"), ddl);
+    assertTrue(ddl.contains("CREATE SCHEMA IF NOT EXISTS \"x\";"), ddl);
+    assertTrue(ddl.contains("CREATE TABLE IF NOT EXISTS \"x\".event ("), ddl);
+    // string literals survive the comment removal
+    assertTrue(ddl.contains("headers         jsonb       NOT NULL DEFAULT '{}'::jsonb,"), ddl);
+  }
+
+  @Test
+  void migratingAgainChangesNothingAndKeepsRows() {
+    LedgerFixture ledger = new LedgerFixture();
+    ledger.row("stripe", "evt_1").insert();
+
+    ledger.admin().migrate();
+    try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(ledger.database.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of("s")).build()) {
+      runtime.migrate();
+    }
+
+    assertEquals(1, ledger.count());
+  }
+
+  @Test
+  void concurrentMigrationsFromRuntimesAndAdminsAllSucceed() throws Exception {
     TestDatabase.Database db = TestDatabase.create();
     int n = 6;
     ExecutorService threads = Executors.newFixedThreadPool(n);
@@ -47,17 +99,24 @@ class MigrationTest {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<?>> migrations = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        WebhookRuntime runtime = runtime(db, "shared_ledger");
-        runtimes.add(runtime);
+        // half through the runtime, half through the admin: one lock serializes both
+        Runnable migrate;
+        if (i % 2 == 0) {
+          WebhookRuntime runtime = runtime(db, "shared_ledger");
+          runtimes.add(runtime);
+          migrate = runtime::migrate;
+        } else {
+          migrate = InboxAdmin.builder(db.dataSource()).schema("shared_ledger").build()::migrate;
+        }
         migrations.add(threads.submit(() -> {
           go.await();
-          runtime.migrate();
+          migrate.run();
           return null;
         }));
       }
       go.countDown();
       for (Future<?> migration : migrations) {
-        migration.get(); // throws if any migration failed
+        migration.get(60, TimeUnit.SECONDS); // throws if any migration failed
       }
     } finally {
       threads.shutdownNow();
@@ -65,6 +124,7 @@ class MigrationTest {
     }
     assertEquals(2, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'shared_ledger'"));
+    assertEquals(0, InboxAdmin.builder(db.dataSource()).schema("shared_ledger").build().status().total());
   }
 
   @Test
@@ -86,11 +146,33 @@ class MigrationTest {
       runtime.migrate();
       runtime.start();
       runtime.receive("testhook", new TestHookSigner("s").delivery("testhook", "evt_schema", "a.b", "{}"));
+      assertEquals(1, runtime.admin().status().count("done"));
+      runtime.admin().migrate();
     }
     assertEquals(List.of("evt_schema"), handled);
     assertEquals("done", LedgerRows.event(db.dataSource(), "\"order\"", "evt_schema").orElseThrow().get("status"));
     assertTrue(LedgerRows.first(db.dataSource(),
         "select 1 from information_schema.schemata where schema_name = 'hookledger'").isEmpty());
+  }
+
+  @Test
+  void rejectsASchemaNameThatIsNotAPlainIdentifier() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> InboxAdmin.builder(TestDatabase.create().dataSource()).schema("x; DROP TABLE y"));
+    assertEquals("schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*, at most 63 characters),"
+        + " but was 'x; DROP TABLE y'", e.getMessage());
+  }
+
+  @Test
+  void unreachableDatabaseFailsWithTheSchemaAndTheDriversReason() {
+    PGSimpleDataSource nowhere = new PGSimpleDataSource();
+    nowhere.setUrl("jdbc:postgresql://127.0.0.1:1/ledger?connectTimeout=2");
+
+    LedgerUnavailableException e = assertThrows(LedgerUnavailableException.class,
+        () -> InboxAdmin.builder(nowhere).schema("billing").build().migrate());
+
+    assertTrue(e.getMessage().startsWith("cannot migrate ledger schema 'billing': PSQLException (SQL state 08001):"
+        + " Connection to 127.0.0.1:1 refused"), e.getMessage());
   }
 
   private static WebhookRuntime runtime(TestDatabase.Database db, String schema) {

@@ -13,32 +13,35 @@ import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** Nothing stored is lost across a restart: {@code start()} processes what was left pending. */
+/** Nothing stored is lost across a restart: a started runtime processes what was left pending once it is due. */
 class PendingEventsResumeTest {
   static final TestHookSigner SIGNER = new TestHookSigner("resume-secret");
 
   @Test
-  void eventLeftPendingByAFailureIsProcessedAtTheNextStartWithTheSameIdempotencyKey() {
+  void eventLeftPendingByAFailureIsProcessedByTheNextRuntimeOnceDueWithTheSameIdempotencyKey() {
     TestDatabase.Database db = TestDatabase.create();
     Flaky flaky = new Flaky();
     flaky.failing.set(true);
-    try (WebhookRuntime first = runtime(db, flaky)) {
+    try (WebhookRuntime first = runtime(db, flaky, Clock.systemUTC())) {
       first.migrate();
       first.start();
       first.receive("testhook", SIGNER.delivery("testhook", "evt_flaky", "job.run", "{}"));
       Await.until("the first attempt fails", () -> LedgerRows.event(db.dataSource(), "hookledger", "evt_flaky")
-          .map(r -> r.get("attempts").equals(1)).orElse(false));
+          .map(r -> r.get("attempts").equals(1) && "pending".equals(r.get("status"))).orElse(false));
     }
     assertEquals("pending", LedgerRows.event(db.dataSource(), "hookledger", "evt_flaky").orElseThrow().get("status"));
 
     flaky.failing.set(false);
-    try (WebhookRuntime second = runtime(db, flaky)) {
+    // the next runtime starts after the first retry delay (10 s by default) has passed
+    try (WebhookRuntime second = runtime(db, flaky, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))) {
       second.start();
       Await.until("the event settles", () -> "done".equals(
           LedgerRows.event(db.dataSource(), "hookledger", "evt_flaky").orElseThrow().get("status")));
@@ -57,7 +60,7 @@ class PendingEventsResumeTest {
     Flaky handler = new Flaky();
     WebhookEvent event = WebhookEvent.builder().provider("testhook").eventId("evt_replayed").type("job.run")
         .body("{}".getBytes(StandardCharsets.UTF_8)).build();
-    try (WebhookRuntime runtime = runtime(db, handler)) {
+    try (WebhookRuntime runtime = runtime(db, handler, Clock.systemUTC())) {
       runtime.migrate();
 
       assertTrue(runtime.replaySink().offer(event));
@@ -75,8 +78,9 @@ class PendingEventsResumeTest {
     assertEquals(List.of(1), handler.attempts);
   }
 
-  private static WebhookRuntime runtime(TestDatabase.Database db, Object handler) {
+  private static WebhookRuntime runtime(TestDatabase.Database db, Object handler, Clock clock) {
     return WebhookRuntime.builder()
+        .clock(clock)
         .dataSource(db.dataSource())
         .provider(new TestHookAdapter(), Secrets.of("resume-secret"))
         .handlers(handler)

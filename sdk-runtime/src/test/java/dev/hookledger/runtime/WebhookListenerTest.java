@@ -1,7 +1,9 @@
 package dev.hookledger.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.OnEvent;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.Secrets;
@@ -79,6 +81,52 @@ class WebhookListenerTest {
     assertEquals(List.of("received evt_ok", "processed evt_ok done attempt 1", "duplicate evt_ok",
         "rejected testhook SIGNATURE_MISMATCH", "rejected testhook TOO_LARGE", "received evt_fail",
         "retried evt_fail attempt 1: no luck"), heard);
+  }
+
+  @Test
+  void severalListenersEachHearEveryOutcomeInTheOrderAddedEvenWhenOneThrows() {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    try (WebhookRuntime runtime = WebhookRuntime.builder()
+        .dataSource(TestDatabase.create().dataSource())
+        .provider(new TestHookAdapter(), Secrets.of("listener-secret"))
+        .listener(new Recording("metrics", heard, true))
+        .listener(new Recording("tracing", heard, false))
+        .build()) {
+      runtime.migrate();
+      runtime.start();
+      runtime.receive("testhook", SIGNER.delivery("testhook", "evt_1", "job.ok", "{}"));
+      runtime.receive("testhook", SIGNER.delivery("testhook", "evt_1", "job.ok", "{}"));
+      assertThrows(DeliveryRejectedException.class,
+          () -> runtime.receive("testhook", new TestHookSigner("wrong").delivery("testhook", "evt_2", "job.ok", "{}")));
+    }
+
+    assertEquals(List.of("metrics received evt_1", "tracing received evt_1", "metrics duplicate evt_1",
+        "tracing duplicate evt_1", "metrics rejected SIGNATURE_MISMATCH", "tracing rejected SIGNATURE_MISMATCH"), heard);
+  }
+
+  /** Records what it hears under a name; the first may throw after recording, as a broken listener would. */
+  private record Recording(String name, List<String> heard, boolean throwing) implements WebhookListener {
+    @Override
+    public void received(WebhookEvent event, Duration elapsed) {
+      hear("received " + event.eventId());
+    }
+
+    @Override
+    public void duplicate(WebhookEvent event) {
+      hear("duplicate " + event.eventId());
+    }
+
+    @Override
+    public void rejected(String provider, RejectionReason reason) {
+      hear("rejected " + reason);
+    }
+
+    private void hear(String what) {
+      heard.add(name + " " + what);
+      if (throwing) {
+        throw new IllegalStateException("a broken " + name + " listener");
+      }
+    }
   }
 
   private static HttpResponse<String> post(ServedRuntime served, String id, String type, String body, TestHookSigner signer) {

@@ -20,12 +20,13 @@ class WebhookRuntimeBuilderTest {
 
   @Test
   void workersMustBeInRange() {
-    assertMessage("workers must be between 1 and 256, but was 0", () -> WebhookRuntime.builder().workers(0));
+    assertMessage("workers must be between 0 and 256, but was -1", () -> WebhookRuntime.builder().workers(-1));
+    assertMessage("workers must be between 0 and 256, but was 257", () -> WebhookRuntime.builder().workers(257));
   }
 
   @Test
   void jdbcUrlMustBePostgresAndItsPasswordIsMasked() {
-    assertMessage("jdbcUrl must start with 'jdbc:postgresql:', but was 'jdbc:mysql://db/app?user=app&password=***'",
+    assertMessage("jdbcUrl must start with 'jdbc:postgresql:', but was 'jdbc:mysql://db/app?user=app&password=****'",
         () -> WebhookRuntime.builder().jdbcUrl("jdbc:mysql://db/app?user=app&password=hunter2"));
   }
 

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.runtime.internal.ledger.EventKey;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -97,9 +98,9 @@ public final class EventSummary {
     return Optional.ofNullable(lastError);
   }
 
-  /** {@code provider event id (scope)}: how commands name an event. */
+  /** {@code provider event id (scope s)}: how commands name an event. */
   @Override
   public String toString() {
-    return provider + " event " + eventId + (scope.isEmpty() ? "" : " (" + scope + ")");
+    return new EventKey(provider, scope, eventId).toString();
   }
 }

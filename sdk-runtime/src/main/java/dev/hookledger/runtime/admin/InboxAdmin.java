@@ -5,12 +5,14 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.admin.EventReader;
 import dev.hookledger.runtime.internal.admin.EventRetrier;
-import dev.hookledger.runtime.internal.admin.LedgerErrors;
-import dev.hookledger.runtime.internal.admin.LedgerMigrator;
-import dev.hookledger.runtime.internal.admin.LedgerTables;
-import dev.hookledger.runtime.internal.admin.ReplayLedgerSink;
 import dev.hookledger.runtime.internal.admin.SettledPruner;
 import dev.hookledger.runtime.internal.admin.StatusReader;
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.Ledger;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
+import dev.hookledger.runtime.internal.receive.ReplayRecorder;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
@@ -19,8 +21,6 @@ import java.time.Instant;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,8 +60,7 @@ public final class InboxAdmin {
    */
   public static final Duration DEFAULT_MINIMUM_PRUNE_WINDOW = Duration.ofDays(3);
 
-  private final DataSource dataSource;
-  private final LedgerTables tables;
+  private final EventTable events;
   private final Clock clock;
   private final Duration minimumPruneWindow;
   private final DSLContext db;
@@ -71,15 +70,14 @@ public final class InboxAdmin {
   private final SettledPruner pruner;
 
   private InboxAdmin(Builder b) {
-    this.dataSource = b.dataSource;
-    this.tables = LedgerTables.in(b.schema);
+    this.events = new EventTable(b.schema);
     this.clock = b.clock;
     this.minimumPruneWindow = b.minimumPruneWindow;
-    this.db = DSL.using(dataSource, SQLDialect.POSTGRES);
-    this.statusReader = new StatusReader(db, tables, clock);
-    this.eventReader = new EventReader(db, tables);
-    this.retrier = new EventRetrier(db, tables, clock);
-    this.pruner = new SettledPruner(db, tables, b.pruneBatchSize);
+    this.db = LedgerDsl.on(b.dataSource);
+    this.statusReader = new StatusReader(db, events, clock);
+    this.eventReader = new EventReader(db, events);
+    this.retrier = new EventRetrier(db, events, clock);
+    this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
   }
 
   /** Starts building an admin over the ledger in {@code dataSource}. */
@@ -89,7 +87,7 @@ public final class InboxAdmin {
 
   /** The ledger's schema name. */
   public String schema() {
-    return tables.schema();
+    return events.schema();
   }
 
   /**
@@ -97,18 +95,18 @@ public final class InboxAdmin {
    * deliveries. Scans the whole table once: for a frequently polled gauge use {@link #backlog()}.
    */
   public InboxStatus status() {
-    return LedgerErrors.guard(tables, statusReader::status);
+    return LedgerErrors.guard(events.schema(), statusReader::status);
   }
 
   /** Waiting and dead counts and the oldest waiting age, read through the partial indexes only. */
   public Backlog backlog() {
-    return LedgerErrors.guard(tables, statusReader::backlog);
+    return LedgerErrors.guard(events.schema(), statusReader::backlog);
   }
 
   /** One page of events matching {@code query}, newest received first. */
   public EventPage list(EventQuery query) {
     requireNonNull(query, "query");
-    return LedgerErrors.guard(tables, () -> eventReader.list(query));
+    return LedgerErrors.guard(events.schema(), () -> eventReader.list(query));
   }
 
   /**
@@ -121,7 +119,7 @@ public final class InboxAdmin {
    */
   public Optional<EventDetail> show(String provider, String scope, String eventId) {
     requireKey(provider, scope, eventId);
-    return LedgerErrors.guard(tables, () -> eventReader.show(provider, scope, eventId));
+    return LedgerErrors.guard(events.schema(), () -> eventReader.show(provider, scope, eventId));
   }
 
   /**
@@ -145,7 +143,7 @@ public final class InboxAdmin {
    */
   public void retry(String provider, String scope, String eventId, boolean force) {
     requireKey(provider, scope, eventId);
-    LedgerErrors.guard(tables, () -> {
+    LedgerErrors.guard(events.schema(), () -> {
       retrier.retry(provider, scope, eventId, force);
       return null;
     });
@@ -153,7 +151,7 @@ public final class InboxAdmin {
 
   /** Sets every {@code dead} event back to {@code pending} as {@link #retry(String, String, String)} does; returns how many. */
   public int retryDead() {
-    return LedgerErrors.guard(tables, retrier::retryDead);
+    return LedgerErrors.guard(events.schema(), retrier::retryDead);
   }
 
   /**
@@ -184,18 +182,26 @@ public final class InboxAdmin {
           + " will be processed again", DurationText.format(olderThan), DurationText.format(minimumPruneWindow));
     }
     Instant cutoff = clock.instant().minus(olderThan);
-    return LedgerErrors.guard(tables, () -> pruner.pruneSettledBefore(cutoff));
+    return LedgerErrors.guard(events.schema(), () -> pruner.pruneSettledBefore(cutoff));
   }
 
-  /** Creates whatever part of the ledger schema is missing; see {@code db/hookledger/V1__ledger.sql}. */
+  /**
+   * Creates whatever part of the ledger schema is missing ({@code db/hookledger/V1__ledger.sql});
+   * changes nothing that exists. The same migration as {@code WebhookRuntime.migrate()}: one
+   * transaction, serialized with concurrent migrations by an advisory lock.
+   *
+   * @throws dev.hookledger.LedgerUnavailableException if the database cannot be reached or refuses
+   *     the DDL; nothing was applied
+   */
   public void migrate() {
-    new LedgerMigrator(dataSource, tables.schema()).migrate();
+    SchemaMigrator.migrate(db, events.schema());
   }
 
   /**
    * Fetches what {@code source}'s provider sent since {@code since} and records each event that
    * the ledger does not have yet as {@code pending} ({@code source = 'replay'}, no secret id), for
-   * the workers to process; events already received are skipped. Safe to run again.
+   * the workers to process; events already received are skipped. Events are recorded through the
+   * receive path's own ledger writer, exactly as a delivery would be. Safe to run again.
    *
    * @return the source's fetch counts, with {@code recorded} and {@code alreadyReceived} as the
    *     ledger counted them
@@ -204,8 +210,9 @@ public final class InboxAdmin {
     requireNonNull(source, "source");
     requireNonNull(since, "since");
     requireNonNull(type, "type");
-    ReplayLedgerSink sink = new ReplayLedgerSink(db, tables, clock, source.provider());
-    ReplayReport fetched = LedgerErrors.guard(tables, () -> source.replay(since, type, sink));
+    ReplayRecorder sink = new ReplayRecorder(new Ledger(db, events, clock), ReplayRecorder.LEAVE_PENDING,
+        source.provider());
+    ReplayReport fetched = LedgerErrors.guard(events.schema(), () -> source.replay(since, type, sink));
     ReplayReport report = new ReplayReport(fetched.fetched(), sink.recorded(), sink.alreadyReceived(),
         fetched.redelivered(), fetched.pages());
     log.info("replay of {} since {}: {}", source.provider(), since, report);
@@ -232,8 +239,7 @@ public final class InboxAdmin {
 
     /** The ledger's schema; default {@code hookledger}. A lower-case SQL identifier. */
     public Builder schema(String schema) {
-      LedgerTables.in(schema);
-      this.schema = schema;
+      this.schema = EventTable.requireSchemaName(schema);
       return this;
     }
 

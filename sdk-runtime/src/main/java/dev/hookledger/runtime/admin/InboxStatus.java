@@ -2,6 +2,7 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.runtime.internal.ledger.EventStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -48,12 +49,12 @@ public final class InboxStatus {
 
   /** Events still waiting for a worker ({@code pending} and {@code processing}). */
   public long waiting() {
-    return count("pending") + count("processing");
+    return EventStatus.WAITING.stream().mapToLong(s -> count(s.sql())).sum();
   }
 
   /** Events that failed their last allowed attempt and wait for an operator. */
   public long dead() {
-    return count("dead");
+    return count(EventStatus.DEAD.sql());
   }
 
   /** All events in the ledger. */

@@ -4,6 +4,7 @@ import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.OperationRefusedException;
 import dev.hookledger.runtime.internal.admin.AdminJson;
+import dev.hookledger.runtime.internal.ledger.EventKey;
 import java.io.PrintWriter;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -24,8 +25,7 @@ final class ShowCommand extends AdminCommand {
   @Override
   public void run() {
     EventDetail d = cli.admin().show(provider, scope, eventId)
-        .orElseThrow(() -> new OperationRefusedException(provider + " event " + eventId
-            + (scope.isEmpty() ? "" : " (scope " + scope + ")") + " is not in the ledger"));
+        .orElseThrow(() -> new OperationRefusedException(new EventKey(provider, scope, eventId) + " is not in the ledger"));
     if (cli.json()) {
       cli.printJson(line(), AdminJson.detail(d));
       return;

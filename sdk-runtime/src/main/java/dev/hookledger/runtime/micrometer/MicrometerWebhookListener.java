@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Records what the runtime does with deliveries as Micrometer meters. Register it with the
- * runtime's builder (several listeners: {@link WebhookListener#composite}). Micrometer is an
+ * runtime's builder, {@code listener(metrics)}; call {@code listener(...)} again for each further
+ * listener (or combine them with {@link WebhookListener#composite}). Micrometer is an
  * optional dependency of sdk-runtime: add {@code io.micrometer:micrometer-core} to use this.
  *
  * <table>

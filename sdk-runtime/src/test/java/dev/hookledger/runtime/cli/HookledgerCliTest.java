@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.internal.Json;
+import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import java.time.Duration;
 import java.util.List;
@@ -112,6 +113,16 @@ class HookledgerCliTest {
     assertEquals(0, forced.exitCode(), forced.err());
     assertTrue(forced.out().startsWith("pruned 2 settled events (settled before "), forced.out());
     assertEquals(2, ledger.count(), "the pending and the dead event stay");
+  }
+
+  @Test
+  void migrateAppliesTheLedgerToTheGivenSchemaEvenAReservedWord() throws Exception {
+    CliProcess.Result r = CliProcess.run(Map.of(), "migrate", "--schema", "order", "--database-url", url);
+
+    assertEquals(0, r.exitCode(), r.err());
+    assertEquals("ledger schema order is up to date\n", r.out());
+    assertEquals(0, InboxAdmin.builder(ledger.database.dataSource()).schema("order").build().status().total());
+    assertEquals(4, ledger.count(), "the ledger in the default schema is untouched");
   }
 
   @Test

@@ -5,7 +5,9 @@ import dev.hookledger.runtime.WebhookRuntime;
 import jakarta.servlet.DispatcherType;
 import java.net.URI;
 import java.util.EnumSet;
+import java.util.function.Consumer;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 
 /**
  * A runtime built, migrated and started, behind a {@link WebhookFilter} registered programmatically
@@ -14,12 +16,23 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 public record ServedRuntime(WebhookRuntime runtime, TestServer server) implements AutoCloseable {
 
   public static ServedRuntime serve(WebhookRuntime.Builder builder) {
+    return serve(builder, context -> {});
+  }
+
+  /** As {@link #serve(WebhookRuntime.Builder)}, with more of the servlet context (the application's own servlets). */
+  public static ServedRuntime serve(WebhookRuntime.Builder builder, Consumer<ServletContextHandler> application) {
     WebhookRuntime runtime = builder.build();
     runtime.migrate();
     runtime.start();
-    TestServer server = TestServer.start(context -> context.addFilter(new FilterHolder(new WebhookFilter(runtime)), "/*",
-        EnumSet.of(DispatcherType.REQUEST)));
-    return new ServedRuntime(runtime, server);
+    return new ServedRuntime(runtime, TestServer.start(context -> {
+      filter(context, runtime);
+      application.accept(context);
+    }));
+  }
+
+  /** Registers a {@link WebhookFilter} of {@code runtime} in front of every request of {@code context}. */
+  public static void filter(ServletContextHandler context, WebhookRuntime runtime) {
+    context.addFilter(new FilterHolder(new WebhookFilter(runtime)), "/*", EnumSet.of(DispatcherType.REQUEST));
   }
 
   public URI uri(String path) {

@@ -17,13 +17,16 @@ import java.util.Optional;
 /**
  * A minimal provider for the runtime's tests: {@code X-Test-Signature: sha256=<hex HMAC-SHA256 of
  * the body>}, the event id and type in {@code X-Test-Event-Id} and {@code X-Test-Event-Type}, the
- * tenant (and scope) in the path after {@code /{id}/}. Found by {@code ServiceLoader} as
- * {@code testhook}.
+ * tenant (and scope) in the path after {@code /{id}/}; optionally the entity key and version (for the
+ * ordering guard) in {@code X-Test-Entity-Key} and {@code X-Test-Entity-Version}. Found by
+ * {@code ServiceLoader} as {@code testhook}.
  */
 public final class TestHookAdapter implements ProviderAdapter {
   public static final String SIGNATURE = "X-Test-Signature";
   public static final String EVENT_ID = "X-Test-Event-Id";
   public static final String EVENT_TYPE = "X-Test-Event-Type";
+  public static final String ENTITY_KEY = "X-Test-Entity-Key";
+  public static final String ENTITY_VERSION = "X-Test-Entity-Version";
 
   private final String id;
 
@@ -78,6 +81,8 @@ public final class TestHookAdapter implements ProviderAdapter {
         .secretId(matched.get().id())
         .body(delivery.bodyBytes())
         .payload(payload)
+        .entityKey(delivery.headers().first(ENTITY_KEY).orElse(null))
+        .entityVersion(delivery.headers().first(ENTITY_VERSION).map(Long::valueOf).orElse(null))
         .header("x-test-event-type", type)
         .build();
   }

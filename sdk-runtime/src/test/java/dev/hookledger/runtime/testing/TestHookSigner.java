@@ -36,11 +36,23 @@ public final class TestHookSigner {
 
   /** A signed delivery for {@code WebhookRuntime.receive}, to {@code /webhooks/{provider}}. */
   public InboundDelivery delivery(String provider, String eventId, String type, String body) {
-    HttpHeaders headers = HttpHeaders.builder()
-        .add(TestHookAdapter.SIGNATURE, signature(body))
-        .add(TestHookAdapter.EVENT_ID, eventId)
-        .add(TestHookAdapter.EVENT_TYPE, type)
+    return InboundDelivery.post("/webhooks/" + provider, headers(eventId, type, body).build(), body);
+  }
+
+  /** As {@link #delivery(String, String, String, String)}, for one version of an entity (the ordering guard's input). */
+  public InboundDelivery delivery(String provider, String eventId, String type, String body, String entityKey,
+      long entityVersion) {
+    HttpHeaders headers = headers(eventId, type, body)
+        .add(TestHookAdapter.ENTITY_KEY, entityKey)
+        .add(TestHookAdapter.ENTITY_VERSION, Long.toString(entityVersion))
         .build();
     return InboundDelivery.post("/webhooks/" + provider, headers, body);
+  }
+
+  private HttpHeaders.Builder headers(String eventId, String type, String body) {
+    return HttpHeaders.builder()
+        .add(TestHookAdapter.SIGNATURE, signature(body))
+        .add(TestHookAdapter.EVENT_ID, eventId)
+        .add(TestHookAdapter.EVENT_TYPE, type);
   }
 }

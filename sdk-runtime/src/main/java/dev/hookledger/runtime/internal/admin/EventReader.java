@@ -1,11 +1,11 @@
 package dev.hookledger.runtime.internal.admin;
 
-import static dev.hookledger.runtime.internal.admin.LedgerTables.EVENT_ID;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.PROVIDER;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.RECEIVED_AT;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.SCOPE;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.STATUS;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.TYPE;
+import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
+import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
+import static dev.hookledger.runtime.internal.ledger.EventTable.TYPE;
 import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.row;
 
@@ -13,6 +13,8 @@ import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,11 +25,11 @@ import org.jooq.Field;
 /** Lists events page by page and reads one in full. */
 public final class EventReader {
   private final DSLContext db;
-  private final LedgerTables tables;
+  private final EventTable events;
 
-  public EventReader(DSLContext db, LedgerTables tables) {
+  public EventReader(DSLContext db, EventTable events) {
     this.db = db;
-    this.tables = tables;
+    this.events = events;
   }
 
   /** One page, newest first, keyset-paged on (received_at, provider, scope, event_id) descending. */
@@ -48,12 +50,12 @@ public final class EventReader {
           .lt(c.receivedAt(), c.provider(), c.scope(), c.eventId()));
     }
     // one more than asked, to know whether a next page exists without a count
-    List<EventSummary> rows = new ArrayList<>(db.select(EventRows.SUMMARY_FIELDS)
-        .from(tables.event())
+    List<EventSummary> rows = new ArrayList<>(db.select(EventViews.SUMMARY_FIELDS)
+        .from(events.table())
         .where(where)
         .orderBy(RECEIVED_AT.desc(), PROVIDER.desc(), SCOPE.desc(), EVENT_ID.desc())
         .limit(query.limit() + 1)
-        .fetch(EventRows::summary));
+        .fetch(EventViews::summary));
     String next = null;
     if (rows.size() > query.limit()) {
       rows.remove(rows.size() - 1);
@@ -65,11 +67,11 @@ public final class EventReader {
 
   /** The event in full, if the ledger has it. */
   public Optional<EventDetail> show(String provider, String scope, String eventId) {
-    List<Field<?>> fields = new ArrayList<>(EventRows.SUMMARY_FIELDS);
-    fields.addAll(EventRows.DETAIL_FIELDS);
+    List<Field<?>> fields = new ArrayList<>(EventViews.SUMMARY_FIELDS);
+    fields.addAll(EventViews.DETAIL_FIELDS);
     return db.select(fields)
-        .from(tables.event())
-        .where(PROVIDER.eq(provider), SCOPE.eq(scope), EVENT_ID.eq(eventId))
-        .fetchOptional(EventRows::detail);
+        .from(events.table())
+        .where(EventTable.is(new EventKey(provider, scope, eventId)))
+        .fetchOptional(EventViews::detail);
   }
 }

@@ -1,25 +1,20 @@
 package dev.hookledger.runtime.internal.admin;
 
-import static dev.hookledger.runtime.internal.admin.LedgerTables.ATTEMPTS;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.AVAILABLE_AT;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.DEAD;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.EVENT_ID;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.LEASE_OWNER;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.LEASE_UNTIL;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.PENDING;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.PROVIDER;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.SCOPE;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.SETTLED;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.SETTLED_AT;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.STATUS;
-import static org.jooq.impl.DSL.inline;
+import static dev.hookledger.runtime.internal.ledger.EventTable.ATTEMPTS;
+import static dev.hookledger.runtime.internal.ledger.EventTable.AVAILABLE_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.LEASE_OWNER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.LEASE_UNTIL;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 
 import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.UpdateSetMoreStep;
 import org.slf4j.Logger;
@@ -35,12 +30,12 @@ public final class EventRetrier {
   private static final Logger log = LoggerFactory.getLogger(EventRetrier.class);
 
   private final DSLContext db;
-  private final LedgerTables tables;
+  private final EventTable events;
   private final Clock clock;
 
-  public EventRetrier(DSLContext db, LedgerTables tables, Clock clock) {
+  public EventRetrier(DSLContext db, EventTable events, Clock clock) {
     this.db = db;
-    this.tables = tables;
+    this.events = events;
     this.clock = clock;
   }
 
@@ -51,27 +46,25 @@ public final class EventRetrier {
    *     and {@code force} is false; nothing is changed
    */
   public void retry(String provider, String scope, String eventId, boolean force) {
-    List<String> allowed = new ArrayList<>(List.of(DEAD));
+    List<EventStatus> allowed = new ArrayList<>(List.of(EventStatus.DEAD));
     if (force) {
-      allowed.addAll(SETTLED);
+      allowed.addAll(EventStatus.SETTLED);
     }
-    int updated = requeue()
-        .where(PROVIDER.eq(provider), SCOPE.eq(scope), EVENT_ID.eq(eventId), STATUS.in(allowed))
-        .execute();
-    String name = provider + " event " + eventId + (scope.isEmpty() ? "" : " (scope " + scope + ")");
+    EventKey key = new EventKey(provider, scope, eventId);
+    int updated = requeue().where(EventTable.is(key), EventTable.statusIn(allowed)).execute();
+    String name = key.toString();
     if (updated == 1) {
       log.info("{} set back to pending by an operator", name);
       return;
     }
-    String status = db.select(STATUS).from(tables.event())
-        .where(PROVIDER.eq(provider), SCOPE.eq(scope), EVENT_ID.eq(eventId))
-        .fetchOne(STATUS);
+    String status = db.select(STATUS).from(events.table()).where(EventTable.is(key)).fetchOne(STATUS);
     throw new OperationRefusedException(refusal(name, status));
   }
 
   /** Retries every dead event; returns how many. */
   public int retryDead() {
-    int updated = requeue().where(deadOnly()).execute();
+    // inlined, so that the partial index on dead rows serves the statement
+    int updated = requeue().where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
     log.info("{} dead events set back to pending by an operator", updated);
     return updated;
   }
@@ -80,7 +73,7 @@ public final class EventRetrier {
     if (status == null) {
       return name + " is not in the ledger";
     }
-    if (SETTLED.contains(status)) {
+    if (EventStatus.SETTLED.stream().anyMatch(s -> s.sql().equals(status))) {
       return name + " is " + status + ", not dead: only dead events are retried"
           + " (force it to run a settled event's handlers again)";
     }
@@ -90,17 +83,12 @@ public final class EventRetrier {
 
   private UpdateSetMoreStep<org.jooq.Record> requeue() {
     Instant now = clock.instant();
-    return db.update(tables.event())
-        .set(STATUS, PENDING)
+    return db.update(events.table())
+        .set(STATUS, EventStatus.PENDING.sql())
         .set(ATTEMPTS, 0)
         .set(AVAILABLE_AT, now)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .setNull(SETTLED_AT);
-  }
-
-  /** Inlined so that the partial index on dead rows serves the statement. */
-  private static Condition deadOnly() {
-    return STATUS.eq(inline(DEAD));
   }
 }

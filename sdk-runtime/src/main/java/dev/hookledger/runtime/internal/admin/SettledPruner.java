@@ -1,18 +1,15 @@
 package dev.hookledger.runtime.internal.admin;
 
-import static dev.hookledger.runtime.internal.admin.LedgerTables.DONE;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.EVENT_ID;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.IGNORED;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.PROVIDER;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.SCOPE;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.SETTLED_AT;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.STALE;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.STATUS;
-import static org.jooq.impl.DSL.inline;
+import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
 import dev.hookledger.runtime.admin.PruneReport;
+import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import java.time.Instant;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -30,25 +27,25 @@ public final class SettledPruner {
   private static final Logger log = LoggerFactory.getLogger(SettledPruner.class);
 
   private final DSLContext db;
-  private final LedgerTables tables;
+  private final EventTable events;
   private final int batchSize;
 
-  public SettledPruner(DSLContext db, LedgerTables tables, int batchSize) {
+  public SettledPruner(DSLContext db, EventTable events, int batchSize) {
     this.db = db;
-    this.tables = tables;
+    this.events = events;
     this.batchSize = batchSize;
   }
 
   public PruneReport pruneSettledBefore(Instant cutoff) {
     // inlined statuses: the partial index on settled rows (settled_at) then serves the batch select
-    Condition eligible = STATUS.in(inline(DONE), inline(IGNORED), inline(STALE)).and(SETTLED_AT.lt(cutoff));
+    Condition eligible = EventTable.statusIn(EventStatus.SETTLED).and(SETTLED_AT.lt(cutoff));
     long deleted = 0;
     int batches = 0;
     int n;
     do {
-      n = db.deleteFrom(tables.event())
+      n = db.deleteFrom(events.table())
           .where(row(PROVIDER, SCOPE, EVENT_ID).in(
-              select(PROVIDER, SCOPE, EVENT_ID).from(tables.event()).where(eligible)
+              select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(eligible)
                   .limit(batchSize).forUpdate().skipLocked()))
           .execute();
       deleted += n;

@@ -1,21 +1,19 @@
 package dev.hookledger.runtime.internal.admin;
 
-import static dev.hookledger.runtime.internal.admin.LedgerTables.DEAD;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.DUPLICATES;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.PENDING;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.PROCESSING;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.PROVIDER;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.RECEIVED_AT;
-import static dev.hookledger.runtime.internal.admin.LedgerTables.STATUS;
+import static dev.hookledger.runtime.internal.ledger.EventTable.DUPLICATES;
+import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.count;
-import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.sum;
 
 import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.StatusCount;
+import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,18 +27,16 @@ import org.jooq.Record2;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
 public final class StatusReader {
-  // Inlined, not bound: with bind values a generic plan cannot prove the partial indexes'
-  // predicates (status IN ('pending','processing'), status = 'dead') and would scan the table.
-  private static final Condition WAITING = STATUS.in(inline(PENDING), inline(PROCESSING));
-  private static final Condition IS_DEAD = STATUS.eq(inline(DEAD));
+  private static final Condition WAITING = EventTable.statusIn(EventStatus.WAITING);
+  private static final Condition IS_DEAD = EventTable.statusIn(List.of(EventStatus.DEAD));
 
   private final DSLContext db;
-  private final LedgerTables tables;
+  private final EventTable events;
   private final Clock clock;
 
-  public StatusReader(DSLContext db, LedgerTables tables, Clock clock) {
+  public StatusReader(DSLContext db, EventTable events, Clock clock) {
     this.db = db;
-    this.tables = tables;
+    this.events = events;
     this.clock = clock;
   }
 
@@ -49,12 +45,12 @@ public final class StatusReader {
     Instant now = clock.instant();
     List<StatusCount> counts = db
         .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
-        .from(tables.event())
+        .from(events.table())
         .groupBy(PROVIDER, STATUS)
         .fetch(r -> new StatusCount(r.value1(), r.value2(), r.value3(), r.value4().longValue()));
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
-            .thenComparing(c -> LedgerTables.STATUSES.indexOf(c.status())))
+            .thenComparing(c -> EventStatus.NAMES.indexOf(c.status())))
         .toList();
     return new InboxStatus(now, ordered, oldestWaiting().map(at -> age(at, now)).orElse(null));
   }
@@ -63,14 +59,14 @@ public final class StatusReader {
   public Backlog backlog() {
     Instant now = clock.instant();
     Record2<Integer, Instant> waiting =
-        db.select(count(), min(RECEIVED_AT)).from(tables.event()).where(WAITING).fetchSingle();
-    int dead = db.fetchCount(tables.event(), IS_DEAD);
+        db.select(count(), min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchSingle();
+    int dead = db.fetchCount(events.table(), IS_DEAD);
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
     return new Backlog(waiting.value1(), dead, oldest);
   }
 
   private Optional<Instant> oldestWaiting() {
-    return db.select(min(RECEIVED_AT)).from(tables.event()).where(WAITING).fetchOptional(r -> r.value1());
+    return db.select(min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchOptional(r -> r.value1());
   }
 
   /** Never negative: a row received "after" the admin's clock (clock skew) is of age zero. */

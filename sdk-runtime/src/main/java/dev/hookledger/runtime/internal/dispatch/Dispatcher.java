@@ -64,6 +64,16 @@ public final class Dispatcher {
     return methods.size();
   }
 
+  /** Whether a method declared {@code skipStale} matches the event: only then is its version checked. */
+  public boolean skipsStale(WebhookEvent event) {
+    for (HandlerMethod m : methods) {
+      if (m.skipStale() && m.matches(event)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Runs every matching method, in order; the first that throws ends the dispatch.
    *

@@ -17,8 +17,9 @@ public record EventKey(String provider, String scope, String eventId) {
     return new EventKey(event.provider(), event.scope(), event.eventId());
   }
 
+  /** {@code stripe event evt_1}, {@code github event guid (scope hook-7)}: how logs, errors and commands name an event. */
   @Override
   public String toString() {
-    return provider + " event " + eventId + (scope.isEmpty() ? "" : " (" + scope + ")");
+    return provider + " event " + eventId + (scope.isEmpty() ? "" : " (scope " + scope + ")");
   }
 }

@@ -2,22 +2,16 @@ package dev.hookledger.runtime.internal.ledger;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.internal.Json;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jooq.Field;
-import org.jooq.JSONB;
 import org.jooq.Record;
 
 /** Converts between a {@link WebhookEvent} and its {@code event} row. */
 public final class EventRows {
-  private static final TypeReference<Map<String, String>> HEADER_MAP = new TypeReference<>() {};
-
   /** The columns that rebuild a {@link WebhookEvent}. */
   public static final List<Field<?>> EVENT_COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE,
       API_VERSION, ENTITY_KEY, ENTITY_VERSION, OCCURRED_AT, LIVEMODE, DELIVERY_ID, BODY, PAYLOAD,
@@ -25,7 +19,11 @@ public final class EventRows {
 
   private EventRows() {}
 
-  /** The values of a new row, waiting ({@code pending}) from {@code now}. */
+  /**
+   * The values of a new row received at {@code now}, in its source's first status: waiting
+   * ({@code pending}, available from {@code now}), or settled at once for a {@code SHADOW} delivery.
+   * A replayed row carries no secret id (no secret was used), and no row a sensitive header.
+   */
   public static Map<Field<?>, Object> newRow(WebhookEvent e, EventSource source, Instant now) {
     Map<Field<?>, Object> row = new LinkedHashMap<>();
     row.put(PROVIDER, e.provider());
@@ -40,14 +38,17 @@ public final class EventRows {
     row.put(DELIVERY_ID, e.deliveryId().orElse(null));
     row.put(BODY, e.body());
     row.put(PAYLOAD, e.payloadWrapped() ? e.payloadJson() : null);
-    row.put(HEADERS, JSONB.valueOf(headersJson(e.headers())));
-    row.put(SECRET_ID, e.secretId().orElse(null));
+    row.put(HEADERS, HeadersJson.write(e.headers()));
+    row.put(SECRET_ID, source == EventSource.REPLAY ? null : e.secretId().orElse(null));
     row.put(SIGNED_AT, e.signedAt().orElse(null));
     row.put(SOURCE, source.sql());
-    row.put(STATUS, EventStatus.PENDING.sql());
+    row.put(STATUS, source.initialStatus().sql());
     row.put(ATTEMPTS, 0);
     row.put(AVAILABLE_AT, now);
     row.put(RECEIVED_AT, now);
+    if (EventStatus.SETTLED.contains(source.initialStatus())) {
+      row.put(SETTLED_AT, now);
+    }
     return row;
   }
 
@@ -68,26 +69,7 @@ public final class EventRows {
         .signedAt(r.get(SIGNED_AT))
         .body(r.get(BODY))
         .payloadJson(r.get(PAYLOAD));
-    JSONB headers = r.get(HEADERS);
-    if (headers != null) {
-      readHeaders(headers.data()).forEach(b::header);
-    }
+    HeadersJson.read(r.get(HEADERS)).forEach(b::header);
     return b.build();
-  }
-
-  private static String headersJson(Map<String, String> headers) {
-    try {
-      return Json.MAPPER.writeValueAsString(headers);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write headers as JSON: " + Json.describe(e), e);
-    }
-  }
-
-  private static Map<String, String> readHeaders(String json) {
-    try {
-      return Json.MAPPER.readValue(json, HEADER_MAP);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("event.headers is not a JSON object of strings: " + Json.describe(e), e);
-    }
   }
 }

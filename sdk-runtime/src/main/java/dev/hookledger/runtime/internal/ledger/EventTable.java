@@ -1,9 +1,12 @@
 package dev.hookledger.runtime.internal.ledger;
 
 import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.regex.Pattern;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.JSONB;
@@ -14,9 +17,13 @@ import org.jooq.impl.SQLDataType;
 
 /**
  * Typed jOOQ definitions of the {@code event} table of {@code V1__ledger.sql}, in a configurable
- * schema. Columns are unqualified so that the same fields serve any schema.
+ * schema: the one definition the receive path, the workers and the admin operations share. Columns
+ * are unqualified so that the same fields serve any schema.
  */
 public final class EventTable {
+  /** Plain lower-case identifiers only: the name is put into DDL, so nothing else may pass. */
+  private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
   public static final Field<String> PROVIDER = field(name("provider"), SQLDataType.VARCHAR);
   public static final Field<String> SCOPE = field(name("scope"), SQLDataType.VARCHAR);
   public static final Field<String> EVENT_ID = field(name("event_id"), SQLDataType.VARCHAR);
@@ -43,15 +50,53 @@ public final class EventTable {
   public static final Field<Instant> RECEIVED_AT = field(name("received_at"), SQLDataType.INSTANT);
   public static final Field<Instant> SETTLED_AT = field(name("settled_at"), SQLDataType.INSTANT);
 
+  /**
+   * Rows still waiting for a worker. Inlined, not bound: with bind values a generic plan cannot
+   * prove the partial index's predicate ({@code status IN ('pending', 'processing')}).
+   */
+  public static final Condition WAITING = STATUS.in(inline(EventStatus.PENDING.sql()), inline(EventStatus.PROCESSING.sql()));
+
+  private final String schema;
   private final Table<Record> table;
 
+  /**
+   * @throws IllegalArgumentException if {@code schema} is not a plain lower-case SQL identifier
+   */
   public EventTable(String schema) {
+    this.schema = requireSchemaName(schema);
     this.table = DSL.table(name(schema, "event"));
+  }
+
+  /**
+   * Returns {@code schema} if it is a lower-case SQL identifier of at most 63 characters.
+   *
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static String requireSchemaName(String schema) {
+    if (schema == null || !SCHEMA_NAME.matcher(schema).matches()) {
+      throw new IllegalArgumentException("schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*, "
+          + "at most 63 characters), but was '" + schema + "'");
+    }
+    return schema;
+  }
+
+  /** The schema name, unquoted. */
+  public String schema() {
+    return schema;
   }
 
   /** The schema-qualified table. */
   public Table<Record> table() {
     return table;
+  }
+
+  /**
+   * {@code status IN (...)} with the values inlined, not bound: with bind values a generic plan
+   * cannot prove a partial index's predicate ({@code status IN ('pending', 'processing')},
+   * {@code status = 'dead'}, the settled statuses) and would scan the table.
+   */
+  public static Condition statusIn(Collection<EventStatus> statuses) {
+    return STATUS.in(statuses.stream().map(s -> DSL.inline(s.sql())).toList());
   }
 
   /** The primary-key condition for one event. */

@@ -12,9 +12,9 @@ import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
 /**
- * The receive path's one writer: every delivery reaches the ledger through {@link #record} or
- * {@link #recordThen}, so that batching the inserts of concurrent deliveries into one commit can
- * replace this class without touching the filter.
+ * The receive path's one writer: every delivery, shadowed delivery and replayed event reaches the
+ * ledger through {@link #record} or {@link #recordThen}, so that batching the inserts of concurrent
+ * deliveries into one commit can replace this class without touching the filter or the replay.
  *
  * <p>{@code INSERT ... ON CONFLICT (provider, scope, event_id) DO NOTHING RETURNING} is the one
  * place where a duplicate is decided. Thread-safe.
@@ -68,6 +68,19 @@ public final class Ledger {
     }
   }
 
+  /**
+   * Whether the ledger has a row for {@code key}, however it got there.
+   *
+   * @throws dev.hookledger.LedgerUnavailableException if the database cannot be read
+   */
+  public boolean contains(EventKey key) {
+    try {
+      return dsl.fetchExists(dsl.selectOne().from(events.table()).where(EventTable.is(key)));
+    } catch (DataAccessException e) {
+      throw LedgerErrors.unavailable("look up", key, e);
+    }
+  }
+
   private Recorded insert(DSLContext tx, WebhookEvent event, EventSource source) {
     boolean inserted = tx.insertInto(events.table())
         .set(EventRows.newRow(event, source, clock.instant()))
@@ -78,18 +91,19 @@ public final class Ledger {
     if (inserted) {
       return Recorded.NEW;
     }
-    if (source == EventSource.DELIVERY) { // a replay finding what was received is not a redelivery
+    if (source.isDelivery()) { // a replay finding what was received is not a redelivery
       countDuplicate(tx, EventKey.of(event));
     }
     return Recorded.DUPLICATE;
   }
 
   /**
-   * Counts a duplicate, unless a processing transaction holds the row right now: waiting for a
-   * handler would delay the answer, and the provider's retry of a late answer is one more duplicate.
-   * The guard takes {@code FOR KEY SHARE SKIP LOCKED}, which only {@code FOR UPDATE} (the
-   * processor's lock, see {@link ProcessingRows#lockWaiting}) makes it skip; concurrent duplicates
-   * wait for each other's short update, so none of them is lost.
+   * Counts a duplicate, unless a claim or a processing transaction about to commit holds the row
+   * right now: waiting for it would delay the answer, and the provider's retry of a late answer is
+   * one more duplicate. The guard takes {@code FOR KEY SHARE SKIP LOCKED}, which only
+   * {@code FOR UPDATE} (the lock of a claim, and the processor's before it settles, see
+   * {@link ProcessingRows#holds}) makes it skip; concurrent duplicates wait for each other's short
+   * update, so none of them is lost.
    */
   private void countDuplicate(DSLContext tx, EventKey key) {
     tx.update(events.table())

@@ -2,36 +2,79 @@ package dev.hookledger.runtime.internal.ledger;
 
 import dev.hookledger.LedgerUnavailableException;
 import java.sql.SQLException;
+import java.util.function.Supplier;
+import org.jooq.exception.DataAccessException;
 
 /**
- * Turns a database failure into a {@link LedgerUnavailableException} whose message names the event
- * and the SQL state only: a driver's own message can quote row values (a body among them).
+ * Turns database failures into {@link LedgerUnavailableException}. On the receive and processing
+ * paths the message names the event and the SQL state only: a driver's own message can quote row
+ * values (a body among them). Admin operations, which write no event data, add the database's
+ * one-line reason, and say "run migrate" when the ledger tables are missing.
  */
 public final class LedgerErrors {
+  private static final String UNDEFINED_TABLE = "42P01";
+
   private LedgerErrors() {}
 
   public static LedgerUnavailableException unavailable(String action, EventKey key, Throwable cause) {
-    return new LedgerUnavailableException(
-        "cannot " + action + " " + key + " in the ledger: " + describe(cause), cause);
+    return new LedgerUnavailableException("cannot " + action + " " + key + " in the ledger: " + describe(cause)
+        + (UNDEFINED_TABLE.equals(sqlState(cause)) ? ": the ledger tables do not exist; run migrate first" : ""), cause);
   }
 
   /** The first SQL exception's class and state, e.g. {@code PSQLException (SQL state 08001)}. */
   public static String describe(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql) {
-        return sql.getClass().getSimpleName() + " (SQL state " + sql.getSQLState() + ")";
-      }
-    }
-    return error.getClass().getSimpleName();
+    SQLException sql = firstSql(error);
+    return sql == null ? error.getClass().getSimpleName()
+        : sql.getClass().getSimpleName() + " (SQL state " + sql.getSQLState() + ")";
   }
 
   /** The first SQL exception's own message, for statements whose errors cannot quote event data (DDL). */
   public static String sqlMessage(Throwable error) {
+    SQLException sql = firstSql(error);
+    return String.valueOf(sql == null ? error.getMessage() : sql.getMessage());
+  }
+
+  /** Runs an admin operation on the ledger in {@code schema}, translating a database failure. */
+  public static <T> T guard(String schema, Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (DataAccessException e) {
+      throw translate(schema, e);
+    }
+  }
+
+  private static LedgerUnavailableException translate(String schema, DataAccessException e) {
+    SQLException sql = firstSql(e);
+    if (sql == null) {
+      return new LedgerUnavailableException("ledger database failure: " + e.getMessage(), e);
+    }
+    if (UNDEFINED_TABLE.equals(sql.getSQLState())) {
+      return new LedgerUnavailableException("the ledger tables do not exist in schema " + schema
+          + " of this database; run migrate first", e);
+    }
+    // the first line only: PostgreSQL's DETAIL line can quote the values of a row
+    return new LedgerUnavailableException("ledger database failure: " + firstLine(sql.getMessage()), e);
+  }
+
+  private static SQLException firstSql(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql) {
-        return String.valueOf(sql.getMessage());
+        return sql;
       }
     }
-    return String.valueOf(error.getMessage());
+    return null;
+  }
+
+  private static String sqlState(Throwable error) {
+    SQLException sql = firstSql(error);
+    return sql == null ? null : sql.getSQLState();
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "(no message)";
+    }
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
   }
 }

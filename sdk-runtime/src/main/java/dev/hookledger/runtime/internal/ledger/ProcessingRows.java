@@ -2,17 +2,16 @@ package dev.hookledger.runtime.internal.ledger;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
-import dev.hookledger.WebhookEvent;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Field;
+import org.jooq.Record1;
+import org.jooq.SelectConditionStep;
 
 /**
- * The ledger statements of the processing path: lock a waiting row, settle it, record a failure,
- * list what waits. Thread-safe.
+ * The ledger statements of the processing path: check a lease, settle a row, reschedule or bury a
+ * failed attempt. Every statement on a leased row is fenced by the lease's owner and attempt, so a
+ * worker whose lease was taken over changes nothing. Thread-safe.
  */
 public final class ProcessingRows {
   private final DSLContext dsl;
@@ -24,27 +23,20 @@ public final class ProcessingRows {
   }
 
   /**
-   * A waiting row locked for the rest of {@code tx}, or empty if the row is no longer waiting (another
-   * attempt settled it while this one waited for the lock: PostgreSQL re-checks the condition on
-   * the row it waited for). This is where a lease check belongs when leases exist. The lock is
-   * {@code FOR UPDATE}, the one mode that makes the duplicate counter's guard skip the row (see
-   * {@link Ledger}), so that a duplicate delivery never waits for a handler.
+   * Whether {@code lease} still holds: the row is {@code processing} under this owner and attempt.
    *
-   * @param withEvent whether to read the whole event (the caller does not hold it in memory)
+   * @param lock whether to lock the row {@code FOR UPDATE} for the rest of {@code tx}: taken right
+   *     before settling, so that no claim can take the event over between the check and the commit,
+   *     while a slow handler before it does not keep an expired lease from being taken over. It is
+   *     also the one lock mode that makes the duplicate counter's guard skip the row (see
+   *     {@link Ledger}), so a duplicate delivery never waits for the commit.
    */
-  public Optional<Locked> lockWaiting(DSLContext tx, EventKey key, boolean withEvent) {
-    List<Field<?>> columns = new ArrayList<>(List.of(ATTEMPTS));
-    if (withEvent) {
-      columns.addAll(EventRows.EVENT_COLUMNS);
-    }
-    return tx.select(columns).from(events.table())
-        .where(EventTable.is(key)).and(STATUS.eq(EventStatus.PENDING.sql()))
-        .forUpdate()
-        .fetchOptional()
-        .map(r -> new Locked(r.get(ATTEMPTS), withEvent ? EventRows.toEvent(r) : null));
+  public boolean holds(DSLContext tx, Lease lease, boolean lock) {
+    SelectConditionStep<Record1<Integer>> select = tx.select(ATTEMPTS).from(events.table()).where(leased(lease));
+    return (lock ? select.forUpdate().fetchOptional() : select.fetchOptional()).isPresent();
   }
 
-  /** Settles a locked row: its final status, the attempt that settled it, when. */
+  /** Settles a row the caller has locked or just inserted: its final status, the attempt, when; lease cleared. */
   public void settle(DSLContext tx, EventKey key, EventStatus status, int attempt, Instant now) {
     tx.update(events.table())
         .set(STATUS, status.sql())
@@ -59,34 +51,41 @@ public final class ProcessingRows {
 
   /**
    * Records a failed attempt, in a transaction of its own (the attempt's was rolled back): the row
-   * stays {@code pending} with {@code attempts} and {@code last_error} set.
+   * is {@code pending} again from {@code next}, with {@code last_error} set and the lease cleared.
    *
-   * @return when the row is available again
+   * @return false if the lease no longer held (taken over), so nothing was changed
    */
-  public Optional<Instant> recordFailure(EventKey key, int attempt, String error) {
+  public boolean reschedule(Lease lease, Instant next, String error) {
     return dsl.update(events.table())
-        .set(ATTEMPTS, attempt)
+        .set(STATUS, EventStatus.PENDING.sql())
+        .set(AVAILABLE_AT, next)
         .set(LAST_ERROR, error)
-        .where(EventTable.is(key)).and(STATUS.eq(EventStatus.PENDING.sql()))
-        .returningResult(AVAILABLE_AT)
-        .fetchOptional()
-        .map(r -> r.value1());
-  }
-
-  /** Up to {@code limit} waiting events available at {@code now}, oldest first; served by the partial index. */
-  public List<EventKey> waiting(Instant now, int limit) {
-    return dsl.select(PROVIDER, SCOPE, EVENT_ID).from(events.table())
-        .where(STATUS.eq(EventStatus.PENDING.sql())).and(AVAILABLE_AT.le(now))
-        .orderBy(AVAILABLE_AT)
-        .limit(limit)
-        .fetch(r -> new EventKey(r.value1(), r.value2(), r.value3()));
+        .setNull(LEASE_OWNER)
+        .setNull(LEASE_UNTIL)
+        .where(leased(lease))
+        .execute() == 1;
   }
 
   /**
-   * A locked row.
+   * Records the failure of the last allowed attempt: the row is {@code dead}, keeps the error, and
+   * waits for an operator.
    *
-   * @param attempts attempts made before this one
-   * @param event the event, if it was asked for; else null
+   * @return false if the lease no longer held (taken over), so nothing was changed
    */
-  public record Locked(int attempts, WebhookEvent event) {}
+  public boolean bury(Lease lease, String error) {
+    return dsl.update(events.table())
+        .set(STATUS, EventStatus.DEAD.sql())
+        .set(LAST_ERROR, error)
+        .setNull(LEASE_OWNER)
+        .setNull(LEASE_UNTIL)
+        .where(leased(lease))
+        .execute() == 1;
+  }
+
+  private static Condition leased(Lease lease) {
+    return EventTable.is(lease.key())
+        .and(STATUS.eq(EventStatus.PROCESSING.sql()))
+        .and(LEASE_OWNER.eq(lease.owner()))
+        .and(ATTEMPTS.eq(lease.attempt()));
+  }
 }

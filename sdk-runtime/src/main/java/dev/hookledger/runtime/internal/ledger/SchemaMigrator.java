@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.ledger;
 
+import dev.hookledger.LedgerUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -7,14 +8,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies {@code db/hookledger/V1__ledger.sql} in a configured schema. Every statement of the DDL is
- * idempotent ({@code IF NOT EXISTS}); the script runs in one transaction under a transaction-level
- * advisory lock per schema, because concurrent {@code CREATE ... IF NOT EXISTS} of the same object
- * from two sessions can still fail on a unique catalog index.
+ * Applies {@code db/hookledger/V1__ledger.sql} in a configured schema: the one {@code migrate} of
+ * {@code WebhookRuntime.migrate()}, {@code InboxAdmin.migrate()} and the command line.
+ *
+ * <p>Every statement of the DDL is idempotent ({@code IF NOT EXISTS}); the script runs in one
+ * transaction (a failure leaves nothing half-applied) under a transaction-level advisory lock per
+ * schema, because concurrent {@code CREATE ... IF NOT EXISTS} of the same object from two sessions
+ * can still fail on a unique catalog index instead of waiting. The schema name is substituted
+ * only where the script uses it as a schema, and quoted, so that a reserved word ({@code order})
+ * works; comments are removed first, so that the script sent holds statements only.
  */
 public final class SchemaMigrator {
   /** The classpath resource, named for Flyway. */
@@ -28,21 +35,34 @@ public final class SchemaMigrator {
 
   private SchemaMigrator() {}
 
-  /** Applies the DDL in {@code schema}, a validated lower-case identifier. */
+  /**
+   * Creates whatever part of the ledger is missing in {@code schema}; changes nothing that exists.
+   *
+   * @param schema a lower-case SQL identifier (see {@link EventTable#requireSchemaName})
+   * @throws LedgerUnavailableException if the database cannot be reached or refuses the DDL; the
+   *     transaction rolled back
+   */
   public static void migrate(DSLContext dsl, String schema) {
-    String ddl = ddl(schema);
+    String ddl = ddl(EventTable.requireSchemaName(schema));
     long start = System.nanoTime();
-    dsl.transaction(cfg -> {
-      DSLContext tx = cfg.dsl();
-      tx.fetch("select pg_advisory_xact_lock(?, ?)", LOCK_CLASS, schema.hashCode());
-      tx.execute(ddl);
-    });
+    try {
+      dsl.transaction(cfg -> {
+        DSLContext tx = cfg.dsl();
+        tx.fetch("select pg_advisory_xact_lock(?, ?)", LOCK_CLASS, schema.hashCode());
+        tx.execute(ddl);
+      });
+    } catch (DataAccessException e) {
+      // DDL errors cannot quote event data, so the database's own message may be shown
+      throw new LedgerUnavailableException("cannot migrate ledger schema '" + schema + "': "
+          + LedgerErrors.describe(e) + ": " + LedgerErrors.sqlMessage(e), e);
+    }
     log.info("ledger schema '{}' is up to date ({} ms)", schema, (System.nanoTime() - start) / 1_000_000);
   }
 
-  /** The DDL with every schema reference quoted and renamed to {@code schema}. */
-  static String ddl(String schema) {
-    return SCHEMA.matcher(script()).replaceAll(Matcher.quoteReplacement('"' + schema + '"'));
+  /** The DDL as it is run: comments removed, every schema reference quoted and renamed to {@code schema}. */
+  public static String ddl(String schema) {
+    String statements = SqlComments.strip(script());
+    return SCHEMA.matcher(statements).replaceAll(Matcher.quoteReplacement('"' + schema + '"'));
   }
 
   private static String script() {

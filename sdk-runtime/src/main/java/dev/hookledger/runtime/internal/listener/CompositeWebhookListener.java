@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Calls several listeners in order. One that throws is logged and skipped, so that a broken
- * tracing listener cannot cost the metrics listener its events.
+ * tracing listener cannot cost the metrics listener its events, and no listener can change an
+ * outcome. The runtime always calls its listeners through one of these, even a single one.
  */
 public final class CompositeWebhookListener implements WebhookListener {
   private static final Logger log = LoggerFactory.getLogger(CompositeWebhookListener.class);
@@ -63,7 +64,7 @@ public final class CompositeWebhookListener implements WebhookListener {
       try {
         call.accept(l);
       } catch (RuntimeException e) {
-        log.warn("webhook listener {}.{} failed; ignored: {}", l.getClass().getName(), method, e.toString());
+        log.warn("webhook listener {}.{} failed; ignored", l.getClass().getName(), method, e);
       }
     }
   }

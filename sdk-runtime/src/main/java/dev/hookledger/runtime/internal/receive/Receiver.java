@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The path of one delivery after its bytes are read: find the provider, verify, record, then hand
- * off ({@code STORE_FIRST}), process in the same transaction ({@code INLINE}) or stop
- * ({@code SHADOW}). Thread-safe.
+ * off ({@code STORE_FIRST}), process in the same transaction ({@code INLINE}) or record it settled
+ * and stop ({@code SHADOW}: the application's existing endpoint handles it). Thread-safe.
  */
 public final class Receiver {
   private static final Logger log = LoggerFactory.getLogger(Receiver.class);
@@ -64,16 +64,11 @@ public final class Receiver {
   }
 
   /**
-   * Records an event fetched by a replay and hands it off like a received one.
-   *
-   * @return true if it was new to the ledger
+   * A sink for replayed events through this receive path's ledger, handing new events off if
+   * {@code dispatch} (else they stay {@code pending}).
    */
-  public boolean offerReplayed(WebhookEvent event, boolean dispatch) {
-    boolean fresh = ledger.record(event, EventSource.REPLAY) == Ledger.Recorded.NEW;
-    if (fresh && dispatch) {
-      handOff.handOff(EventKey.of(event), event);
-    }
-    return fresh;
+  public ReplayRecorder replayRecorder(boolean dispatch) {
+    return new ReplayRecorder(ledger, dispatch ? handOff : ReplayRecorder.LEAVE_PENDING, null);
   }
 
   /** The body limit of a registered provider. */
@@ -111,16 +106,18 @@ public final class Receiver {
   }
 
   private Receipt store(WebhookEvent event, ProcessingMode mode, long start) {
-    if (ledger.record(event, EventSource.DELIVERY) == Ledger.Recorded.DUPLICATE) {
+    boolean shadow = mode == ProcessingMode.SHADOW;
+    if (ledger.record(event, shadow ? EventSource.SHADOW : EventSource.DELIVERY) == Ledger.Recorded.DUPLICATE) {
       log.debug("{} duplicate; acknowledged, nothing changed", event);
       listener.duplicate(event);
       return new Receipt(Receipt.Outcome.DUPLICATE, event);
     }
     log.debug("{} recorded", event);
     listener.received(event, Duration.ofNanos(System.nanoTime() - start));
-    if (mode == ProcessingMode.STORE_FIRST) {
-      handOff.handOff(EventKey.of(event), event);
+    if (shadow) {
+      return new Receipt(Receipt.Outcome.SHADOWED, event);
     }
+    handOff.handOff(EventKey.of(event), event);
     return new Receipt(Receipt.Outcome.ACCEPTED, event);
   }
 

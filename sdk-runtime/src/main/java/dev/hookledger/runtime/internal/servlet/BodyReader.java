@@ -15,12 +15,27 @@ public final class BodyReader {
   private BodyReader() {}
 
   /**
+   * What was read of a body.
+   *
+   * @param bytes the whole body, or, when {@code overLimit}, what was read before reading stopped
+   *     (nothing if {@code Content-Length} declared too much; {@code limit + 1} bytes if chunked)
+   */
+  public record Read(byte[] bytes, boolean overLimit) {}
+
+  /**
    * @param declaredLength the {@code Content-Length}, or -1 if the body is chunked
    * @return the body, or empty if it is larger than {@code limit}
+   * @throws IOException if the body cannot be read or ends before its {@code Content-Length}
    */
   public static Optional<byte[]> read(InputStream in, long declaredLength, int limit) throws IOException {
+    Read read = readUpTo(in, declaredLength, limit);
+    return read.overLimit() ? Optional.empty() : Optional.of(read.bytes());
+  }
+
+  /** As {@link #read}, but keeps what was read of a body over the limit (to pass it on whole). */
+  public static Read readUpTo(InputStream in, long declaredLength, int limit) throws IOException {
     if (declaredLength > limit) {
-      return Optional.empty();
+      return new Read(new byte[0], true);
     }
     if (declaredLength >= 0) {
       byte[] body = in.readNBytes((int) declaredLength);
@@ -28,7 +43,7 @@ public final class BodyReader {
       if (body.length < declaredLength) {
         throw new IOException("body ended after " + body.length + " of " + declaredLength + " bytes");
       }
-      return Optional.of(body);
+      return new Read(body, false);
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(limit, CHUNK));
     byte[] buffer = new byte[CHUNK];
@@ -36,9 +51,9 @@ public final class BodyReader {
     while ((n = in.read(buffer, 0, Math.min(buffer.length, limit + 1 - out.size()))) > 0) {
       out.write(buffer, 0, n);
       if (out.size() > limit) {
-        return Optional.empty();
+        return new Read(out.toByteArray(), true);
       }
     }
-    return Optional.of(out.toByteArray());
+    return new Read(out.toByteArray(), false);
   }
 }

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.internal.ledger;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,15 +7,15 @@ import java.util.Map;
 
 /**
  * Drops headers whose names suggest a credential or signature. Adapters never keep such headers;
- * this is the second line, so that a mistake in an adapter cannot show a signature on an admin
- * page, in the command line's output or in a replayed row.
+ * this is the second line, so that a mistake in an adapter (or a replay source) cannot store a
+ * signature in the ledger, or show one on an admin page or in the command line's output.
  */
 public final class HeaderRedaction {
   private static final List<String> SENSITIVE = List.of("signature", "hmac", "authorization", "token", "secret");
 
   private HeaderRedaction() {}
 
-  /** Whether a header of this name is never shown or stored by the admin side. */
+  /** Whether a header of this name is never stored or shown. */
   public static boolean isSensitive(String name) {
     String n = name.toLowerCase(Locale.ROOT);
     return SENSITIVE.stream().anyMatch(n::contains);

@@ -1,30 +1,25 @@
 package dev.hookledger.runtime.internal.admin;
 
-import static dev.hookledger.runtime.internal.admin.LedgerTables.*;
+import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.hookledger.runtime.internal.ledger.HeaderRedaction;
+import dev.hookledger.runtime.internal.ledger.HeadersJson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.jooq.Field;
-import org.jooq.JSONB;
 import org.jooq.Record;
 
 /** Maps ledger rows to {@link EventSummary} and {@link EventDetail}. */
-final class EventRows {
+final class EventViews {
   static final List<Field<?>> SUMMARY_FIELDS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, STATUS, SOURCE,
       ATTEMPTS, DUPLICATES, RECEIVED_AT, AVAILABLE_AT, SETTLED_AT, LAST_ERROR);
   static final List<Field<?>> DETAIL_FIELDS = List.of(API_VERSION, ENTITY_KEY, ENTITY_VERSION,
       OCCURRED_AT, LIVEMODE, DELIVERY_ID, LEASE_OWNER, LEASE_UNTIL, HEADERS, BODY, PAYLOAD, SECRET_ID,
       SIGNED_AT);
-  private static final TypeReference<Map<String, Object>> HEADER_MAP = new TypeReference<>() {};
 
-  private EventRows() {}
+  private EventViews() {}
 
   static EventSummary summary(Record r) {
     return new EventSummary(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID), r.get(TYPE), r.get(STATUS),
@@ -38,24 +33,9 @@ final class EventRows {
     EventDetail.Extra extra = new EventDetail.Extra(r.get(API_VERSION), r.get(ENTITY_KEY),
         r.get(ENTITY_VERSION), r.get(OCCURRED_AT), r.get(LIVEMODE), r.get(DELIVERY_ID),
         r.get(LEASE_OWNER), r.get(LEASE_UNTIL));
-    return new EventDetail(summary(r), HeaderRedaction.strip(headers(r.get(HEADERS))),
+    return new EventDetail(summary(r), HeaderRedaction.strip(HeadersJson.read(r.get(HEADERS))),
         new String(body, StandardCharsets.UTF_8), body.length,
         payload == null ? null : new String(payload, StandardCharsets.UTF_8), r.get(SECRET_ID),
         r.get(SIGNED_AT), extra);
-  }
-
-  /** The headers column as strings (a non-string JSON value is shown as its JSON text). */
-  private static Map<String, String> headers(JSONB json) {
-    if (json == null) {
-      return Map.of();
-    }
-    try {
-      Map<String, Object> raw = Json.MAPPER.readValue(json.data(), HEADER_MAP);
-      Map<String, String> out = new java.util.LinkedHashMap<>();
-      raw.forEach((k, v) -> out.put(k, v instanceof String s ? s : String.valueOf(v)));
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException("headers column is not a JSON object: " + Json.describe(e), e);
-    }
   }
 }

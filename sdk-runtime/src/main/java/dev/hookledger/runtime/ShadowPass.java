@@ -1,0 +1,79 @@
+package dev.hookledger.runtime;
+
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.InboundDelivery;
+import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.runtime.internal.servlet.BodyReader;
+import dev.hookledger.runtime.internal.servlet.Deliveries;
+import dev.hookledger.runtime.internal.servlet.ReplayedBodyRequest;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link ProcessingMode#SHADOW} at the filter: records a delivery as the enforcing modes would
+ * (verified; new events settled {@code ignored} with source {@code shadow}, duplicates counted),
+ * dispatches nothing and answers nothing. The request goes on to the application's existing
+ * endpoint, body readable again, whatever the outcome: a delivery enforcing would refuse
+ * (signature, size, unknown provider, method) and one the ledger could not record are passed on
+ * too, counted by the listener ({@code rejected}, {@code ledgerUnavailable}) and logged at WARN,
+ * because in shadow mode the existing endpoint still decides.
+ */
+final class ShadowPass {
+  private static final Logger log = LoggerFactory.getLogger(ShadowPass.class);
+
+  private ShadowPass() {}
+
+  /** Records the delivery if it can, and returns the request to pass on. */
+  static HttpServletRequest record(WebhookRuntime runtime, HttpServletRequest request, String path, String provider) {
+    int limit;
+    try {
+      limit = runtime.maxBodyBytes(provider);
+    } catch (UnknownProviderException e) {
+      log.debug("shadow mode: no provider '{}' registered; request passed on unrecorded", provider);
+      return request;
+    }
+    if (!request.getMethod().equals("POST")) {
+      return request;
+    }
+    if (request.getContentLengthLong() > limit) {
+      tooLarge(runtime, provider, limit);
+      return request; // not a byte read: the container serves the body as ever
+    }
+    BodyReader.Read body;
+    try {
+      body = BodyReader.readUpTo(request.getInputStream(), request.getContentLengthLong(), limit);
+    } catch (IOException e) {
+      // the container's stream is broken or cut short: the existing endpoint finds the rest so too
+      log.debug("shadow mode: {} delivery body could not be read, passed on unrecorded: {}", provider, e.toString());
+      return ReplayedBodyRequest.partlyRead(request, new byte[0]);
+    }
+    if (body.overLimit()) {
+      tooLarge(runtime, provider, limit);
+      return ReplayedBodyRequest.partlyRead(request, body.bytes());
+    }
+    receive(runtime, provider, Deliveries.of(request, path, body.bytes()));
+    return ReplayedBodyRequest.whole(request, body.bytes());
+  }
+
+  private static void tooLarge(WebhookRuntime runtime, String provider, int limit) {
+    runtime.rejectedTooLarge(provider);
+    log.warn("shadow mode: {} delivery larger than {} bytes would be refused (413); passed on unrecorded",
+        provider, limit);
+  }
+
+  private static void receive(WebhookRuntime runtime, String provider, InboundDelivery delivery) {
+    try {
+      Receipt receipt = runtime.receive(provider, delivery);
+      log.debug("shadow mode: {} {}; passed on", receipt.event(), receipt.outcome());
+    } catch (DeliveryRejectedException e) {
+      log.warn("shadow mode: {} delivery would be rejected with {} ({}): {}; passed on unrecorded", provider,
+          e.httpStatus(), e.reason(), e.getMessage());
+    } catch (LedgerUnavailableException e) {
+      log.warn("shadow mode: {} delivery passed on unrecorded, the ledger is unavailable: {}", provider, e.getMessage());
+    } catch (RuntimeException e) {
+      log.error("shadow mode: {} delivery passed on unrecorded, recording failed unexpectedly", provider, e);
+    }
+  }
+}

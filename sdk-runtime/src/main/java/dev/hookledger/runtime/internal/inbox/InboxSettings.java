@@ -1,0 +1,16 @@
+package dev.hookledger.runtime.internal.inbox;
+
+import dev.hookledger.runtime.RetryPolicy;
+import java.time.Duration;
+
+/**
+ * How a runtime's inbox workers run, as the builder validated it.
+ *
+ * @param workers threads processing events; 0 for a runtime that only receives
+ * @param batchSize events claimed at most per claim
+ * @param lease how long a claim holds before another worker may take the event over
+ * @param pollInterval the mean time between polls when no notification arrives
+ * @param shutdownTimeout how long {@code close()} waits for events in flight
+ */
+public record InboxSettings(int workers, int batchSize, Duration lease, Duration pollInterval, Duration shutdownTimeout,
+    RetryPolicy retryPolicy) {}

@@ -1,0 +1,123 @@
+package dev.hookledger.runtime.internal.inbox;
+
+import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Listens on the schema's channel over a connection of its own and wakes the poller on every
+ * notification, so that an event recorded by any runtime is claimed at once rather than at the next
+ * poll. A lost connection is opened again with backoff (1 s doubling to 30 s), and the poller is
+ * woken after each reconnect for what was sent meanwhile. Runs on its own thread until {@link #stop()}.
+ */
+final class NotificationListener implements Runnable {
+  /** The listening session's {@code application_name}, to tell it apart in {@code pg_stat_activity}. */
+  static final String APPLICATION_NAME = "hookledger-listener";
+  private static final Logger log = LoggerFactory.getLogger(NotificationListener.class);
+  /** How long one wait for notifications lasts: the bound on how long {@link #stop()} takes. */
+  private static final int WAIT_MILLIS = 200;
+  /** A silent connection is checked this often, so a dead one is found even if no error reaches it. */
+  private static final Duration HEARTBEAT = Duration.ofSeconds(15);
+  private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+  private static final Duration MAX_RETRY = Duration.ofSeconds(30);
+
+  private final DataSource dataSource;
+  private final String channel;
+  private final Wakeup wakeup;
+  private volatile boolean running = true;
+
+  NotificationListener(DataSource dataSource, String channel, Wakeup wakeup) {
+    this.dataSource = dataSource;
+    this.channel = channel;
+    this.wakeup = wakeup;
+  }
+
+  void stop() {
+    running = false;
+  }
+
+  @Override
+  public void run() {
+    Duration retry = FIRST_RETRY;
+    boolean failing = false;
+    while (running) {
+      try (Connection c = dataSource.getConnection()) {
+        listen(c);
+        if (failing) {
+          log.info("listening on {} again", channel);
+        }
+        failing = false;
+        retry = FIRST_RETRY;
+        wakeup.signal(); // whatever was notified while no one listened
+        receive(c);
+        unlisten(c);
+      } catch (SQLException | RuntimeException e) {
+        if (!running) {
+          return;
+        }
+        if (!failing) {
+          log.warn("not listening on {} (events are found by polling meanwhile): {}; retrying in {} s", channel,
+              LedgerErrors.describe(e), retry.toSeconds());
+        }
+        failing = true;
+        if (!pause(retry)) {
+          return;
+        }
+        retry = retry.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : retry.multipliedBy(2);
+      }
+    }
+  }
+
+  private void listen(Connection c) throws SQLException {
+    c.setAutoCommit(true);
+    c.setClientInfo("ApplicationName", APPLICATION_NAME);
+    try (Statement s = c.createStatement()) {
+      s.execute("LISTEN \"" + channel + "\"");
+    }
+  }
+
+  private void receive(Connection c) throws SQLException {
+    PGConnection pg = c.unwrap(PGConnection.class);
+    long quietSince = System.nanoTime();
+    while (running) {
+      PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
+      if (notifications != null && notifications.length > 0) {
+        wakeup.signal();
+        quietSince = System.nanoTime();
+      } else if (System.nanoTime() - quietSince > HEARTBEAT.toNanos()) {
+        try (Statement s = c.createStatement()) {
+          s.execute("SELECT 1");
+        }
+        quietSince = System.nanoTime();
+      }
+    }
+  }
+
+  /** Leaves the connection as it was found, for a pool that lends it again. */
+  private static void unlisten(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("UNLISTEN *");
+    }
+    c.setClientInfo("ApplicationName", "");
+  }
+
+  private boolean pause(Duration d) {
+    long deadline = System.nanoTime() + d.toNanos();
+    while (running && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(Math.min(WAIT_MILLIS, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return running;
+  }
+}

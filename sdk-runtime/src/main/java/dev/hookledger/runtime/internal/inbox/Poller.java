@@ -1,0 +1,102 @@
+package dev.hookledger.runtime.internal.inbox;
+
+import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.ledger.Buried;
+import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
+import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jooq.exception.DataAccessException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims due events in batches, as many as the pool has room for, whenever woken (a notification, a
+ * worker freeing room while events wait) and at least every poll interval, ±20 % at random so that
+ * the runtimes sharing a ledger do not poll in step. Runs on its own thread until {@link #stop()}.
+ */
+final class Poller implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(Poller.class);
+  private static final double JITTER = 0.2;
+
+  private final WorkerPool pool;
+  private final LeaseClaimer claimer;
+  private final InboxSettings settings;
+  private final String owner;
+  private final Clock clock;
+  private final WebhookListener listener;
+  private final Wakeup wakeup;
+  private volatile boolean running = true;
+  private boolean failing;
+
+  Poller(WorkerPool pool, LeaseClaimer claimer, InboxSettings settings, String owner, Clock clock,
+      WebhookListener listener, Wakeup wakeup) {
+    this.pool = pool;
+    this.claimer = claimer;
+    this.settings = settings;
+    this.owner = owner;
+    this.clock = clock;
+    this.listener = listener;
+    this.wakeup = wakeup;
+  }
+
+  void stop() {
+    running = false;
+    wakeup.signal();
+  }
+
+  @Override
+  public void run() {
+    while (running) {
+      claimWhatFits();
+      try {
+        wakeup.await(nextWait());
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** Claims batch after batch while each comes back full and the pool has room. */
+  private void claimWhatFits() {
+    while (running) {
+      int room = pool.reserve(settings.batchSize());
+      if (room == 0) {
+        return; // the pool is full; a worker that frees room wakes this poller
+      }
+      LeaseClaimer.Claimed claimed;
+      try {
+        claimed = claimer.claim(owner, clock.instant(), settings.lease(), room, settings.retryPolicy().maxAttempts());
+      } catch (DataAccessException e) {
+        pool.unreserve(room);
+        if (!failing) {
+          log.warn("cannot claim waiting events (ledger unavailable: {}); polling on", LedgerErrors.describe(e));
+        }
+        failing = true;
+        return;
+      }
+      if (failing) {
+        log.info("claiming waiting events again");
+        failing = false;
+      }
+      pool.unreserve(room - claimed.leases().size());
+      claimed.buried().forEach(this::buried);
+      pool.accept(claimed.leases());
+      if (claimed.size() < room) {
+        pool.backlog(false);
+        return;
+      }
+    }
+  }
+
+  private void buried(Buried b) {
+    log.warn("{} is dead and waits for an operator: {}", b.event(), b.reason());
+    listener.dead(b.event(), b.attempts(), new IllegalStateException(b.reason()));
+  }
+
+  private Duration nextWait() {
+    long mean = settings.pollInterval().toMillis();
+    return Duration.ofMillis(Math.max(1, Math.round(mean * (1 + JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)))));
+  }
+}

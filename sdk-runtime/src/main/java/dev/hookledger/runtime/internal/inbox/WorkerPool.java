@@ -1,0 +1,208 @@
+package dev.hookledger.runtime.internal.inbox;
+
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
+import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import dev.hookledger.runtime.internal.ledger.Lease;
+import dev.hookledger.runtime.internal.process.EventProcessor;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import javax.sql.DataSource;
+import org.jooq.exception.DataAccessException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A runtime's inbox workers: a fixed number of threads processing events from one queue, fed by
+ * this runtime's own deliveries (at once, from memory) and by a {@link Poller} that claims what
+ * waits in the ledger, woken by a {@link NotificationListener}. The pool holds at most
+ * {@code workers + batchSize} events at a time (running or queued), so that it never claims more
+ * than it can start before the leases run out, and never holds bodies without bound.
+ *
+ * <p>{@link #close} stops claiming, gives back the leases of claimed events not yet started, and
+ * waits for those in flight. Thread-safe.
+ */
+public final class WorkerPool {
+  private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
+
+  private final InboxSettings settings;
+  private final LeaseClaimer claimer;
+  private final Notifier notifier;
+  private final Clock clock;
+  private final Semaphore slots;
+  private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
+  private final Wakeup wakeup = new Wakeup();
+  private final List<Thread> workers = new ArrayList<>();
+  private final Poller poller;
+  private final NotificationListener notifications;
+  private final List<Thread> helpers = new ArrayList<>();
+  private volatile boolean backlog;
+  private boolean closing; // guarded by this
+
+  private WorkerPool(InboxSettings settings, LeaseClaimer claimer, EventProcessor processor, Notifier notifier,
+      DataSource dataSource, String owner, Clock clock, WebhookListener listener, String name) {
+    this.settings = settings;
+    this.claimer = claimer;
+    this.notifier = notifier;
+    this.clock = clock;
+    this.slots = new Semaphore(settings.workers() + settings.batchSize());
+    for (int i = 1; i <= settings.workers(); i++) {
+      workers.add(thread(name + "-worker-" + i,
+          new InboxWorker(queue, claimer, processor, owner, settings.lease(), clock, this::taskDone)));
+    }
+    this.poller = new Poller(this, claimer, settings, owner, clock, listener, wakeup);
+    this.notifications = new NotificationListener(dataSource, notifier.channel(), wakeup);
+    helpers.add(thread(name + "-poller", poller));
+    helpers.add(thread(name + "-listener", notifications));
+  }
+
+  /**
+   * Starts the workers, the poller (which claims what waits at once) and the listener.
+   *
+   * @param name the threads' name prefix
+   */
+  public static WorkerPool start(InboxSettings settings, LeaseClaimer claimer, EventProcessor processor,
+      Notifier notifier, DataSource dataSource, String owner, Clock clock, WebhookListener listener, String name) {
+    WorkerPool pool = new WorkerPool(settings, claimer, processor, notifier, dataSource, owner, clock, listener, name);
+    pool.workers.forEach(Thread::start);
+    pool.helpers.forEach(Thread::start);
+    return pool;
+  }
+
+  /**
+   * Takes an event this runtime has just recorded, to claim and process it without reading it back.
+   *
+   * @return false if the pool is full or closing: the event stays {@code pending} for any runtime's poll
+   */
+  public boolean offer(EventKey key, WebhookEvent event) {
+    if (!slots.tryAcquire()) {
+      backlog = true;
+      return false;
+    }
+    synchronized (this) {
+      if (!closing) {
+        queue.add(Task.local(key, event));
+        return true;
+      }
+    }
+    slots.release();
+    return false;
+  }
+
+  /**
+   * Stops claiming, gives back the leases of events claimed but not started ({@code pending} again,
+   * the attempt not counted, due now, other runtimes notified), then waits up to the shutdown
+   * timeout for the events in flight. One still running then keeps its lease, which runs out.
+   */
+  public void close() {
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+    }
+    poller.stop();
+    notifications.stop();
+    long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
+    join(helpers, deadline);
+    List<Task> unstarted = new ArrayList<>();
+    synchronized (this) {
+      queue.drainTo(unstarted);
+      workers.forEach(w -> queue.add(Task.STOP));
+    }
+    giveBack(unstarted);
+    join(workers, deadline);
+    // not interrupted: an event still running keeps its lease; once that runs out another worker
+    // takes it over, and this one's commit is refused
+    long running = workers.stream().filter(Thread::isAlive).count();
+    if (running > 0) {
+      log.warn("{} events still in flight after {} ms; once their leases run out other workers take them over",
+          running, settings.shutdownTimeout().toMillis());
+    }
+  }
+
+  /**
+   * Reserves room for up to {@code max} events.
+   *
+   * @return the room reserved, 0 if the pool is full
+   */
+  int reserve(int max) {
+    for (int n = Math.min(max, slots.availablePermits()); n > 0; n = Math.min(n - 1, slots.availablePermits())) {
+      if (slots.tryAcquire(n)) {
+        return n;
+      }
+    }
+    backlog = true;
+    return 0;
+  }
+
+  void unreserve(int n) {
+    slots.release(n);
+  }
+
+  /** Queues claimed events in the room reserved for them; if the pool is closing, gives their leases back. */
+  void accept(List<Lease> leases) {
+    synchronized (this) {
+      if (!closing) {
+        leases.forEach(l -> queue.add(Task.leased(l)));
+        return;
+      }
+    }
+    giveBack(leases.stream().map(Task::leased).toList());
+  }
+
+  /** Whether events may be waiting beyond the pool's room, so that a freed slot should wake the poller. */
+  void backlog(boolean waiting) {
+    backlog = waiting;
+  }
+
+  private void taskDone() {
+    slots.release();
+    if (backlog) {
+      wakeup.signal();
+    }
+  }
+
+  private void giveBack(List<Task> unstarted) {
+    if (unstarted.isEmpty()) {
+      return;
+    }
+    List<Lease> leases = unstarted.stream().map(Task::lease).filter(l -> l != null).toList();
+    try {
+      int released = claimer.release(leases, clock.instant());
+      log.info("gave back {} claimed events not yet started; {} of this runtime's deliveries left pending",
+          released, unstarted.size() - leases.size());
+    } catch (DataAccessException e) {
+      log.warn("cannot give back {} leases (ledger unavailable: {}); they run out at the latest {} after the claim",
+          leases.size(), LedgerErrors.describe(e), settings.lease());
+    }
+    notifier.wakeWorkers();
+  }
+
+  private static void join(List<Thread> threads, long deadlineNanos) {
+    for (Thread t : threads) {
+      long left = deadlineNanos - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      try {
+        t.join(Math.max(1, left / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static Thread thread(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    return t;
+  }
+}

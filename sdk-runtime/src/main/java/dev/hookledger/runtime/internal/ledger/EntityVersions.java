@@ -1,0 +1,59 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import static org.jooq.impl.DSL.excluded;
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+
+import java.time.Instant;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The {@code entity_version} table: the newest version applied per entity, advanced inside the
+ * processing transaction so that it commits or rolls back with the handlers' writes. Thread-safe.
+ */
+public final class EntityVersions {
+  private static final Field<String> PROVIDER = field(name("provider"), SQLDataType.VARCHAR);
+  private static final Field<String> ENTITY_KEY = field(name("entity_key"), SQLDataType.VARCHAR);
+  private static final Field<Long> VERSION = field(name("version"), SQLDataType.BIGINT);
+  private static final Field<String> EVENT_ID = field(name("event_id"), SQLDataType.VARCHAR);
+  private static final Field<Instant> UPDATED_AT = field(name("updated_at"), SQLDataType.INSTANT);
+
+  private final Table<Record> table;
+  private final Field<Long> storedVersion;
+
+  public EntityVersions(String schema) {
+    this.table = DSL.table(name(schema, "entity_version"));
+    this.storedVersion = field(name(schema, "entity_version", "version"), SQLDataType.BIGINT);
+  }
+
+  /**
+   * Records {@code version} as the entity's newest unless a newer one is already recorded:
+   * {@code INSERT ... ON CONFLICT (provider, entity_key) DO UPDATE ... WHERE version <= excluded.version
+   * RETURNING}. An equal version advances too (ties cannot be ordered, so they are not stale). The row
+   * stays locked until {@code tx} ends, so concurrent events of one entity are decided one at a time.
+   *
+   * @return false if a newer version is recorded: the event is stale
+   */
+  public boolean advance(DSLContext tx, String provider, String entityKey, long version, String eventId, Instant now) {
+    return tx.insertInto(table)
+        .set(PROVIDER, provider)
+        .set(ENTITY_KEY, entityKey)
+        .set(VERSION, version)
+        .set(EVENT_ID, eventId)
+        .set(UPDATED_AT, now)
+        .onConflict(PROVIDER, ENTITY_KEY)
+        .doUpdate()
+        .set(VERSION, excluded(VERSION))
+        .set(EVENT_ID, excluded(EVENT_ID))
+        .set(UPDATED_AT, excluded(UPDATED_AT))
+        .where(storedVersion.le(excluded(VERSION)))
+        .returningResult(VERSION)
+        .fetchOptional()
+        .isPresent();
+  }
+}

@@ -1,0 +1,167 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.*;
+import static org.jooq.impl.DSL.row;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.jooq.DSLContext;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Row3;
+import org.jooq.Row4;
+import org.jooq.ResultQuery;
+
+/**
+ * Claims waiting events as leases, each claim committed before its event is processed: status
+ * {@code processing}, {@code lease_owner}, {@code lease_until}, {@code attempts + 1}, and
+ * {@code available_at = lease_until}, so that an expired lease is found by the same condition as a
+ * pending event that is due ({@code available_at <= now} on the partial index of waiting rows).
+ * Thread-safe; any number of runtimes may claim from one ledger at once.
+ */
+public final class LeaseClaimer {
+  private static final List<Field<?>> EVENT_AND_ATTEMPTS = Stream.concat(EventRows.EVENT_COLUMNS.stream(), Stream.of(ATTEMPTS))
+      .toList();
+
+  private final DSLContext dsl;
+  private final EventTable events;
+
+  public LeaseClaimer(DSLContext dsl, EventTable events) {
+    this.dsl = dsl;
+    this.events = events;
+  }
+
+  /** What one batch claim took, and what it set aside as {@code dead}. */
+  public record Claimed(List<Lease> leases, List<Buried> buried) {
+    public int size() {
+      return leases.size() + buried.size();
+    }
+  }
+
+  /**
+   * Claims up to {@code limit} due events, oldest first, skipping rows another claim or processing
+   * transaction has locked. A row whose lease ran out is taken over (its {@code last_error} says
+   * so); one that has no attempt left is set {@code dead} instead.
+   */
+  public Claimed claim(String owner, Instant now, Duration lease, int limit, int maxAttempts) {
+    Instant until = now.plus(lease);
+    return dsl.transactionResult(cfg -> {
+      DSLContext tx = cfg.dsl();
+      List<Lease> leases = new ArrayList<>();
+      List<Buried> buried = new ArrayList<>();
+      List<Row3<String, String, String>> due = new ArrayList<>();
+      for (Record r : dueRows(tx, now, limit).fetch()) {
+        EventKey key = new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID));
+        boolean abandoned = EventStatus.PROCESSING.sql().equals(r.get(STATUS));
+        int attempts = r.get(ATTEMPTS);
+        if (attempts >= maxAttempts) {
+          String reason = (abandoned ? abandoned(r) + "; " : "") + "no attempt left (" + attempts + " of " + maxAttempts + ")";
+          buried.add(bury(tx, key, abandoned ? reason : r.get(LAST_ERROR), reason));
+        } else if (abandoned) {
+          leases.add(take(tx, is(key), owner, until, abandoned(r)).get(0));
+        } else {
+          due.add(row(key.provider(), key.scope(), key.eventId()));
+        }
+      }
+      if (!due.isEmpty()) {
+        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, until, null));
+      }
+      return new Claimed(leases, buried);
+    });
+  }
+
+  /**
+   * Claims one event this runtime has just recorded and holds in memory, if it is still pending and
+   * due (another runtime's poll may have taken it first).
+   *
+   * @return the attempt number of the claim
+   */
+  public Optional<Integer> claimOne(EventKey key, String owner, Instant now, Duration lease) {
+    Instant until = now.plus(lease);
+    return dsl.update(events.table())
+        .set(STATUS, EventStatus.PROCESSING.sql())
+        .set(ATTEMPTS, ATTEMPTS.plus(1))
+        .set(LEASE_OWNER, owner)
+        .set(LEASE_UNTIL, until)
+        .set(AVAILABLE_AT, until)
+        .where(is(key)).and(STATUS.eq(EventStatus.PENDING.sql())).and(AVAILABLE_AT.le(now))
+        .returningResult(ATTEMPTS)
+        .fetchOptional(r -> r.value1());
+  }
+
+  /**
+   * Gives back leases whose events were claimed but not started (a shutdown): {@code pending} again,
+   * the claim's attempt not counted, due at {@code now}. A lease already taken over is left alone.
+   *
+   * @return how many were given back
+   */
+  public int release(List<Lease> leases, Instant now) {
+    if (leases.isEmpty()) {
+      return 0;
+    }
+    List<Row4<String, String, String, Integer>> held = leases.stream()
+        .map(l -> row(l.key().provider(), l.key().scope(), l.key().eventId(), l.attempt()))
+        .toList();
+    return dsl.update(events.table())
+        .set(STATUS, EventStatus.PENDING.sql())
+        .set(ATTEMPTS, ATTEMPTS.minus(1))
+        .set(AVAILABLE_AT, now)
+        .setNull(LEASE_OWNER)
+        .setNull(LEASE_UNTIL)
+        .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
+        .and(STATUS.eq(EventStatus.PROCESSING.sql()))
+        .and(LEASE_OWNER.eq(leases.get(0).owner()))
+        .execute();
+  }
+
+  /**
+   * The select of a claim: the oldest due waiting rows, locked, skipping those another transaction
+   * holds. Public so that a test can check its plan reads the partial index of waiting rows.
+   */
+  public ResultQuery<Record> dueRows(DSLContext tx, Instant now, int limit) {
+    return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR))
+        .from(events.table())
+        .where(WAITING).and(AVAILABLE_AT.le(now))
+        .orderBy(AVAILABLE_AT)
+        .limit(limit)
+        .forUpdate().skipLocked();
+  }
+
+  private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError) {
+    var update = tx.update(events.table())
+        .set(STATUS, EventStatus.PROCESSING.sql())
+        .set(ATTEMPTS, ATTEMPTS.plus(1))
+        .set(LEASE_OWNER, owner)
+        .set(LEASE_UNTIL, until)
+        .set(AVAILABLE_AT, until);
+    if (lastError != null) {
+      update = update.set(LAST_ERROR, lastError);
+    }
+    return update.where(which)
+        .returningResult(EVENT_AND_ATTEMPTS)
+        .fetch(r -> new Lease(new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)), owner, r.get(ATTEMPTS),
+            until, EventRows.toEvent(r)));
+  }
+
+  private Buried bury(DSLContext tx, EventKey key, String lastError, String reason) {
+    Record r = tx.update(events.table())
+        .set(STATUS, EventStatus.DEAD.sql())
+        .set(LAST_ERROR, lastError)
+        .setNull(LEASE_OWNER)
+        .setNull(LEASE_UNTIL)
+        .where(is(key))
+        .returningResult(EVENT_AND_ATTEMPTS)
+        .fetchSingle();
+    return new Buried(EventRows.toEvent(r), r.get(ATTEMPTS), reason);
+  }
+
+  private static String abandoned(Record r) {
+    return "attempt " + r.get(ATTEMPTS) + " by " + r.get(LEASE_OWNER) + " was abandoned: its lease ran out at "
+        + r.get(LEASE_UNTIL) + " (the worker stopped, or ran longer than its lease)";
+  }
+}

@@ -1,0 +1,76 @@
+package dev.hookledger.runtime.internal.receive;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.ledger.EventSource;
+import dev.hookledger.runtime.internal.ledger.Ledger;
+import dev.hookledger.runtime.internal.process.EventHandOff;
+import dev.hookledger.spi.ReplaySink;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Where a replay source puts what it fetched: each event goes through the receive path's
+ * {@link Ledger} with source {@code replay} (so no secret id), an event the ledger already has is
+ * skipped, and a new one is handed off like a received one. {@link #alreadyReceived} is answered
+ * from the ledger. Counts what it recorded and skipped; thread-safe.
+ */
+public final class ReplayRecorder implements ReplaySink {
+  /** A hand-off that leaves new events {@code pending} for whichever workers poll the ledger. */
+  public static final EventHandOff LEAVE_PENDING = (key, event) -> {};
+
+  private final Ledger ledger;
+  private final EventHandOff handOff;
+  private final String provider;
+  private final AtomicInteger recorded = new AtomicInteger();
+  private final AtomicInteger alreadyReceived = new AtomicInteger();
+
+  /**
+   * @param provider the only provider whose events are accepted (the source's), or null for any
+   */
+  public ReplayRecorder(Ledger ledger, EventHandOff handOff, String provider) {
+    this.ledger = requireNonNull(ledger, "ledger");
+    this.handOff = requireNonNull(handOff, "handOff");
+    this.provider = provider;
+  }
+
+  /**
+   * @throws IllegalArgumentException if the event is of another provider than the source's
+   * @throws dev.hookledger.LedgerUnavailableException if the ledger cannot record it
+   */
+  @Override
+  public boolean offer(WebhookEvent event) {
+    requireNonNull(event, "event");
+    if (provider != null && !event.provider().equals(provider)) {
+      throw new IllegalArgumentException("a replay source for " + provider + " offered an event of provider "
+          + event.provider() + ": " + event);
+    }
+    if (ledger.record(event, EventSource.REPLAY) == Ledger.Recorded.DUPLICATE) {
+      alreadyReceived.incrementAndGet();
+      return false;
+    }
+    recorded.incrementAndGet();
+    handOff.handOff(EventKey.of(event), event);
+    return true;
+  }
+
+  @Override
+  public boolean alreadyReceived(String provider, String scope, String eventId) {
+    boolean known = ledger.contains(new EventKey(provider, scope, eventId));
+    if (known) {
+      alreadyReceived.incrementAndGet();
+    }
+    return known;
+  }
+
+  /** Events that were new to the ledger. */
+  public int recorded() {
+    return recorded.get();
+  }
+
+  /** Events (or deliveries asked about) the ledger already had. */
+  public int alreadyReceived() {
+    return alreadyReceived.get();
+  }
+}

@@ -1,0 +1,154 @@
+package dev.hookledger.runtime.internal.servlet;
+
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A request whose body the filter has read, passed on with that body readable again: through
+ * {@link #getInputStream()} or {@link #getReader()} (one of them, as the servlet API says), and, for
+ * a form post, through the {@code getParameter} methods, which would otherwise find the stream
+ * consumed. The bytes are exactly those received.
+ */
+public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
+  private static final String FORM = "application/x-www-form-urlencoded";
+
+  private final byte[] read;
+  private final boolean partial;
+  private ServletInputStream stream;
+  private BufferedReader reader;
+  private Map<String, String[]> formParameters;
+
+  private ReplayedBodyRequest(HttpServletRequest request, byte[] read, boolean partial) {
+    super(request);
+    this.read = read;
+    this.partial = partial;
+  }
+
+  /** {@code request}, whose whole body is {@code body}. */
+  public static ReplayedBodyRequest whole(HttpServletRequest request, byte[] body) {
+    return new ReplayedBodyRequest(request, body, false);
+  }
+
+  /** {@code request}, of whose body {@code prefix} was read; the rest is still in its stream. */
+  public static ReplayedBodyRequest partlyRead(HttpServletRequest request, byte[] prefix) {
+    return new ReplayedBodyRequest(request, prefix, true);
+  }
+
+  @Override
+  public ServletInputStream getInputStream() throws IOException {
+    if (reader != null) {
+      throw new IllegalStateException("getReader() has already been called for this request");
+    }
+    return body();
+  }
+
+  @Override
+  public BufferedReader getReader() throws IOException {
+    if (reader == null) {
+      if (stream != null) {
+        throw new IllegalStateException("getInputStream() has already been called for this request");
+      }
+      reader = new BufferedReader(new InputStreamReader(body(), charset(StandardCharsets.ISO_8859_1)));
+    }
+    return reader;
+  }
+
+  @Override
+  public String getParameter(String name) {
+    String[] values = getParameterMap().get(name);
+    return values == null ? null : values[0];
+  }
+
+  @Override
+  public Map<String, String[]> getParameterMap() {
+    return isForm() ? formParameters() : super.getParameterMap();
+  }
+
+  @Override
+  public Enumeration<String> getParameterNames() {
+    return Collections.enumeration(getParameterMap().keySet());
+  }
+
+  @Override
+  public String[] getParameterValues(String name) {
+    String[] values = getParameterMap().get(name);
+    return values == null ? null : values.clone();
+  }
+
+  private ServletInputStream body() throws IOException {
+    if (stream == null) {
+      stream = new ReplayedInputStream(read, partial ? super.getInputStream() : null);
+    }
+    return stream;
+  }
+
+  private boolean isForm() {
+    String type = getContentType();
+    return "POST".equals(getMethod()) && type != null && type.toLowerCase(Locale.ROOT).startsWith(FORM);
+  }
+
+  /** The query string's parameters, then the body's (as the servlet API orders them); read once. */
+  private Map<String, String[]> formParameters() {
+    if (formParameters == null) {
+      Map<String, List<String>> values = new LinkedHashMap<>();
+      decode(getQueryString(), StandardCharsets.UTF_8, values);
+      // a body the application already read as a stream is not there to parse, as with the container
+      if (stream == null && reader == null) {
+        decode(new String(wholeBody(), charset(StandardCharsets.UTF_8)), charset(StandardCharsets.UTF_8), values);
+      }
+      Map<String, String[]> out = new LinkedHashMap<>();
+      values.forEach((k, v) -> out.put(k, v.toArray(String[]::new)));
+      formParameters = Collections.unmodifiableMap(out);
+    }
+    return formParameters;
+  }
+
+  private byte[] wholeBody() {
+    try {
+      ByteArrayOutputStream all = new ByteArrayOutputStream(read.length);
+      all.write(read);
+      if (partial) {
+        super.getInputStream().transferTo(all);
+      }
+      return all.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("the rest of the form body could not be read", e);
+    }
+  }
+
+  private static void decode(String text, Charset charset, Map<String, List<String>> into) {
+    if (text == null || text.isEmpty()) {
+      return;
+    }
+    for (String pair : text.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), charset);
+      String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), charset);
+      into.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+    }
+  }
+
+  private Charset charset(Charset fallback) {
+    String encoding = getCharacterEncoding();
+    return encoding == null ? fallback : Charset.forName(encoding);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.hookledger.runtime.inbox;
+
+import static dev.hookledger.runtime.inbox.InboxFixture.SIGNER;
+import static dev.hookledger.runtime.inbox.InboxFixture.event;
+import static dev.hookledger.runtime.inbox.InboxFixture.number;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHttp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several runtimes, in this JVM and in another process, share one ledger: each event's effect
+ * happens once, whoever receives it, whoever retries it, and whoever dies while holding it.
+ */
+class MultiNodeProcessingTest {
+  static final int EVENTS = 200;
+
+  @Test
+  void twoHundredEventsSharedByFourRuntimesInTwoProcessesAreEachProcessedExactlyOnce() throws Exception {
+    TestDatabase.Database db = InboxFixture.database();
+    try (NodeProcess d = NodeProcess.start(db.jdbcUrl(), "D", false);
+        WebhookRuntime a = node(db, "A"); WebhookRuntime b = node(db, "B"); WebhookRuntime c = node(db, "C")) {
+      List<WebhookRuntime> local = List.of(a, b, c);
+      ExecutorService clients = Executors.newFixedThreadPool(8);
+      try {
+        List<Future<?>> sent = new ArrayList<>();
+        for (int i = 0; i < EVENTS; i++) {
+          int n = i;
+          // every fifth event fails its first attempt: its retry is claimed by whichever runtime polls first
+          String body = "{\"failFirst\":" + (n % 5 == 0) + "}";
+          String id = String.format("evt_%03d", n);
+          sent.add(clients.submit(() -> {
+            if (n % 4 == 3) {
+              assertEquals("accepted\n", TestHttp.send(SIGNER.request(d.webhookUri(), id, "job.count", body)).body());
+            } else {
+              InboxFixture.receive(local.get(n % 4), id, "job.count", body);
+            }
+          }));
+        }
+        for (Future<?> f : sent) {
+          f.get();
+        }
+      } finally {
+        clients.shutdownNow();
+      }
+      Await.until("all events are done", () -> number(db, "select count(*) from hookledger.event where status = 'done'") == EVENTS);
+    }
+
+    assertEquals(EVENTS, number(db, "select count(*) from effect_count"));
+    assertEquals(0, number(db, "select count(*) from effect_count where n <> 1"), "an effect happened twice");
+    assertEquals(EVENTS / 5, number(db, "select count(*) from hookledger.event where attempts = 2"));
+    assertEquals(EVENTS - EVENTS / 5, number(db, "select count(*) from hookledger.event where attempts = 1"));
+    assertEquals(0, number(db, "select count(*) from hookledger.event where lease_owner is not null or last_error is not null"));
+    assertEquals("A,B,C,D", LedgerRows.first(db.dataSource(), "select string_agg(distinct processed_by, ','"
+        + " order by processed_by) as nodes from effect_count").orElseThrow().get("nodes"),
+        "every runtime, the other process's too, did part of the work");
+  }
+
+  @Test
+  void eventOfAProcessKilledMidHandlerIsTakenOverWhenItsLeaseRunsOutAndItsEffectHappensOnce() throws Exception {
+    TestDatabase.Database db = InboxFixture.database();
+    try (NodeProcess d = NodeProcess.start(db.jdbcUrl(), "D", true)) {
+      assertEquals("accepted\n", TestHttp.send(SIGNER.request(d.webhookUri(), "evt_crash", "job.hang", "{}")).body());
+      d.awaitLine("started job.hang"); // its effect is written, not committed
+      try (WebhookRuntime a = node(db, "A")) {
+        d.kill();
+        Map<String, Object> held = event(db, "evt_crash");
+        assertEquals("processing", held.get("status"));
+        assertTrue(((String) held.get("lease_owner")).contains("/" + d.pid() + "/"), (String) held.get("lease_owner"));
+
+        InboxFixture.awaitStatus(db, "evt_crash", "done");
+      }
+    }
+    assertEquals(1, number(db, "select n from effect_count where event_id = 'evt_crash'"));
+    assertEquals("A", LedgerRows.first(db.dataSource(), "select processed_by from effect_count").orElseThrow()
+        .get("processed_by"));
+    assertEquals(2, event(db, "evt_crash").get("attempts"));
+  }
+
+  private static WebhookRuntime node(TestDatabase.Database db, String name) {
+    WebhookRuntime runtime = InboxFixture.node(db.jdbcUrl(), new CountingHandler(name, null)).build();
+    runtime.start();
+    return runtime;
+  }
+}
