@@ -1,6 +1,7 @@
 package dev.hookledger.samples.demo;
 
 import dev.hookledger.runtime.ProcessingMode;
+import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.samples.app.ExpectedState;
 import dev.hookledger.samples.app.SampleState;
@@ -11,6 +12,7 @@ import dev.hookledger.samples.traffic.SampleSigners;
 import dev.hookledger.samples.traffic.WebhookClient;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -99,6 +101,14 @@ public final class Demo {
     return b.mode(ProcessingMode.STORE_FIRST)
         .workers(WORKERS)
         .clock(clock)
-        .listener(settlements);
+        .listener(settlements)
+        // a demo cannot wait for the production backoff (10 s, x2, 12 attempts): retry within a second
+        .retryPolicy(RetryPolicy.builder()
+            .firstDelay(Duration.ofMillis(100))
+            .factor(2)
+            .maxDelay(Duration.ofMillis(400))
+            .maxAttempts(MAX_ATTEMPTS)
+            .build())
+        .pollInterval(Duration.ofMillis(50));
   }
 }

@@ -18,6 +18,16 @@ final class FailureSteps {
     this.maxAttempts = maxAttempts;
   }
 
+  /**
+   * The handler's own message from the ledger's {@code last_error} (its first line names the method
+   * and event, then the exception): {@code invoice in_demo_eur is in EUR; ...}.
+   */
+  static String cause(String lastError) {
+    String first = lastError.lines().findFirst().orElse("");
+    int at = first.lastIndexOf("Exception: ");
+    return at < 0 ? first : first.substring(at + "Exception: ".length());
+  }
+
   /** An invoice in euros, which the sample's billing handler refuses. */
   void poisonEvent() {
     String id = "evt_demo_invoice_eur";
@@ -27,7 +37,7 @@ final class FailureSteps {
     Answer answer = ctx.send(ctx.sign().stripe(body, ctx.clock().instant()));
     EventSummary row = ctx.settled("stripe", id);
     n.say("server", describe(answer) + " (the answer never waits for a handler)");
-    n.say("ledger", describe(row) + (row.lastError() == null ? "" : "; last error: " + row.lastError()));
+    n.say("ledger", describe(row) + row.lastError().map(e -> "; last error: " + cause(e)).orElse(""));
     n.check(answer.status() == 200 && row.status().equals("dead") && row.attempts() == maxAttempts,
         "rolled back on each of " + maxAttempts + " attempts, then set aside as dead; nothing booked");
   }

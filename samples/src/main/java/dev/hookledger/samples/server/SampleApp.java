@@ -57,7 +57,7 @@ public final class SampleApp implements AutoCloseable {
       runtime = tuning.apply(runtimeBuilder(ds, secrets)).build();
       runtime.migrate();
       runtime.start();
-      InboxAdmin admin = InboxAdmin.builder(ds).schema(LEDGER_SCHEMA).build();
+      InboxAdmin admin = runtime.admin();
       SampleServer server = SampleServer.start(host, port, runtime, admin, ds);
       return new SampleApp(database, runtime, admin, server);
     } catch (RuntimeException e) {
