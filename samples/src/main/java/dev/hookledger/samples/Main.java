@@ -1,10 +1,56 @@
 package dev.hookledger.samples;
 
-/** Entry point of {@code hookledger-samples.jar}. */
-public final class Main {
-  private Main() {}
+import dev.hookledger.samples.bench.BenchCommand;
+import dev.hookledger.samples.demo.DemoCommand;
+import dev.hookledger.samples.server.ServeCommand;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of {@code hookledger-samples.jar}: {@code demo} (the default), {@code serve},
+ * {@code bench}, and the operations commands of the hookledger command line.
+ */
+@Command(
+    name = "hookledger-samples",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "hookledger's sample application: effectively-once webhooks from Stripe, GitHub and"
+        + " Shopify. With no command, runs the demo.",
+    subcommands = {DemoCommand.class, ServeCommand.class, BenchCommand.class,
+        CommandLine.HelpCommand.class})
+public final class Main implements Callable<Integer> {
 
   public static void main(String[] args) {
-    System.out.println("hookledger samples: not built yet");
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns its exit code; for tests, which must not exit the JVM. */
+  public static int run(String... args) {
+    quietLibraries();
+    CommandLine cli = new CommandLine(new Main());
+    OpsCommand.addTo(cli, System::getenv);
+    return cli.execute(args);
+  }
+
+  /** No command given: the demo. */
+  @Override
+  public Integer call() throws Exception {
+    return new DemoCommand().call();
+  }
+
+  private static void quietLibraries() {
+    // jOOQ prints a banner and tips at first use; the samples' output is read by people
+    System.setProperty("org.jooq.no-logo", "true");
+    System.setProperty("org.jooq.no-tips", "true");
+  }
+
+  /** The version printed by {@code --version}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"hookledger-samples " + (v == null ? "(development build)" : v)};
+    }
   }
 }

@@ -1,0 +1,111 @@
+package dev.hookledger.samples;
+
+import dev.hookledger.runtime.cli.HookledgerCli;
+import dev.hookledger.samples.server.EmbeddedDatabase;
+import dev.hookledger.samples.server.RunningServe;
+import dev.hookledger.samples.server.ServeCommand;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * One of hookledger's operations commands ({@code status}, {@code list}, {@code show},
+ * {@code retry}, {@code prune}, {@code migrate}, {@code replay}), run by {@link HookledgerCli} with
+ * every argument passed through.
+ *
+ * <p>Without {@code --database-url} (or {@code HOOKLEDGER_DATABASE_URL}) it works on the sample's
+ * own embedded database: the one a running {@code serve} uses, or else it starts that database on
+ * its data directory for the length of the command.
+ */
+@Command
+final class OpsCommand implements Callable<Integer> {
+  /** Each command with the summary its help shows. */
+  static final Map<String, String> COMMANDS = orderedMap(
+      "status", "Counts per provider and status, the oldest waiting event, dead events.",
+      "list", "Lists events, newest first (e.g. --status dead).",
+      "show", "Shows one event: headers, body, attempts, last error.",
+      "retry", "Sets a dead event (or --dead: all of them) back to pending.",
+      "prune", "Deletes settled events older than a window.",
+      "migrate", "Creates the ledger schema where it is missing.",
+      "replay", "Fetches events missed while down from the provider's API.");
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "The embedded database of 'serve --data-dir DIR' (default: ~/.hookledger/samples-db).")
+  Path dataDir = ServeCommand.DEFAULT_DATA_DIR;
+
+  @Parameters(arity = "0..*", paramLabel = "ARGS", description = "Passed to hookledger's command.")
+  List<String> args = new ArrayList<>();
+
+  private final String name;
+  private final Function<String, String> environment;
+
+  OpsCommand(String name, Function<String, String> environment) {
+    this.name = name;
+    this.environment = environment;
+  }
+
+  /** Adds every operations command to {@code root}. */
+  static void addTo(CommandLine root, Function<String, String> environment) {
+    COMMANDS.forEach((name, summary) -> {
+      CommandLine sub = new CommandLine(new OpsCommand(name, environment));
+      sub.setUnmatchedOptionsArePositionalParams(true);
+      sub.getCommandSpec().usageMessage().description(summary + " (hookledger's operations command: '"
+          + name + " --help' for its options)");
+      root.addSubcommand(name, sub);
+    });
+  }
+
+  private static Map<String, String> orderedMap(String... pairs) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+    }
+    return Collections.unmodifiableMap(map);
+  }
+
+  @Override
+  public Integer call() {
+    List<String> forwarded = new ArrayList<>();
+    forwarded.add(name);
+    forwarded.addAll(args);
+    boolean named = args.stream().anyMatch(a -> a.equals("--database-url") || a.startsWith("--database-url="))
+        || !isBlank(environment.apply("HOOKLEDGER_DATABASE_URL"));
+    if (named || args.contains("--help") || args.contains("-h")) {
+      return HookledgerCli.run(forwarded.toArray(String[]::new));
+    }
+    Optional<String> running = RunningServe.find(dataDir);
+    if (running.isPresent()) {
+      return HookledgerCli.run(withUrl(forwarded, running.get()));
+    }
+    if (!name.equals("migrate") && !Files.isRegularFile(dataDir.resolve("PG_VERSION"))) {
+      System.err.println("hookledger-samples: no database: pass --database-url, set HOOKLEDGER_DATABASE_URL,"
+          + " or run 'serve' first (its embedded database lives in " + dataDir.toAbsolutePath() + ")");
+      return 2;
+    }
+    try (EmbeddedDatabase db = EmbeddedDatabase.persistent(dataDir)) {
+      return HookledgerCli.run(withUrl(forwarded, db.jdbcUrl()));
+    }
+  }
+
+  private static String[] withUrl(List<String> forwarded, String url) {
+    List<String> all = new ArrayList<>(forwarded);
+    all.add("--database-url");
+    all.add(url);
+    return all.toArray(String[]::new);
+  }
+
+  private static boolean isBlank(String s) {
+    return s == null || s.isBlank();
+  }
+}

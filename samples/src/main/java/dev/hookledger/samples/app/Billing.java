@@ -1,0 +1,45 @@
+package dev.hookledger.samples.app;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hookledger.OnEvent;
+import java.util.Locale;
+import org.jooq.DSLContext;
+
+/**
+ * Stripe invoices: {@code invoice.paid} adds the amount paid to the customer's balance.
+ *
+ * <p>Deliberately not idempotent: run twice for one event, it books the payment twice. The ledger
+ * runs it once per event id, in the transaction that settles the event, so the balance is right
+ * however often Stripe delivers.
+ *
+ * <p>Balances are kept in US cents. An invoice in another currency throws: the transaction rolls
+ * back, the event is retried with backoff and, when its attempts run out, is kept as {@code dead}
+ * for an operator (the demo uses this as its poison event).
+ */
+public final class Billing {
+
+  /** The part of Stripe's {@code invoice.paid} event this handler reads: {@code data.object}. */
+  public record InvoicePaid(Data data) {
+    /** Stripe's {@code data} member. */
+    public record Data(Invoice object) {}
+  }
+
+  /** A Stripe invoice, as far as this sample needs it ({@code amount_paid} in the smallest unit). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Invoice(String id, String customer, long amountPaid, String currency) {}
+
+  @OnEvent(value = "invoice.paid", provider = "stripe")
+  void paid(InvoicePaid event, DSLContext tx) {
+    Invoice invoice = event.data().object();
+    if (!"usd".equals(invoice.currency())) {
+      throw new IllegalStateException("invoice " + invoice.id() + " is in "
+          + String.valueOf(invoice.currency()).toUpperCase(Locale.ROOT)
+          + "; this sample keeps balances in USD only");
+    }
+    tx.execute("""
+        INSERT INTO sample.balance (customer, amount_cents) VALUES (?, ?)
+        ON CONFLICT (customer) DO UPDATE SET amount_cents = balance.amount_cents + EXCLUDED.amount_cents
+        """, invoice.customer(), invoice.amountPaid());
+  }
+}

@@ -1,0 +1,119 @@
+package dev.hookledger.samples.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.hookledger.Secrets;
+import dev.hookledger.github.GitHubAdapter;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.samples.app.SampleHandlers;
+import dev.hookledger.samples.app.SampleSchema;
+import dev.hookledger.shopify.ShopifyAdapter;
+import dev.hookledger.stripe.StripeAdapter;
+import java.net.URI;
+import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
+
+/**
+ * The whole sample application, running: its database, the hookledger runtime with the three
+ * providers and the sample handlers, and the HTTP server. What {@code serve}, {@code demo} and
+ * {@code bench} start.
+ *
+ * <p>{@link #close()} stops in the order that loses nothing: the HTTP server first (requests in
+ * flight are answered), then the runtime (workers finish the events they hold), then the database.
+ */
+public final class SampleApp implements AutoCloseable {
+  /** The schema of the hookledger ledger; the sample's own tables live in {@code sample}. */
+  public static final String LEDGER_SCHEMA = "hookledger";
+
+  private final SampleDatabase database;
+  private final WebhookRuntime runtime;
+  private final InboxAdmin admin;
+  private final SampleServer server;
+
+  private SampleApp(SampleDatabase database, WebhookRuntime runtime, InboxAdmin admin,
+      SampleServer server) {
+    this.database = database;
+    this.runtime = runtime;
+    this.admin = admin;
+    this.server = server;
+  }
+
+  /**
+   * Migrates the ledger and the sample schema in {@code database}, starts the runtime and serves it
+   * on {@code host:port}. Takes ownership of {@code database}: it is closed with the app, or at
+   * once if the start fails.
+   *
+   * @param tuning adjusts the runtime's builder (workers, mode, retry policy, clock, listener)
+   *     before it is built; {@link UnaryOperator#identity()} for the defaults
+   */
+  public static SampleApp start(SampleDatabase database, SampleSecrets secrets, String host, int port,
+      UnaryOperator<WebhookRuntime.Builder> tuning) {
+    requireNonNull(database, "database");
+    WebhookRuntime runtime = null;
+    try {
+      DataSource ds = database.dataSource();
+      SampleSchema.migrate(ds);
+      runtime = tuning.apply(runtimeBuilder(ds, secrets)).build();
+      runtime.migrate();
+      runtime.start();
+      InboxAdmin admin = runtime.admin();
+      SampleServer server = SampleServer.start(host, port, runtime, admin, ds);
+      return new SampleApp(database, runtime, admin, server);
+    } catch (RuntimeException e) {
+      if (runtime != null) {
+        runtime.close();
+      }
+      database.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The runtime configuration every sample shares: the ledger in {@value #LEDGER_SCHEMA}, the three
+   * providers with their secrets, and the sample handlers.
+   */
+  public static WebhookRuntime.Builder runtimeBuilder(DataSource dataSource, SampleSecrets secrets) {
+    return WebhookRuntime.builder()
+        .dataSource(dataSource)
+        .schema(LEDGER_SCHEMA)
+        .provider(new StripeAdapter(), Secrets.of(secrets.stripe()))
+        .provider(new GitHubAdapter(), Secrets.of(secrets.github()))
+        .provider(new ShopifyAdapter(), Secrets.of(secrets.shopify()))
+        .handlers(SampleHandlers.all().toArray());
+  }
+
+  public URI uri() {
+    return server.uri();
+  }
+
+  public DataSource dataSource() {
+    return database.dataSource();
+  }
+
+  public SampleDatabase database() {
+    return database;
+  }
+
+  public WebhookRuntime runtime() {
+    return runtime;
+  }
+
+  /** The operator's view of this app's ledger. */
+  public InboxAdmin admin() {
+    return admin;
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } finally {
+      try {
+        runtime.close();
+      } finally {
+        database.close();
+      }
+    }
+  }
+}

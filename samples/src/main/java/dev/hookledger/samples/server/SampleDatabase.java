@@ -1,0 +1,98 @@
+package dev.hookledger.samples.server;
+
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Path;
+import javax.sql.DataSource;
+
+/**
+ * Where the sample application keeps its ledger and business tables: a PostgreSQL named by a JDBC
+ * URL, or an embedded one. Owns a connection pool over it, and the embedded server if there is
+ * one; {@link #close()} closes both, pool first.
+ */
+public final class SampleDatabase implements AutoCloseable {
+  private static final int POOL_SIZE = 16;
+
+  private final EmbeddedDatabase embedded;
+  private final HikariDataSource pool;
+  private final String description;
+  private final String jdbcUrl;
+
+  private SampleDatabase(EmbeddedDatabase embedded, String jdbcUrl, DataSource unpooled,
+      String description) {
+    this.embedded = embedded;
+    this.jdbcUrl = jdbcUrl;
+    this.description = description;
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("samples");
+    config.setMaximumPoolSize(POOL_SIZE);
+    if (unpooled != null) {
+      config.setDataSource(unpooled);
+    } else {
+      config.setJdbcUrl(jdbcUrl);
+    }
+    this.pool = new HikariDataSource(config);
+  }
+
+  /** The PostgreSQL at {@code jdbcUrl} ({@code jdbc:postgresql://host:port/db?user=..&password=..}). */
+  public static SampleDatabase external(String jdbcUrl) {
+    requireNonNull(jdbcUrl, "jdbcUrl");
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          "the database URL must start with jdbc:postgresql:, but was " + redact(jdbcUrl));
+    }
+    return new SampleDatabase(null, jdbcUrl, null, "PostgreSQL at " + redact(jdbcUrl));
+  }
+
+  /** An embedded, durable PostgreSQL whose data lives in {@code dataDirectory} across restarts. */
+  public static SampleDatabase embedded(Path dataDirectory) {
+    EmbeddedDatabase db = EmbeddedDatabase.persistent(dataDirectory);
+    return over(db, "embedded PostgreSQL 17, data in " + db.dataDirectory() + " (durable commits on)");
+  }
+
+  /** An embedded PostgreSQL in a temporary directory, deleted on close. */
+  public static SampleDatabase temporary(boolean durable) {
+    EmbeddedDatabase db = EmbeddedDatabase.temporary(durable);
+    return over(db, "embedded PostgreSQL 17, temporary"
+        + (durable ? " (durable commits on)" : " (durable commits off)"));
+  }
+
+  private static SampleDatabase over(EmbeddedDatabase db, String description) {
+    try {
+      return new SampleDatabase(db, db.jdbcUrl(), db.dataSource(), description);
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** The pooled data source; valid until {@link #close()}. */
+  public DataSource dataSource() {
+    return pool;
+  }
+
+  /** A JDBC URL of the same database, for the operations commands. May hold a password. */
+  public String jdbcUrl() {
+    return jdbcUrl;
+  }
+
+  /** What and where this database is, for a start-up line; never shows a password. */
+  public String description() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+    if (embedded != null) {
+      embedded.close();
+    }
+  }
+
+  /** {@code jdbcUrl} without the value of a {@code password} parameter. */
+  static String redact(String jdbcUrl) {
+    return jdbcUrl.replaceAll("(?i)(password=)[^&]*", "$1***");
+  }
+}

@@ -1,0 +1,78 @@
+package dev.hookledger.samples.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The three webhook signing secrets the sample server verifies with. {@link #toString()} never
+ * shows a value.
+ *
+ * @param stripe the Stripe endpoint's signing secret ({@code whsec_...})
+ * @param github the GitHub webhook's secret
+ * @param shopify the Shopify app's client secret
+ * @param generated the providers whose secret was generated for development, not configured
+ */
+public record SampleSecrets(String stripe, String github, String shopify, List<String> generated) {
+  /** The environment variables read by {@link #fromEnvironment}. */
+  public static final String STRIPE_ENV = "STRIPE_WEBHOOK_SECRET";
+  public static final String GITHUB_ENV = "GITHUB_WEBHOOK_SECRET";
+  public static final String SHOPIFY_ENV = "SHOPIFY_WEBHOOK_SECRET";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  public SampleSecrets {
+    requireNonNull(stripe, "stripe");
+    requireNonNull(github, "github");
+    requireNonNull(shopify, "shopify");
+    generated = List.copyOf(generated);
+  }
+
+  /** Fresh random secrets for all three providers, as the demo and the benchmark use. */
+  public static SampleSecrets generate() {
+    return fromEnvironment(Map.of());
+  }
+
+  /**
+   * The secrets named by {@value #STRIPE_ENV}, {@value #GITHUB_ENV} and {@value #SHOPIFY_ENV} in
+   * {@code env}; each one unset or blank is generated, and listed in {@link #generated()}.
+   */
+  public static SampleSecrets fromEnvironment(Map<String, String> env) {
+    List<String> generated = new ArrayList<>();
+    String stripe = orGenerate(env, STRIPE_ENV, "whsec_", generated);
+    String github = orGenerate(env, GITHUB_ENV, "", generated);
+    String shopify = orGenerate(env, SHOPIFY_ENV, "shpss_", generated);
+    return new SampleSecrets(stripe, github, shopify, generated);
+  }
+
+  private static String orGenerate(Map<String, String> env, String name, String prefix,
+      List<String> generated) {
+    String value = env.get(name);
+    if (value != null && !value.isBlank()) {
+      return value.strip();
+    }
+    byte[] random = new byte[24];
+    RANDOM.nextBytes(random);
+    generated.add(name);
+    return prefix + "dev_" + HexFormat.of().formatHex(random);
+  }
+
+  /** The value of the secret that environment variable {@code name} configures. */
+  public String valueOf(String name) {
+    return switch (name) {
+      case STRIPE_ENV -> stripe;
+      case GITHUB_ENV -> github;
+      case SHOPIFY_ENV -> shopify;
+      default -> throw new IllegalArgumentException("unknown secret variable " + name);
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "SampleSecrets[generated=" + generated + "]";
+  }
+}

@@ -1,0 +1,109 @@
+package dev.hookledger.samples.server;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code serve}: the sample application for real use, until SIGTERM or Ctrl-C, then a graceful
+ * stop (requests in flight answered, workers drained, database closed).
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Serves the sample application: POST /webhooks/stripe|github|shopify, the operations page at"
+            + " /admin, and the business state at /sample/state.json.",
+        "Secrets come from STRIPE_WEBHOOK_SECRET, GITHUB_WEBHOOK_SECRET and SHOPIFY_WEBHOOK_SECRET;"
+            + " any that is unset is generated for development and printed."})
+public final class ServeCommand implements Callable<Integer> {
+  /** Where the embedded database keeps its data unless {@code --data-dir} says otherwise. */
+  public static final Path DEFAULT_DATA_DIR =
+      Path.of(System.getProperty("user.home"), ".hookledger", "samples-db");
+
+  @Option(names = "--port", defaultValue = "8080", description = "HTTP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--database-url", paramLabel = "URL",
+      description = "A PostgreSQL to use instead of the embedded one: jdbc:postgresql://host:port/db?user=..&password=..")
+  String databaseUrl;
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Where the embedded PostgreSQL keeps its data (default: ~/.hookledger/samples-db).")
+  Path dataDir = DEFAULT_DATA_DIR;
+
+  @Option(names = "--workers", defaultValue = "2", description = "Inbox workers (default: ${DEFAULT-VALUE}).")
+  int workers;
+
+  private final PrintStream out;
+  private final Map<String, String> environment;
+
+  public ServeCommand() {
+    this(System.out, System.getenv());
+  }
+
+  ServeCommand(PrintStream out, Map<String, String> environment) {
+    this.out = out;
+    this.environment = environment;
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    SampleApp app = start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      out.println("stopping: answering requests in flight, draining workers, closing the database");
+      try {
+        app.close();
+        if (databaseUrl == null) {
+          RunningServe.withdraw(dataDir);
+        }
+        out.println("stopped");
+      } finally {
+        out.flush();
+        stopped.countDown();
+      }
+    }, "samples-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  /** Starts the app as configured and prints how to reach it; the caller closes it. */
+  SampleApp start() {
+    SampleSecrets secrets = SampleSecrets.fromEnvironment(environment);
+    SampleDatabase database = databaseUrl != null
+        ? SampleDatabase.external(databaseUrl)
+        : SampleDatabase.embedded(dataDir);
+    SampleApp app = SampleApp.start(database, secrets, host, port, b -> b.workers(workers));
+    if (databaseUrl == null) {
+      RunningServe.publish(dataDir, database.jdbcUrl()); // for status, list, retry... while it runs
+    }
+    printSecrets(secrets);
+    out.println("database: " + database.description());
+    out.println("routes:   POST " + app.uri() + "/webhooks/stripe | github | shopify");
+    out.println("          GET  " + app.uri() + "/admin        (operations)");
+    out.println("          GET  " + app.uri() + "/sample/state.json");
+    out.println("listening on " + app.uri());
+    out.flush();
+    return app;
+  }
+
+  private void printSecrets(SampleSecrets secrets) {
+    if (secrets.generated().isEmpty()) {
+      return;
+    }
+    out.println("DEVELOPMENT ONLY: no secret configured for " + String.join(", ", secrets.generated())
+        + "; generated these for this run.");
+    out.println("Sign test deliveries with them; never use them in production (set the variables instead):");
+    for (String name : secrets.generated()) {
+      out.println("  " + name + "=" + secrets.valueOf(name));
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package dev.hookledger.samples.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.hookledger.EventContext;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.internal.Json;
+import dev.hookledger.runtime.testing.TestDatabase;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each sample handler's effect on its own, payloads mapped from provider-shaped JSON by the mapper
+ * the runtime uses. Run twice, the non-idempotent ones double their effect: that is what the
+ * ledger is there to prevent (see {@code ServeProtectionsTest}).
+ */
+class SampleHandlersTest {
+  private DSLContext db;
+
+  @BeforeEach
+  void freshDatabase() {
+    TestDatabase.Database database = TestDatabase.create();
+    SampleSchema.migrate(database.dataSource());
+    SampleSchema.migrate(database.dataSource()); // idempotent: every start runs it
+    db = DSL.using(database.dataSource(), SQLDialect.POSTGRES);
+  }
+
+  @Test
+  void invoicePaidAddsTheAmountPaidToTheCustomersBalanceEveryTimeItRuns() throws Exception {
+    Billing.InvoicePaid paid = read("""
+        {"id":"evt_1","type":"invoice.paid","data":{"object":{"id":"in_1","object":"invoice",
+         "customer":"cus_ada","amount_paid":4200,"currency":"usd"}}}""", Billing.InvoicePaid.class);
+    new Billing().paid(paid, db);
+    assertEquals(Map.of("cus_ada", 4200L), state().balances());
+    new Billing().paid(paid, db);
+    assertEquals(Map.of("cus_ada", 8400L), state().balances());
+  }
+
+  @Test
+  void invoiceInAnotherCurrencyFailsAndBooksNothing() throws Exception {
+    Billing.InvoicePaid paid = read("""
+        {"data":{"object":{"id":"in_eur","customer":"cus_ada","amount_paid":100,"currency":"eur"}}}""",
+        Billing.InvoicePaid.class);
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> new Billing().paid(paid, db));
+    assertEquals("invoice in_eur is in EUR; this sample keeps balances in USD only", e.getMessage());
+    assertEquals(Map.of(), state().balances());
+  }
+
+  @Test
+  void subscriptionEventOverwritesStatusAndPlan() throws Exception {
+    new Subscriptions().changed(subscription("trialing", "basic"), db);
+    new Subscriptions().changed(subscription("active", "pro"), db);
+    assertEquals(Map.of("sub_1", new SampleState.Subscription("active", "pro")),
+        state().subscriptions());
+  }
+
+  @Test
+  void issueOpenedOpensOneTicketEachTimeItRuns() throws Exception {
+    Tickets.IssueOpened opened = read("""
+        {"action":"opened","issue":{"id":1,"number":1347,"title":"Found a bug"},
+         "repository":{"id":1296269,"full_name":"octocat/Hello-World"}}""", Tickets.IssueOpened.class);
+    RecordingContext ctx = new RecordingContext();
+    new Tickets().opened(opened, db, ctx);
+    new Tickets().opened(opened, db, ctx);
+    assertEquals(2, state().tickets());
+    assertEquals(2, ctx.afterCommit.size());
+  }
+
+  @Test
+  void pushAddsItsCommitsToTheRepositorysCounter() throws Exception {
+    Commits.Push push = read("""
+        {"ref":"refs/heads/main","commits":[{"id":"a1"},{"id":"b2"},{"id":"c3"}],
+         "repository":{"full_name":"octocat/Hello-World"}}""", Commits.Push.class);
+    new Commits().pushed(push, db);
+    new Commits().pushed(push, db);
+    assertEquals(Map.of("octocat/Hello-World", 6L), state().commits());
+  }
+
+  @Test
+  void orderEventKeepsTotalAndFinancialStatusOfLargeOrderIds() throws Exception {
+    Orders.Order created = read("""
+        {"id":820982911946154508,"name":"#1001","total_price":"199.00","financial_status":"pending",
+         "updated_at":"2024-09-10T11:14:00-04:00"}""", Orders.Order.class);
+    Orders.Order paid = read("""
+        {"id":820982911946154508,"name":"#1001","total_price":"189.5","financial_status":"paid"}""",
+        Orders.Order.class);
+    new Orders().changed(created, db);
+    new Orders().changed(paid, db);
+    assertEquals(Map.of("820982911946154508", new SampleState.Order("189.50", "paid")),
+        state().orders());
+  }
+
+  @Test
+  void differencesNameEachEntryThatDiffers() {
+    SampleState expected = new SampleState(new TreeMap<>(Map.of("cus_ada", 4200L)), new TreeMap<>(),
+        1, new TreeMap<>(), new TreeMap<>());
+    SampleState actual = new SampleState(new TreeMap<>(Map.of("cus_ada", 8400L)), new TreeMap<>(),
+        2, new TreeMap<>(Map.of("o/r", 3L)), new TreeMap<>());
+    assertEquals(List.of("balances[cus_ada]: expected 4200, was 8400", "tickets: expected 1, was 2",
+        "commits[o/r]: expected nothing, was 3"), expected.differencesFrom(actual));
+    assertEquals(List.of(), expected.differencesFrom(expected));
+  }
+
+  private SampleState state() {
+    return SampleState.read(db);
+  }
+
+  private static Subscriptions.SubscriptionChanged subscription(String status, String plan)
+      throws Exception {
+    return read("{\"type\":\"customer.subscription.updated\",\"data\":{\"object\":{\"id\":\"sub_1\","
+        + "\"object\":\"subscription\",\"customer\":\"cus_ada\",\"status\":\"" + status
+        + "\",\"plan\":{\"id\":\"" + plan + "\"}}}}", Subscriptions.SubscriptionChanged.class);
+  }
+
+  private static <T> T read(String json, Class<T> type) throws Exception {
+    return Json.MAPPER.readValue(json, type);
+  }
+
+  /** Collects afterCommit actions; the handler must not run them itself. */
+  private static final class RecordingContext implements EventContext {
+    final List<Runnable> afterCommit = new ArrayList<>();
+
+    @Override
+    public WebhookEvent event() {
+      throw new AssertionError("not used by the handler");
+    }
+
+    @Override
+    public int attempt() {
+      return 1;
+    }
+
+    @Override
+    public String idempotencyKey() {
+      return "key";
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+      afterCommit.add(action);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.hookledger.samples.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The benchmark runs end to end on a tiny load; its numbers are not checked (never a timed test). */
+class BenchCommandTest {
+
+  @Test
+  void benchOnATinyLoadReportsItsMeasurementsAndExactlyOnceEffects() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      code = new CommandLine(new BenchCommand(out))
+          .execute("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60");
+    }
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, report);
+    assertTrue(report.startsWith("hookledger bench: 45 deliveries (36 distinct events, 20% redeliveries), 3 clients"), report);
+    assertTrue(report.contains("  answers            36 x 200 accepted, 9 x 200 duplicate\n"), report);
+    assertTrue(report.matches("(?s).*throughput         \\d+ deliveries/s \\(45 in [0-9.]+ s\\).*"), report);
+    assertTrue(report.matches("(?s).*accept latency     p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms.*"), report);
+    assertTrue(report.contains("every event settled"), report);
+    assertTrue(report.contains("  heap used          peak "), report);
+    assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
+  void refusesALoadBeyondItsBoundsNamingTheValue() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    int code = cli.execute("--deliveries", "5000000");
+    assertEquals(2, code);
+    assertTrue(err.toString().startsWith("deliveries must be between 1 and 200000, but was 5000000"), err.toString());
+  }
+}

@@ -1,0 +1,78 @@
+package dev.hookledger.samples.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.samples.Main;
+import dev.hookledger.samples.traffic.SampleEvents;
+import dev.hookledger.samples.traffic.SampleSigners;
+import dev.hookledger.samples.traffic.WebhookClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The operations commands of the samples jar: hookledger's command line, pointed by default at
+ * the embedded database of a running {@code serve}.
+ */
+class OpsCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void statusWithoutADatabaseUrlReadsTheLedgerOfTheRunningServe() throws Exception {
+    Path data = dir.resolve("samples-db");
+    ServeCommand serve = new ServeCommand(new PrintStream(new ByteArrayOutputStream()), Map.of(
+        SampleSecrets.STRIPE_ENV, "whsec_ops", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp"));
+    new CommandLine(serve).parseArgs("--port", "0", "--data-dir", data.toString());
+    try (SampleApp app = serve.start()) {
+      SampleSigners sign = new SampleSigners(SampleSecrets.fromEnvironment(Map.of(
+          SampleSecrets.STRIPE_ENV, "whsec_ops", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp")));
+      String body = SampleEvents.invoicePaid("evt_ops_1", "in_ops_1", "cus_ops", 100, "usd", Instant.now());
+      assertEquals("200 accepted", new WebhookClient(app.uri()).send(sign.stripe(body, Instant.now())).toString());
+
+      Run run = run("list", "--data-dir", data.toString());
+      assertEquals(0, run.code, run.err);
+      assertTrue(run.out.contains("evt_ops_1"), run.out);
+    }
+  }
+
+  @Test
+  void withoutAnyDatabaseItSaysHowToNameOne() {
+    Run run = run("status", "--data-dir", dir.resolve("none").toString());
+    assertEquals(2, run.code);
+    assertEquals("hookledger-samples: no database: pass --database-url, set HOOKLEDGER_DATABASE_URL, or run"
+        + " 'serve' first (its embedded database lives in " + dir.resolve("none").toAbsolutePath() + ")\n", run.err);
+  }
+
+  @Test
+  void helpIsHookledgersOwn() {
+    Run run = run("prune", "--help");
+    assertEquals(0, run.code, run.err);
+    assertTrue(run.out.contains("--older-than"), run.out);
+  }
+
+  private record Run(int code, String out, String err) {}
+
+  /** Runs the samples' command line with standard output and error captured. */
+  private static synchronized Run run(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+      int code = Main.run(args);
+      return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+}
