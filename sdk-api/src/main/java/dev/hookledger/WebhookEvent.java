@@ -285,7 +285,7 @@ public final class WebhookEvent {
 
     /** Keeps one header as evidence; never a signature or secret. */
     public Builder header(String name, String value) {
-      headers.put(name.toLowerCase(java.util.Locale.ROOT), requireNonNull(value, "value"));
+      headers.put(requireNonNull(name, "name").toLowerCase(java.util.Locale.ROOT), requireNonNull(value, "value"));
       return this;
     }
 

@@ -263,11 +263,6 @@ public final class WebhookRuntime implements AutoCloseable {
     return schema;
   }
 
-  /** A jOOQ context on the ledger's data source (PostgreSQL dialect), for admin operations. */
-  public DSLContext dsl() {
-    return dsl;
-  }
-
   /** The processing mode configured for all types not listed in {@link Builder#inline}. */
   public ProcessingMode mode() {
     return mode;
