@@ -44,6 +44,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
@@ -268,8 +269,8 @@ public final class WebhookRuntime implements AutoCloseable {
     return mode;
   }
 
-  /** The body limit of a registered provider, in bytes. */
-  int maxBodyBytes(String providerId) {
+  /** The body limit of {@code providerId}, in bytes; empty if no such provider is registered. */
+  OptionalInt maxBodyBytes(String providerId) {
     return receiver.maxBodyBytes(providerId);
   }
 
