@@ -31,6 +31,7 @@ public final class HttpHeaders {
 
   /** Headers from a map of single values; names are case-insensitive. */
   public static HttpHeaders of(Map<String, String> single) {
+    requireNonNull(single, "headers");
     Builder b = builder();
     single.forEach(b::add);
     return b.build();

@@ -37,6 +37,7 @@ public final class Secrets {
 
   /** Secrets from UTF-8 strings, with ids {@code "0"}, {@code "1"}, ... in the order given. */
   public static Secrets of(String... values) {
+    requireNonNull(values, "values");
     Builder b = builder();
     for (int i = 0; i < values.length; i++) {
       b.add(Integer.toString(i), values[i]);

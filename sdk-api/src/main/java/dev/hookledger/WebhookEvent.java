@@ -3,6 +3,7 @@ package dev.hookledger;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.internal.EventBytes;
 import dev.hookledger.internal.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,21 @@ import java.util.OptionalLong;
  * <p>Immutable and thread-safe. The payload is parsed lazily, once, on first use.
  */
 public final class WebhookEvent {
+  static {
+    // the ledger writer reads the arrays without the defensive copy of body() and payloadJson()
+    EventBytes.install(new EventBytes.Access() {
+      @Override
+      public byte[] body(WebhookEvent event) {
+        return event.body;
+      }
+
+      @Override
+      public byte[] payloadJson(WebhookEvent event) {
+        return event.payloadJson;
+      }
+    });
+  }
+
   private final String provider;
   private final String scope;
   private final String eventId;
@@ -269,7 +285,7 @@ public final class WebhookEvent {
 
     /** Keeps one header as evidence; never a signature or secret. */
     public Builder header(String name, String value) {
-      headers.put(name.toLowerCase(java.util.Locale.ROOT), requireNonNull(value, "value"));
+      headers.put(requireNonNull(name, "name").toLowerCase(java.util.Locale.ROOT), requireNonNull(value, "value"));
       return this;
     }
 

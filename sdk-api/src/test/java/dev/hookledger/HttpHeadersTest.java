@@ -13,6 +13,12 @@ import org.junit.jupiter.api.Test;
 class HttpHeadersTest {
 
   @Test
+  void nullArgumentsAreRefusedByName() {
+    assertEquals("headers", assertThrows(NullPointerException.class, () -> HttpHeaders.of(null)).getMessage());
+    assertEquals("name", assertThrows(NullPointerException.class, () -> HttpHeaders.builder().add(null, "v")).getMessage());
+  }
+
+  @Test
   void namesAreCaseInsensitiveAndValuesKeepArrivalOrder() {
     HttpHeaders headers = HttpHeaders.builder()
         .add("Stripe-Signature", "t=1,v1=a").add("X-Custom", "one").add("x-custom", "two").build();

@@ -36,6 +36,7 @@ class SecretsTest {
     assertEquals("secret 'k' is empty", assertThrows(IllegalArgumentException.class, () -> Secret.of("k", new byte[0])).getMessage());
     assertEquals("value of secret 'a'",
         assertThrows(NullPointerException.class, () -> Secrets.builder().add("a", (String) null)).getMessage());
+    assertEquals("values", assertThrows(NullPointerException.class, () -> Secrets.of((String[]) null)).getMessage());
   }
 
   @Test

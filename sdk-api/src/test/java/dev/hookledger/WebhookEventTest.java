@@ -24,6 +24,7 @@ class WebhookEventTest {
     assertEquals("body", assertThrows(NullPointerException.class, () -> minimal().body(null).build()).getMessage());
     assertEquals("entityVersion needs an entityKey",
         assertThrows(IllegalArgumentException.class, () -> minimal().entityVersion(1L).build()).getMessage());
+    assertEquals("name", assertThrows(NullPointerException.class, () -> minimal().header(null, "v")).getMessage());
   }
 
   @Test

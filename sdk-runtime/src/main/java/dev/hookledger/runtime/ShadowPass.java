@@ -8,6 +8,7 @@ import dev.hookledger.runtime.internal.servlet.Deliveries;
 import dev.hookledger.runtime.internal.servlet.ReplayedBodyRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,13 +28,12 @@ final class ShadowPass {
 
   /** Records the delivery if it can, and returns the request to pass on. */
   static HttpServletRequest record(WebhookRuntime runtime, HttpServletRequest request, String path, String provider) {
-    int limit;
-    try {
-      limit = runtime.maxBodyBytes(provider);
-    } catch (UnknownProviderException e) {
+    OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
+    if (maxBodyBytes.isEmpty()) {
       log.debug("shadow mode: no provider '{}' registered; request passed on unrecorded", provider);
       return request;
     }
+    int limit = maxBodyBytes.getAsInt();
     if (!request.getMethod().equals("POST")) {
       return request;
     }

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -174,15 +175,14 @@ public final class WebhookFilter implements Filter {
 
   private void serve(HttpServletRequest request, HttpServletResponse response, String requestPath, String provider)
       throws IOException {
-    int limit;
-    try {
-      limit = runtime.maxBodyBytes(provider);
-    } catch (UnknownProviderException e) {
+    OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
+    if (maxBodyBytes.isEmpty()) {
       Responses.text(response, 404, provider.isEmpty()
           ? "no provider in the path: deliveries go to " + path.prefix() + "{provider}"
           : unknownProvider(provider));
       return;
     }
+    int limit = maxBodyBytes.getAsInt();
     if (!request.getMethod().equals("POST")) {
       Responses.methodNotAllowed(response, request.getMethod());
       return;

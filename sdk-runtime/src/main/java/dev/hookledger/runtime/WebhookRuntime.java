@@ -44,6 +44,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
@@ -263,18 +264,13 @@ public final class WebhookRuntime implements AutoCloseable {
     return schema;
   }
 
-  /** A jOOQ context on the ledger's data source (PostgreSQL dialect), for admin operations. */
-  public DSLContext dsl() {
-    return dsl;
-  }
-
   /** The processing mode configured for all types not listed in {@link Builder#inline}. */
   public ProcessingMode mode() {
     return mode;
   }
 
-  /** The body limit of a registered provider, in bytes. */
-  int maxBodyBytes(String providerId) {
+  /** The body limit of {@code providerId}, in bytes; empty if no such provider is registered. */
+  OptionalInt maxBodyBytes(String providerId) {
     return receiver.maxBodyBytes(providerId);
   }
 

@@ -6,12 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
+import dev.hookledger.Secrets;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +64,52 @@ class NotificationWakeupTest {
 
       assertProcessedWithinSeconds(db, a, "evt_first_after_reconnect", 15);
       assertProcessedWithinSeconds(db, a, "evt_after_reconnect", 5);
+    }
+  }
+
+  @Test
+  void aPooledConnectionTheListenerCannotUseGoesBackToThePoolUnchanged() {
+    TestDatabase.Database db = InboxFixture.database();
+    AtomicInteger refused = new AtomicInteger();
+    try (HikariDataSource pool = new HikariDataSource()) {
+      pool.setJdbcUrl(db.jdbcUrl());
+      pool.setMaximumPoolSize(4);
+      try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(notPostgresToTheListener(pool, refused))
+          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).workers(1).build()) {
+        runtime.start();
+        Await.until("the listener took a connection and found it unusable", () -> refused.get() >= 1);
+
+        assertEquals(0, number(db, "select count(*) from pg_stat_activity where datname = current_database()"
+            + " and application_name = 'hookledger-listener'"), "a pooled session left named, and listening, by the listener");
+      }
+    }
+  }
+
+  /** {@code pool}, whose connections do not unwrap to {@link PGConnection}, as some connection proxies do not. */
+  private static DataSource notPostgresToTheListener(HikariDataSource pool, AtomicInteger refused) {
+    return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+        (ds, method, args) -> {
+          Object result = invoke(method, pool, args);
+          if (!method.getName().equals("getConnection")) {
+            return result;
+          }
+          Connection c = (Connection) result;
+          return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+              (proxy, m, a) -> {
+                if (m.getName().equals("unwrap") && a[0] == PGConnection.class) {
+                  refused.incrementAndGet();
+                  throw new SQLException("not a PostgreSQL connection");
+                }
+                return invoke(m, c, a);
+              });
+        });
+  }
+
+  private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
     }
   }
 

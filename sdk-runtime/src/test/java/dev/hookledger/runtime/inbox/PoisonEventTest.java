@@ -11,11 +11,18 @@ import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
-/** One bad event never blocks the good ones behind it: neither one that always fails nor one that never ends. */
+/**
+ * One bad event never blocks the good ones behind it: neither one that always fails nor one that
+ * never ends; and a row the claim cannot read does not stop polling for good.
+ */
 class PoisonEventTest {
 
   @Test
@@ -44,6 +51,51 @@ class PoisonEventTest {
       }
     }
     assertEquals("done", event(db, "evt_hang").get("status"));
+  }
+
+  @Test
+  void pollingGoesOnAfterAClaimFailsOnARowItCannotRead() {
+    TestDatabase.Database db = InboxFixture.database();
+    // valid jsonb, but not the object of headers the claim reads back: every claim that reaches it rolls back
+    db.execute("insert into hookledger.event (provider, event_id, type, body, headers, available_at)"
+        + " values ('testhook', 'evt_unreadable', 'job.any', '\\x7b7d'::bytea, '[]'::jsonb, now() - interval '1 minute')");
+    PollCountingClock clock = new PollCountingClock();
+    try (WebhookRuntime runtime = builder(db.jdbcUrl()).clock(clock).build()) {
+      runtime.start();
+      Await.until("three claims, each failing on the unreadable row", () -> clock.polls() >= 3);
+      assertEquals("pending", event(db, "evt_unreadable").get("status"));
+
+      db.execute("update hookledger.event set headers = '{}'::jsonb where event_id = 'evt_unreadable'");
+
+      InboxFixture.awaitStatus(db, "evt_unreadable", "ignored");
+    }
+  }
+
+  /** The system clock, counting how often the poller thread reads it: once per claim. */
+  static final class PollCountingClock extends Clock {
+    private final AtomicInteger polls = new AtomicInteger();
+
+    int polls() {
+      return polls.get();
+    }
+
+    @Override
+    public Instant instant() {
+      if (Thread.currentThread().getName().endsWith("-poller")) {
+        polls.incrementAndGet();
+      }
+      return Instant.now();
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneId.of("UTC");
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException("a PollCountingClock is in UTC");
+    }
   }
 
   static final class Handlers {

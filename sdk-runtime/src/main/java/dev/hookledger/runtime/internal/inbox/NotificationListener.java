@@ -49,15 +49,21 @@ final class NotificationListener implements Runnable {
     boolean failing = false;
     while (running) {
       try (Connection c = dataSource.getConnection()) {
-        listen(c);
-        if (failing) {
-          log.info("listening on {} again", channel);
+        // before the connection is changed: one this cannot listen on goes back to the pool as it came
+        PGConnection pg = c.unwrap(PGConnection.class);
+        Session found = Session.of(c);
+        try {
+          listen(c);
+          if (failing) {
+            log.info("listening on {} again", channel);
+          }
+          failing = false;
+          retry = FIRST_RETRY;
+          wakeup.signal(); // whatever was notified while no one listened
+          receive(c, pg);
+        } finally {
+          found.restore(c);
         }
-        failing = false;
-        retry = FIRST_RETRY;
-        wakeup.signal(); // whatever was notified while no one listened
-        receive(c);
-        unlisten(c);
       } catch (SQLException | RuntimeException e) {
         if (!running) {
           return;
@@ -83,8 +89,7 @@ final class NotificationListener implements Runnable {
     }
   }
 
-  private void receive(Connection c) throws SQLException {
-    PGConnection pg = c.unwrap(PGConnection.class);
+  private void receive(Connection c, PGConnection pg) throws SQLException {
     long quietSince = System.nanoTime();
     while (running) {
       PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
@@ -100,12 +105,26 @@ final class NotificationListener implements Runnable {
     }
   }
 
-  /** Leaves the connection as it was found, for a pool that lends it again. */
-  private static void unlisten(Connection c) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute("UNLISTEN *");
+  /**
+   * The session settings {@link #listen} changes, as the pool lent the connection, so that they are
+   * given back on every path out, a failure's too: a pooled connection left listening, named
+   * {@value #APPLICATION_NAME}, would be lent to the application so.
+   */
+  private record Session(boolean autoCommit, String applicationName) {
+    static Session of(Connection c) throws SQLException {
+      return new Session(c.getAutoCommit(), c.getClientInfo("ApplicationName"));
     }
-    c.setClientInfo("ApplicationName", "");
+
+    /** Best effort: on a broken connection, which the pool discards, nothing is left to restore. */
+    void restore(Connection c) {
+      try (Statement s = c.createStatement()) {
+        s.execute("UNLISTEN *");
+        c.setClientInfo("ApplicationName", applicationName == null ? "" : applicationName);
+        c.setAutoCommit(autoCommit);
+      } catch (SQLException e) {
+        log.debug("cannot reset the listening connection ({}); it is returned as it is", LedgerErrors.describe(e));
+      }
+    }
   }
 
   private boolean pause(Duration d) {

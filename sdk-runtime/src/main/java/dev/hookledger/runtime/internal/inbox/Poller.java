@@ -75,6 +75,15 @@ final class Poller implements Runnable {
         }
         failing = true;
         return;
+      } catch (RuntimeException e) {
+        // a due row the claim cannot turn into an event (edited by hand, say): the claim rolled back.
+        // Polling on, rather than letting this thread die, claims again once the row is fixed or removed.
+        pool.unreserve(room);
+        if (!failing) {
+          log.error("cannot claim waiting events: a due row cannot be read; polling on", e);
+        }
+        failing = true;
+        return;
       }
       if (failing) {
         log.info("claiming waiting events again");

@@ -7,15 +7,18 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /** The registered providers by id, each with its secrets and body limit. Immutable. */
 public final class ProviderRegistry {
   private final Map<String, Registration> byId;
+  private final String registered;
 
   private ProviderRegistry(Map<String, Registration> byId) {
     this.byId = byId;
+    this.registered = String.join(", ", new TreeSet<>(byId.keySet()));
   }
 
   /**
@@ -39,11 +42,13 @@ public final class ProviderRegistry {
    * @throws UnknownProviderException naming the registered ids
    */
   public Registration get(String id) {
-    Registration r = byId.get(id);
-    if (r == null) {
-      throw new UnknownProviderException(id, "unknown provider '" + id + "' (registered: " + String.join(", ", ids()) + ")");
-    }
-    return r;
+    return find(id).orElseThrow(
+        () -> new UnknownProviderException(id, "unknown provider '" + id + "' (registered: " + registered + ")"));
+  }
+
+  /** The registration of {@code id}, if there is one: the filter's per-request look-up, which throws nothing. */
+  public Optional<Registration> find(String id) {
+    return Optional.ofNullable(byId.get(id));
   }
 
   /** The registered ids, sorted. */

@@ -19,6 +19,7 @@ import dev.hookledger.runtime.internal.process.Settled;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,9 +72,9 @@ public final class Receiver {
     return new ReplayRecorder(ledger, dispatch ? handOff : ReplayRecorder.LEAVE_PENDING, null);
   }
 
-  /** The body limit of a registered provider. */
-  public int maxBodyBytes(String providerId) {
-    return providers.get(providerId).maxBodyBytes();
+  /** The body limit of {@code providerId}; empty if no such provider is registered. */
+  public OptionalInt maxBodyBytes(String providerId) {
+    return providers.find(providerId).map(r -> OptionalInt.of(r.maxBodyBytes())).orElse(OptionalInt.empty());
   }
 
   /** Tells the listener of a delivery refused before it reached {@link #receive} (a body over the limit). */

@@ -1,0 +1,46 @@
+package dev.hookledger.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.hookledger.WebhookEvent;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class EventBytesTest {
+
+  @Test
+  void theLedgerReadsTheEventsOwnArraysNotCopies() {
+    byte[] body = "payload=%7B%7D".getBytes(StandardCharsets.UTF_8);
+    byte[] json = "{}".getBytes(StandardCharsets.UTF_8);
+    WebhookEvent wrapped = event().body(body).payloadJson(json).build();
+    WebhookEvent plain = event().body(json).build();
+
+    assertSame(body, EventBytes.body(wrapped));
+    assertSame(json, EventBytes.payloadJson(wrapped));
+    assertSame(json, EventBytes.payloadJson(plain));
+  }
+
+  @Test
+  void onlyWebhookEventInstallsTheAccess() {
+    event().body(new byte[0]).build(); // WebhookEvent is initialised, so its access is installed
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> EventBytes.install(new EventBytes.Access() {
+          @Override
+          public byte[] body(WebhookEvent event) {
+            return new byte[0];
+          }
+
+          @Override
+          public byte[] payloadJson(WebhookEvent event) {
+            return new byte[0];
+          }
+        }));
+    assertEquals("EventBytes access is installed by WebhookEvent, once", e.getMessage());
+  }
+
+  private static WebhookEvent.Builder event() {
+    return WebhookEvent.builder().provider("test").eventId("evt_1").type("thing.done");
+  }
+}
