@@ -1,20 +1,45 @@
 package dev.hookledger.runtime.internal.process;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
-/** The {@code last_error} of a failed attempt: the failure's message, then its cause's stack trace, bounded. */
+/**
+ * The {@code last_error} of a failed attempt: the failure's message, then its cause and the causes'
+ * stack traces, bounded. Written into a string for the ledger row, never to a console.
+ */
 final class FailureText {
   static final int MAX_CHARS = 8_000;
 
   private FailureText() {}
 
   static String of(Throwable failure) {
-    StringWriter out = new StringWriter();
-    out.append(String.valueOf(failure.getMessage())).append('\n');
-    Throwable cause = failure.getCause() == null ? failure : failure.getCause();
-    cause.printStackTrace(new PrintWriter(out));
-    String text = out.toString();
-    return text.length() <= MAX_CHARS ? text : text.substring(0, MAX_CHARS - 1) + "…";
+    StringBuilder out = new StringBuilder(1024);
+    out.append(failure.getMessage()).append('\n');
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    String label = "";
+    StackTraceElement[] enclosing = new StackTraceElement[0];
+    // a cycle of causes is possible (initCause on a wrapper); each is written once
+    for (Throwable t = failure.getCause() == null ? failure : failure.getCause();
+        t != null && seen.add(t) && out.length() < MAX_CHARS;
+        t = t.getCause()) {
+      out.append(label).append(t).append('\n');
+      StackTraceElement[] frames = t.getStackTrace();
+      // as printStackTrace does: a cause's frames shared with the trace above are summarized
+      int shared = 0;
+      while (shared < frames.length && shared < enclosing.length
+          && frames[frames.length - 1 - shared].equals(enclosing[enclosing.length - 1 - shared])) {
+        shared++;
+      }
+      for (int i = 0; i < frames.length - shared && out.length() < MAX_CHARS; i++) {
+        out.append("\tat ").append(frames[i]).append('\n');
+      }
+      if (shared > 0) {
+        out.append("\t... ").append(shared).append(" more\n");
+      }
+      enclosing = frames;
+      label = "Caused by: ";
+    }
+    return out.length() <= MAX_CHARS ? out.toString() : out.substring(0, MAX_CHARS - 1) + "…";
   }
 }
