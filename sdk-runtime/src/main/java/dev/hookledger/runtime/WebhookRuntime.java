@@ -31,10 +31,12 @@ import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.process.EntityVersionGuard;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Retries;
+import dev.hookledger.runtime.internal.receive.HeaderCheck;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.runtime.internal.servlet.BodyBudget;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
@@ -114,6 +116,8 @@ public final class WebhookRuntime implements AutoCloseable {
   private final Notifier notifier;
   private final EventProcessor processor;
   private final Receiver receiver;
+  private final HeaderCheck headerCheck;
+  private final BodyBudget bodyBudget;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private volatile WorkerPool pool;
 
@@ -136,6 +140,8 @@ public final class WebhookRuntime implements AutoCloseable {
         new Retries(rows, b.retryPolicy, clock, listener), clock, listener);
     this.receiver = new Receiver(providers, new Ledger(dsl, events, clock), processor, this::handOff,
         new ModeSelector(mode, b.inline), clock, listener);
+    this.headerCheck = new HeaderCheck(providers, listener);
+    this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
   }
 
   /**
@@ -279,6 +285,21 @@ public final class WebhookRuntime implements AutoCloseable {
     receiver.rejected(providerId, RejectionReason.TOO_LARGE);
   }
 
+  /**
+   * Refuses, before its body is read, a delivery its adapter refuses from headers alone.
+   *
+   * @param headersOnly the request with an empty body
+   * @throws dev.hookledger.DeliveryRejectedException answered with its status
+   */
+  void checkHeaders(String providerId, InboundDelivery headersOnly) {
+    headerCheck.check(providerId, headersOnly);
+  }
+
+  /** The bound on body bytes held by this runtime's requests at once. */
+  BodyBudget bodyBudget() {
+    return bodyBudget;
+  }
+
   /** This runtime's workers take the event from memory if they have room; else any runtime's are woken. */
   private void handOff(EventKey key, WebhookEvent event) {
     WorkerPool p = pool;
@@ -313,6 +334,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private Duration pollInterval = Duration.ofSeconds(1);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
 
     private Builder() {}
 
@@ -419,6 +441,19 @@ public final class WebhookRuntime implements AutoCloseable {
     public Builder maxBodyBytes(String provider, int bytes) {
       requireNonNull(provider, "provider");
       maxBodyBytes.put(provider, DeliveryChecks.requireBodyLimit(bytes));
+      return this;
+    }
+
+    /**
+     * The most request-body bytes held in memory at once, across every delivery being received: a
+     * body reserves its {@code Content-Length} (or, sent chunked, each chunk as it arrives) before it
+     * is read, and a delivery that does not fit is answered 503 with {@code Retry-After} without
+     * reading it, so that no burst of large posts can exhaust the heap. At least 1; default a quarter
+     * of the maximum heap ({@code -Xmx}), e.g. 128 MiB of 512 MiB. Keep it at least the largest
+     * provider body limit, or such bodies are always answered 503.
+     */
+    public Builder maxInFlightBodyBytes(long bytes) {
+      this.maxInFlightBodyBytes = BodyBudget.requireCapacity(bytes);
       return this;
     }
 

@@ -21,7 +21,7 @@ public final class InitParams {
   /** The environment variable read for the JDBC URL when neither jdbc-url nor jdbc-url-env is given. */
   public static final String DEFAULT_JDBC_URL_ENV = "HOOKLEDGER_JDBC_URL";
   private static final Set<String> NAMES = Set.of("jdbc-url", "jdbc-url-env", "schema", "providers", "handlers",
-      "path-prefix", "mode", "inline", "workers");
+      "path-prefix", "mode", "inline", "workers", "max-in-flight-body-bytes");
   private static final String SECRET_ENV = ".secret-env";
   private static final String MAX_BODY_BYTES = ".max-body-bytes";
 
@@ -51,6 +51,9 @@ public final class InitParams {
     b.inline(list(params.get("inline")).toArray(String[]::new));
     if (params.containsKey("workers")) {
       b.workers(number("workers", params.get("workers")));
+    }
+    if (params.containsKey("max-in-flight-body-bytes")) {
+      b.maxInFlightBodyBytes(longNumber("max-in-flight-body-bytes", params.get("max-in-flight-body-bytes")));
     }
     for (String id : providers) {
       String variable = params.getOrDefault(id + SECRET_ENV, secretVariable(id)).trim();
@@ -118,6 +121,14 @@ public final class InitParams {
   private static int number(String param, String value) {
     try {
       return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("init-param " + param + " must be a whole number, but was '" + value + "'", e);
+    }
+  }
+
+  private static long longNumber(String param, String value) {
+    try {
+      return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("init-param " + param + " must be a whole number, but was '" + value + "'", e);
     }
