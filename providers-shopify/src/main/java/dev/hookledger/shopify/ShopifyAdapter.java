@@ -103,16 +103,19 @@ public final class ShopifyAdapter implements ProviderAdapter {
     return ShopifyEventFields.header(delivery.headers(), ShopifyEventFields.SHOP_DOMAIN).orElse("");
   }
 
+  /** Refuses, before the body is read, a delivery with no secret for its shop or no well-formed HMAC. */
+  @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
+    expectedHmac(delivery.headers());
+  }
+
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
     DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     HttpHeaders headers = delivery.headers();
-    String hmac =
-        ShopifyEventFields.header(headers, HMAC)
-            .orElseThrow(() -> Rejections.signatureMissing(
-                HMAC_HEADER, "the request was not sent by Shopify, or a proxy removed the header"));
-    byte[] expected = Signatures.decodeBase64(hmac, 32, HMAC_HEADER);
+    byte[] expected = expectedHmac(headers);
     Secret secret =
         Signatures.matchSha256(secrets, new byte[][] {expected}, delivery.body())
             .orElseThrow(() -> Rejections.signatureMismatch(HMAC_HEADER, secrets, MISMATCH_HINT));
@@ -130,6 +133,14 @@ public final class ShopifyAdapter implements ProviderAdapter {
     }
     keep(headers, "User-Agent", event);
     return event.build();
+  }
+
+  private static byte[] expectedHmac(HttpHeaders headers) {
+    String hmac =
+        ShopifyEventFields.header(headers, HMAC)
+            .orElseThrow(() -> Rejections.signatureMissing(
+                HMAC_HEADER, "the request was not sent by Shopify, or a proxy removed the header"));
+    return Signatures.decodeBase64(hmac, 32, HMAC_HEADER);
   }
 
   private static void keep(HttpHeaders headers, String name, WebhookEvent.Builder event) {

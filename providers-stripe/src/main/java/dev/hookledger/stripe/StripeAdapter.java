@@ -102,6 +102,13 @@ public final class StripeAdapter implements ProviderAdapter {
     return slash < 0 ? rest : rest.substring(0, slash);
   }
 
+  /** Refuses, before the body is read, a delivery with no secret for its tenant or no well-formed signature. */
+  @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
+    StripeSignatureHeader.parse(delivery.headers());
+  }
+
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
