@@ -41,7 +41,10 @@ import java.time.Instant;
  * <p>Tenant: Stripe gives each endpoint (and each mode) its own secret, and a delivery names no
  * tenant outside its unverified body. {@link #tenantOf} therefore reads the path segment after
  * {@code /webhooks/stripe/}: to use one secret per connected account, register one URL per account
- * ({@code /webhooks/stripe/acct_123}); {@code /webhooks/stripe} alone has the empty tenant.
+ * ({@code /webhooks/stripe/acct_123}); {@code /webhooks/stripe} alone has the empty tenant. When the
+ * tenant is an account id ({@code acct_...}) the event's scope is that account, the one whose secret
+ * verified it, and an event whose signed {@code account} names another account is refused
+ * ({@code SIGNATURE_MISMATCH}): one account's secret never vouches for another's events.
  *
  * <p>Immutable and thread-safe.
  */
@@ -54,6 +57,7 @@ public final class StripeAdapter implements ProviderAdapter {
   public static final int DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
   private static final String TENANT_PREFIX = "/webhooks/stripe/";
+  private static final String ACCOUNT_PREFIX = "acct_";
   private static final String MISMATCH_HINT =
       "the whsec_ prefix is part of the key, and each endpoint and each mode (test or live) has its own secret";
 
@@ -122,8 +126,13 @@ public final class StripeAdapter implements ProviderAdapter {
 
     byte[] body = delivery.bodyBytes();
     JsonNode json = DeliveryChecks.parseJson(body, "the Stripe body");
+    StripeEventFields fields = StripeEventFields.from(json);
+    String tenant = tenantOf(delivery);
+    if (tenant.startsWith(ACCOUNT_PREFIX)) {
+      fields = fields.verifiedBy(tenant);
+    }
     WebhookEvent.Builder event =
-        StripeEventFields.from(json).applyTo(WebhookEvent.builder())
+        fields.applyTo(WebhookEvent.builder())
             .secretId(secret.id())
             .signedAt(signedAt)
             .body(body)

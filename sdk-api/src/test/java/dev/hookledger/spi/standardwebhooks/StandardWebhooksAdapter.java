@@ -93,7 +93,7 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
         .provider(ID)
         .eventId(messageId)
         .type(JsonFields.requiredText(payload, "type", "the body"))
-        .occurredAt(JsonFields.isoInstant(payload, "timestamp", "the body"))
+        .occurredAt(JsonFields.orderingInstant(payload, "timestamp", "the body"))
         .secretId(secretId)
         .signedAt(signedAt)
         .body(body)
