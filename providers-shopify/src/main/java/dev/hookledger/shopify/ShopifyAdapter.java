@@ -30,7 +30,9 @@ import java.util.Optional;
  * body, keyed with the app's client secret as UTF-8, compared in constant time. Shopify sends one
  * signature and can take up to an hour to switch to a rotated secret, so configure the new and the
  * old secret together for that hour. Shopify signs no timestamp ({@code X-Shopify-Triggered-At} is
- * not signed), so there is no tolerance window.
+ * not signed), so there is no tolerance window; the unsigned header is believed only up to
+ * {@linkplain Builder#triggeredAtTolerance a tolerance} ahead of now, so that a forged far-future
+ * value cannot freeze an entity's ordering. The module's README lists what is signed and what is not.
  *
  * <p>Both header flavours are read: {@code X-Shopify-*} and the unprefixed {@code Shopify-*} of
  * Shopify's newer "Events" deliveries.

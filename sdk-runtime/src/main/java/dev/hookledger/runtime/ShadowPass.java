@@ -61,6 +61,9 @@ final class ShadowPass {
     } catch (DeliveryRejectedException e) {
       wouldReject(provider, e);
       return new Passed(request, null);
+    } catch (RuntimeException e) {
+      log.error("shadow mode: {} delivery passed on unrecorded, its header check failed unexpectedly", provider, e);
+      return new Passed(request, null);
     }
     BodyRead body;
     try {

@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  *   <init-param><param-name>providers</param-name><param-value>stripe,github</param-value></init-param>
  *   <init-param><param-name>handlers</param-name><param-value>com.acme.Billing,com.acme.Issues</param-value></init-param>
  *   <!-- optional: jdbc-url (else the variable named by jdbc-url-env, default HOOKLEDGER_JDBC_URL),
- *        schema, path-prefix, mode (STORE_FIRST, INLINE, SHADOW), inline (type patterns), workers, max-in-flight-body-bytes,
- *        <provider>.secret-env, <provider>.max-body-bytes -->
+ *        schema, path-prefix, mode (STORE_FIRST, INLINE, SHADOW), inline (type patterns), workers,
+ *        max-in-flight-body-bytes, <provider>.secret-env, <provider>.max-body-bytes -->
  *   <init-param><param-name>stripe.secret-env</param-name><param-value>STRIPE_WEBHOOK_SECRET</param-value></init-param>
  * </filter>
  * <filter-mapping><filter-name>hookledger</filter-name><url-pattern>/*</url-pattern></filter-mapping>
@@ -206,6 +206,11 @@ public final class WebhookFilter implements Filter {
     } catch (DeliveryRejectedException e) {
       Responses.unread(response);
       Responses.rejected(response, e);
+      return;
+    } catch (RuntimeException e) {
+      log.error("{} delivery's header check failed unexpectedly", provider, e);
+      Responses.unread(response);
+      Responses.text(response, 500, "internal error");
       return;
     }
     BodyRead body;
