@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.jooq.Condition;
@@ -49,6 +48,7 @@ public final class LeaseClaimer {
    * so); one that has no attempt left is set {@code dead} instead.
    */
   public Claimed claim(String owner, Instant now, Duration lease, int limit, int maxAttempts) {
+    long claimed = System.nanoTime();
     Instant until = now.plus(lease);
     return dsl.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
@@ -63,35 +63,16 @@ public final class LeaseClaimer {
           String reason = (abandoned ? abandoned(r) + "; " : "") + "no attempt left (" + attempts + " of " + maxAttempts + ")";
           buried.add(bury(tx, key, abandoned ? reason : r.get(LAST_ERROR), reason));
         } else if (abandoned) {
-          leases.add(take(tx, is(key), owner, until, abandoned(r)).get(0));
+          leases.add(take(tx, is(key), owner, until, abandoned(r), claimed, lease).get(0));
         } else {
           due.add(row(key.provider(), key.scope(), key.eventId()));
         }
       }
       if (!due.isEmpty()) {
-        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, until, null));
+        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, until, null, claimed, lease));
       }
       return new Claimed(leases, buried);
     });
-  }
-
-  /**
-   * Claims one event this runtime has just recorded and holds in memory, if it is still pending and
-   * due (another runtime's poll may have taken it first).
-   *
-   * @return the attempt number of the claim
-   */
-  public Optional<Integer> claimOne(EventKey key, String owner, Instant now, Duration lease) {
-    Instant until = now.plus(lease);
-    return dsl.update(events.table())
-        .set(STATUS, EventStatus.PROCESSING.sql())
-        .set(ATTEMPTS, ATTEMPTS.plus(1))
-        .set(LEASE_OWNER, owner)
-        .set(LEASE_UNTIL, until)
-        .set(AVAILABLE_AT, until)
-        .where(is(key)).and(STATUS.eq(EventStatus.PENDING.sql())).and(AVAILABLE_AT.le(now))
-        .returningResult(ATTEMPTS)
-        .fetchOptional(r -> r.value1());
   }
 
   /**
@@ -132,7 +113,8 @@ public final class LeaseClaimer {
         .forUpdate().skipLocked();
   }
 
-  private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError) {
+  private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError,
+      long claimedNanos, Duration length) {
     var update = tx.update(events.table())
         .set(STATUS, EventStatus.PROCESSING.sql())
         .set(ATTEMPTS, ATTEMPTS.plus(1))
@@ -145,7 +127,7 @@ public final class LeaseClaimer {
     return update.where(which)
         .returningResult(EVENT_AND_ATTEMPTS)
         .fetch(r -> new Lease(new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)), owner, r.get(ATTEMPTS),
-            until, EventRows.toEvent(r)));
+            until, EventRows.toEvent(r), claimedNanos, length));
   }
 
   private Buried bury(DSLContext tx, EventKey key, String lastError, String reason) {
