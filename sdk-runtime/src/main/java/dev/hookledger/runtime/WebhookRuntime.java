@@ -133,7 +133,8 @@ public final class WebhookRuntime implements AutoCloseable {
     this.ownedPool = ownedPool;
     this.schema = b.schema;
     this.mode = b.mode;
-    this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy);
+    this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy,
+        InboxSettings.defaultMaxClaimBytes());
     this.clock = b.clock;
     this.dsl = LedgerDsl.on(dataSource);
     EventTable events = new EventTable(schema);

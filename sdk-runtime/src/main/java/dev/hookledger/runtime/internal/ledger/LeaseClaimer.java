@@ -15,6 +15,8 @@ import org.jooq.Record;
 import org.jooq.Row3;
 import org.jooq.Row4;
 import org.jooq.ResultQuery;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
  * Claims waiting events as leases, each claim committed before its event is processed: status
@@ -26,6 +28,10 @@ import org.jooq.ResultQuery;
 public final class LeaseClaimer {
   private static final List<Field<?>> EVENT_AND_ATTEMPTS = Stream.concat(EventRows.EVENT_COLUMNS.stream(), Stream.of(ATTEMPTS))
       .toList();
+
+  /** The size of a row's body and payload: what its event holds in memory once claimed. */
+  private static final Field<Long> BODY_BYTES = DSL.field("octet_length({0}) + coalesce(octet_length({1}), 0)",
+      SQLDataType.BIGINT, BODY, PAYLOAD).as("body_bytes");
 
   private final DSLContext dsl;
   private final EventTable events;
@@ -44,10 +50,12 @@ public final class LeaseClaimer {
 
   /**
    * Claims up to {@code limit} due events, oldest first, skipping rows another claim or processing
-   * transaction has locked. A row whose lease ran out is taken over (its {@code last_error} says
-   * so); one that has no attempt left is set {@code dead} instead.
+   * transaction has locked, and no more of them than fit in {@code maxBytes} of bodies (always at
+   * least one): the claimed events are held in memory until processed. A row whose lease ran out
+   * is taken over (its {@code last_error} says so); one that has no attempt left is set
+   * {@code dead} instead.
    */
-  public Claimed claim(String owner, Instant now, Duration lease, int limit, int maxAttempts) {
+  public Claimed claim(String owner, Instant now, Duration lease, int limit, int maxAttempts, long maxBytes) {
     long claimed = System.nanoTime();
     Instant until = now.plus(lease);
     return dsl.transactionResult(cfg -> {
@@ -55,7 +63,12 @@ public final class LeaseClaimer {
       List<Lease> leases = new ArrayList<>();
       List<Buried> buried = new ArrayList<>();
       List<Row3<String, String, String>> due = new ArrayList<>();
+      long bytes = 0;
       for (Record r : dueRows(tx, now, limit).fetch()) {
+        bytes += r.get(BODY_BYTES);
+        if (bytes > maxBytes && !(leases.isEmpty() && due.isEmpty())) {
+          break; // the rows not taken are unlocked at the commit, for the next claim
+        }
         EventKey key = new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID));
         boolean abandoned = EventStatus.PROCESSING.sql().equals(r.get(STATUS));
         int attempts = r.get(ATTEMPTS);
@@ -105,7 +118,7 @@ public final class LeaseClaimer {
    * holds. Public so that a test can check its plan reads the partial index of waiting rows.
    */
   public ResultQuery<Record> dueRows(DSLContext tx, Instant now, int limit) {
-    return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR))
+    return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR, BODY_BYTES))
         .from(events.table())
         .where(WAITING).and(AVAILABLE_AT.le(now))
         .orderBy(AVAILABLE_AT)
