@@ -8,7 +8,6 @@ import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
-import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Pools;
@@ -20,8 +19,9 @@ import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
-import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.GroupCommit;
+import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
@@ -29,6 +29,7 @@ import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.process.EntityVersionGuard;
+import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Retries;
 import dev.hookledger.runtime.internal.receive.HeaderCheck;
@@ -103,6 +104,14 @@ public final class WebhookRuntime implements AutoCloseable {
 
   private enum State { NEW, STARTED, CLOSED }
 
+  /** The most rows one group commit writes; past this, concurrent deliveries share the next commit. */
+  private static final int MAX_BATCH = 128;
+  /**
+   * How long a delivery waits for the commit of its row before it is answered 503: within the 10 s
+   * after which GitHub gives up on a delivery. The row may still commit; the retry is then a duplicate.
+   */
+  private static final Duration MAX_COMMIT_WAIT = Duration.ofSeconds(10);
+
   private final DataSource dataSource;
   private final HikariDataSource ownedPool;
   private final String schema;
@@ -114,6 +123,7 @@ public final class WebhookRuntime implements AutoCloseable {
   private final String owner = OwnerToken.create();
   private final LeaseClaimer claimer;
   private final Notifier notifier;
+  private final GroupCommit writer;
   private final EventProcessor processor;
   private final Receiver receiver;
   private final HeaderCheck headerCheck;
@@ -127,7 +137,8 @@ public final class WebhookRuntime implements AutoCloseable {
     this.ownedPool = ownedPool;
     this.schema = b.schema;
     this.mode = b.mode;
-    this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy);
+    this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy,
+        InboxSettings.defaultMaxClaimBytes());
     this.clock = b.clock;
     this.dsl = LedgerDsl.on(dataSource);
     EventTable events = new EventTable(schema);
@@ -138,8 +149,10 @@ public final class WebhookRuntime implements AutoCloseable {
     ProcessingRows rows = new ProcessingRows(dsl, events);
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
         new Retries(rows, b.retryPolicy, clock, listener), clock, listener);
-    this.receiver = new Receiver(providers, new Ledger(dsl, events, clock), processor, this::handOff,
-        new ModeSelector(mode, b.inline), clock, listener);
+    this.writer = GroupCommit.of(dataSource, events, clock, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
+        MAX_COMMIT_WAIT, "hookledger-" + schema);
+    this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, clock, writer), processor,
+        new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
     this.headerCheck = new HeaderCheck(providers, listener);
     this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
   }
@@ -183,6 +196,7 @@ public final class WebhookRuntime implements AutoCloseable {
       pool = WorkerPool.start(inbox, claimer, processor, notifier, dataSource, owner, clock, listener,
           "hookledger-" + schema);
     }
+    writer.start();
     state.set(State.STARTED);
     log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema, mode,
         pool == null ? 0 : inbox.workers(), owner);
@@ -201,10 +215,13 @@ public final class WebhookRuntime implements AutoCloseable {
     if (state.getAndSet(State.CLOSED) == State.CLOSED) {
       return;
     }
+    // deliveries already queued are written (and their events handed to the pool) before it closes
+    writer.close(inbox.shutdownTimeout());
     WorkerPool p = pool;
     if (p != null) {
       p.close();
     }
+    notifier.close();
     if (ownedPool != null) {
       ownedPool.close();
     }
@@ -280,6 +297,11 @@ public final class WebhookRuntime implements AutoCloseable {
     return receiver.maxBodyBytes(providerId);
   }
 
+  /** Deliveries waiting for a ledger writer now (tests hold the writer and watch requests queue). */
+  int deliveriesWaitingForCommit() {
+    return writer.waiting();
+  }
+
   /** Tells the listener of a body the filter refused as too large before calling {@link #receive}. */
   void rejectedTooLarge(String providerId) {
     receiver.rejected(providerId, RejectionReason.TOO_LARGE);
@@ -300,12 +322,46 @@ public final class WebhookRuntime implements AutoCloseable {
     return bodyBudget;
   }
 
-  /** This runtime's workers take the event from memory if they have room; else any runtime's are woken. */
-  private void handOff(EventKey key, WebhookEvent event) {
-    WorkerPool p = pool;
-    if (p == null || !p.offer(key, event)) {
-      log.debug("{} waits for a worker of any runtime", key);
-      notifier.wakeWorkers();
+  /**
+   * Events this runtime's workers have room for are recorded leased to them and handed over from
+   * memory; any other waits {@code pending}, and the workers of every runtime are notified, by the
+   * notifier's own thread so that no acknowledgement waits for it.
+   */
+  private final class LocalHandOff implements EventHandOff {
+    @Override
+    public boolean processes() {
+      return inbox.workers() > 0 && mode != ProcessingMode.SHADOW;
+    }
+
+    @Override
+    public boolean reserve() {
+      WorkerPool p = pool;
+      return p != null && p.reserveLocal();
+    }
+
+    @Override
+    public void accept(Lease lease) {
+      pool.acceptLocal(lease);
+    }
+
+    @Override
+    public void unreserve() {
+      pool.unreserveLocal();
+    }
+
+    @Override
+    public void pendingRecorded() {
+      notifier.wakeWorkersSoon();
+    }
+
+    @Override
+    public String owner() {
+      return owner;
+    }
+
+    @Override
+    public Duration lease() {
+      return inbox.lease();
     }
   }
 
@@ -334,6 +390,8 @@ public final class WebhookRuntime implements AutoCloseable {
     private Duration pollInterval = Duration.ofSeconds(1);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private int ledgerWriters = 2;
+    private int receiveQueueCapacity = 1024;
     private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
 
     private Builder() {}
@@ -528,6 +586,33 @@ public final class WebhookRuntime implements AutoCloseable {
         throw new IllegalArgumentException("shutdownTimeout must not be negative, but was " + timeout);
       }
       this.shutdownTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Threads writing received deliveries to the ledger, 1 to 16; default 2. Each writes every
+     * delivery waiting when its previous commit returns as one multi-row insert and one commit
+     * (group commit: no timer, so a lone delivery pays one commit and nothing more). Two let one
+     * batch fill while the other commits; more help only when commits are slow (a remote database).
+     */
+    public Builder ledgerWriters(int n) {
+      if (n < 1 || n > 16) {
+        throw new IllegalArgumentException("ledgerWriters must be between 1 and 16, but was " + n);
+      }
+      this.ledgerWriters = n;
+      return this;
+    }
+
+    /**
+     * Deliveries that may wait for a ledger writer at once, 1 to 100000; default 1024. When that
+     * many wait, a new delivery is answered 503 with {@code Retry-After} at once instead of holding
+     * a request thread: the database is not keeping up, and the provider retries later.
+     */
+    public Builder receiveQueueCapacity(int n) {
+      if (n < 1 || n > 100_000) {
+        throw new IllegalArgumentException("receiveQueueCapacity must be between 1 and 100000, but was " + n);
+      }
+      this.receiveQueueCapacity = n;
       return this;
     }
 

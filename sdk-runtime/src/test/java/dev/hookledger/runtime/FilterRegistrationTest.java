@@ -163,8 +163,8 @@ class FilterRegistrationTest {
     ServletException e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "provider", "testhook"), Map.of()));
     assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: handlers, inline, jdbc-url,"
-        + " jdbc-url-env, max-in-flight-body-bytes, mode, path-prefix, providers, schema, workers, and per listed"
-        + " provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
+        + " jdbc-url-env, ledger-writers, max-in-flight-body-bytes, mode, path-prefix, providers, receive-queue-capacity,"
+        + " schema, workers, and per listed provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.hookledger.samples.bench;
 
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.samples.app.ExpectedState;
 import dev.hookledger.samples.app.SampleState;
 import dev.hookledger.samples.server.SampleApp;
 import dev.hookledger.samples.server.SampleDatabase;
@@ -23,7 +24,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code bench}: a load generator against a {@code serve}-style setup (the sample app on an
- * embedded PostgreSQL with durable commits on), over loopback HTTP only. Bounded in count and time.
+ * embedded PostgreSQL with durable commits on), over loopback HTTP only, measured against the
+ * database's own limit on the same database in the same run. Bounded in count and time.
+ *
+ * <p>Phases: (a) the raw limit, durable single-row inserts over as many JDBC connections as there
+ * are clients (and over half as many, and one); (b) the plan at full load: acknowledged
+ * deliveries/s, latency, and (c) settled events/s end to end; (d) latency at half the clients and
+ * at one client; (e) peak heap; then whether every effect of every phase happened exactly once.
  */
 @Command(
     name = "bench",
@@ -31,16 +38,20 @@ import picocli.CommandLine.Spec;
     description = {
         "Sends N signed deliveries (Stripe, GitHub and Shopify, with a share of redeliveries) over"
             + " loopback HTTP with K concurrent clients to the sample app on an embedded PostgreSQL"
-            + " with durable commits on.",
-        "Reports deliveries/s, p50/p99 accept latency, heap used, the time until every event was"
-            + " processed, and whether every effect happened exactly once."})
+            + " with durable commits on, after measuring the database's own limit (durable single-row"
+            + " inserts over K connections) on the same database.",
+        "Reports the raw limit, acknowledged deliveries/s and settled events/s with their ratios to it,"
+            + " accept latency at full load, half load and one client, heap used, and whether every"
+            + " effect happened exactly once."})
 public final class BenchCommand implements Callable<Integer> {
   static final int MAX_DELIVERIES = 200_000;
   static final int MAX_CLIENTS = 256;
   static final int MAX_SECONDS = 600;
+  /** Deliveries sent one at a time to measure the latency of a lone delivery. */
+  static final int SINGLE_CLIENT_DELIVERIES = 300;
 
   @Option(names = {"-n", "--deliveries"}, defaultValue = "3000",
-      description = "Deliveries to send, at most " + MAX_DELIVERIES + " (default: ${DEFAULT-VALUE}).")
+      description = "Deliveries to send at full load, at most " + MAX_DELIVERIES + " (default: ${DEFAULT-VALUE}).")
   int deliveries;
 
   @Option(names = "--duplicates", defaultValue = "0.2",
@@ -48,15 +59,15 @@ public final class BenchCommand implements Callable<Integer> {
   double duplicates;
 
   @Option(names = {"-c", "--clients"}, defaultValue = "16",
-      description = "Concurrent HTTP clients, at most " + MAX_CLIENTS + " (default: ${DEFAULT-VALUE}).")
+      description = "Concurrent HTTP clients at full load, at most " + MAX_CLIENTS + " (default: ${DEFAULT-VALUE}).")
   int clients;
 
   @Option(names = "--workers", defaultValue = "4", description = "Inbox workers (default: ${DEFAULT-VALUE}).")
   int workers;
 
   @Option(names = "--max-seconds", defaultValue = "120",
-      description = "Stop sending, and stop waiting for processing, after this long; at most " + MAX_SECONDS
-          + " (default: ${DEFAULT-VALUE}).")
+      description = "Stop sending, and stop waiting for processing, after this long per phase; at most "
+          + MAX_SECONDS + " (default: ${DEFAULT-VALUE}).")
   int maxSeconds;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the event mix and order (default: ${DEFAULT-VALUE}).")
@@ -75,28 +86,56 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws Exception {
     validate();
     // the report is the output: library logs only when something is wrong
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     Clock clock = Clock.systemUTC();
-    LoadPlan plan = LoadPlan.of(deliveries, duplicates, seed, clock);
+    LoadPlan full = LoadPlan.of(deliveries, duplicates, seed, clock);
+    int halfClients = Math.max(1, clients / 2);
+    LoadPlan half = LoadPlan.of(Math.max(1, deliveries / 2), duplicates, seed + 1, clock);
+    LoadPlan single = LoadPlan.of(Math.min(SINGLE_CLIENT_DELIVERIES, deliveries), duplicates, seed + 2, clock);
     SampleSecrets secrets = SampleSecrets.generate();
-    SampleDatabase database = SampleDatabase.temporary(true);
-    try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b.workers(workers));
-        HeapSampler heap = new HeapSampler()) {
+    try (SampleDatabase database = SampleDatabase.temporary(true)) {
       out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients,"
-          + " loopback HTTP%n", plan.deliveries(), plan.distinctEvents(), duplicates * 100, clients);
-      line("server", app.uri() + ", " + workers + " workers, store first");
+          + " loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100, clients);
       line("database", database.description());
-      long start = System.nanoTime();
-      long deadline = start + Duration.ofSeconds(maxSeconds).toNanos();
-      LoadGenerator.Run run = new LoadGenerator(new WebhookClient(app.uri()), new SampleSigners(secrets), clock)
-          .run(plan, clients, deadline);
-      Duration settledAfter = awaitProcessed(app.admin(), start, deadline);
-      report(run, settledAfter, heap.peakBytes());
-      boolean exact = !run.cutOff() && settledAfter != null && exactlyOnce(plan, app);
-      return exact && run.answers().keySet().stream().allMatch(a -> a.startsWith("200")) ? 0 : 1;
+
+      RawInsertLimit raw = new RawInsertLimit(database.jdbcUrl(), new byte[full.typicalBodyBytes()]);
+      raw.prepare();
+      RawInsertLimit.Result rawFull = raw.measure(clients, full.deliveries());
+      RawInsertLimit.Result rawHalf = raw.measure(halfClients, half.deliveries());
+      RawInsertLimit.Result rawOne = raw.measure(1, single.deliveries());
+      rawLine("raw limit (a)", rawFull);
+      rawLine("raw, half load", rawHalf);
+      rawLine("raw, 1 client", rawOne);
+
+      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b.workers(workers));
+          HeapSampler heap = new HeapSampler()) {
+        line("server", app.uri() + ", " + workers + " workers, store first");
+        LoadGenerator load = new LoadGenerator(new WebhookClient(app.uri()), new SampleSigners(secrets), clock);
+
+        long start = System.nanoTime();
+        LoadGenerator.Run run = load.run(full, clients, start + Duration.ofSeconds(maxSeconds).toNanos());
+        Duration settledAfter = awaitProcessed(app.admin(), start, start + Duration.ofSeconds(maxSeconds).toNanos());
+        reportFull(run, settledAfter, full.distinctEvents(), rawFull);
+
+        long halfStart = System.nanoTime();
+        LoadGenerator.Run halfRun = load.run(half, halfClients, halfStart + Duration.ofSeconds(maxSeconds).toNanos());
+        latencyLine("at half load", halfRun, halfClients, rawHalf);
+        long oneStart = System.nanoTime();
+        LoadGenerator.Run oneRun = load.run(single, 1, oneStart + Duration.ofSeconds(maxSeconds).toNanos());
+        latencyLine("at 1 client", oneRun, 1, rawOne);
+        Duration allSettled = awaitProcessed(app.admin(), oneStart, oneStart + Duration.ofSeconds(maxSeconds).toNanos());
+
+        line("heap used", String.format("peak %d MiB, now %d MiB (server and load generator share this JVM)",
+            heap.peakBytes() >> 20, HeapSampler.used() >> 20));
+        List<LoadGenerator.Run> runs = List.of(run, halfRun, oneRun);
+        boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
+        boolean exact = complete && exactlyOnce(List.of(full, half, single), app);
+        boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
+        return exact && allOk ? 0 : 1;
+      }
     }
   }
 
@@ -122,32 +161,54 @@ public final class BenchCommand implements Callable<Integer> {
       if (admin.backlog().waiting() == 0) {
         return Duration.ofNanos(System.nanoTime() - start);
       }
-      Thread.sleep(10);
+      Thread.sleep(20);
     }
     return null;
   }
 
-  private void report(LoadGenerator.Run run, Duration settledAfter, long peakHeap) {
+  private void rawLine(String label, RawInsertLimit.Result r) {
+    Latencies l = r.latencies();
+    line(label, String.format("%.0f durable single-row inserts/s over %d connections (%d in %.2f s), p50 %s, p99 %s",
+        r.perSecond(), r.connections(), r.rows(), r.elapsedNanos() / 1e9, Latencies.millis(l.percentile(50)),
+        Latencies.millis(l.percentile(99))));
+  }
+
+  private void reportFull(LoadGenerator.Run run, Duration settledAfter, int distinct, RawInsertLimit.Result raw) {
     line("answers", run.answers().entrySet().stream()
         .map(e -> e.getValue() + " x " + e.getKey()).collect(Collectors.joining(", ")));
     line("throughput", String.format("%.0f deliveries/s (%d in %.2f s)%s", run.perSecond(), run.sent(),
         run.elapsedNanos() / 1e9, run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
+    line("acked (b)/(a)", String.format("%.2f of the raw limit", run.perSecond() / raw.perSecond()));
+    latencyLine("accept latency", run, clients, raw);
+    if (settledAfter == null) {
+      line("time to processed", "NOT all settled before the deadline");
+      return;
+    }
+    double settledPerSecond = distinct * 1e9 / settledAfter.toNanos();
+    line("time to processed", String.format("%.2f s after the first delivery (every event settled)",
+        settledAfter.toNanos() / 1e9));
+    line("settled (c)", String.format("%.0f events/s end to end", settledPerSecond));
+    line("settled (c)/(a)", String.format("%.2f of the raw limit", settledPerSecond / raw.perSecond()));
+  }
+
+  private void latencyLine(String label, LoadGenerator.Run run, int clientCount, RawInsertLimit.Result raw) {
     Latencies l = run.latencies();
-    line("accept latency", "p50 " + Latencies.millis(l.percentile(50)) + ", p99 "
-        + Latencies.millis(l.percentile(99)) + ", max " + Latencies.millis(l.max()));
-    line("time to processed", settledAfter == null ? "NOT all settled before the deadline"
-        : String.format("%.2f s after the first delivery (every event settled)", settledAfter.toNanos() / 1e9));
-    line("heap used", String.format("peak %d MiB, now %d MiB (server and load generator share this JVM)",
-        peakHeap >> 20, HeapSampler.used() >> 20));
+    Latencies r = raw.latencies();
+    line(label, String.format("p50 %s, p99 %s, max %s with %d clients (raw insert p50 %s, p99 %s)%s",
+        Latencies.millis(l.percentile(50)), Latencies.millis(l.percentile(99)), Latencies.millis(l.max()), clientCount,
+        Latencies.millis(r.percentile(50)), Latencies.millis(r.percentile(99)),
+        run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
   }
 
   private void line(String label, String text) {
     out.printf("  %-18s %s%n", label, text);
   }
 
-  private boolean exactlyOnce(LoadPlan plan, SampleApp app) {
+  private boolean exactlyOnce(List<LoadPlan> plans, SampleApp app) {
     SampleState actual = SampleState.read(DSL.using(app.dataSource(), SQLDialect.POSTGRES));
-    List<String> problems = plan.expected().toState().differencesFrom(actual);
+    ExpectedState expected = new ExpectedState();
+    plans.forEach(p -> p.addExpected(expected));
+    List<String> problems = expected.toState().differencesFrom(actual);
     line("effects", (problems.isEmpty()
         ? "exactly once: balances, commit counts and orders match the distinct events"
         : "NOT exactly once: " + problems.size() + " differences, e.g. " + problems.get(0)));

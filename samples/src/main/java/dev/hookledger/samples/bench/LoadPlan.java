@@ -112,9 +112,20 @@ final class LoadPlan {
     };
   }
 
+  /** The size of this plan's first event's body, in bytes: what a delivery carries. */
+  int typicalBodyBytes() {
+    return events.get(0).body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+  }
+
   /** The state the distinct events must leave behind, each applied exactly once. */
   ExpectedState expected() {
     ExpectedState expected = new ExpectedState();
+    addExpected(expected);
+    return expected;
+  }
+
+  /** Adds what the distinct events must do, each applied exactly once, to {@code expected}. */
+  void addExpected(ExpectedState expected) {
     for (int i = 0; i < events.size(); i++) {
       switch (i % 3) {
         case 0 -> expected.invoicePaid(customer(i), amount(i));
@@ -122,6 +133,5 @@ final class LoadPlan {
         default -> expected.order(orderId(i), 0, total(i), "paid");
       }
     }
-    return expected;
   }
 }

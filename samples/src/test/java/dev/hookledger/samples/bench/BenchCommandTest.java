@@ -28,6 +28,12 @@ class BenchCommandTest {
     assertTrue(report.matches("(?s).*throughput         \\d+ deliveries/s \\(45 in [0-9.]+ s\\).*"), report);
     assertTrue(report.matches("(?s).*accept latency     p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms.*"), report);
     assertTrue(report.contains("every event settled"), report);
+    assertTrue(report.matches("(?s).*raw limit \\(a\\)      \\d+ durable single-row inserts/s over 3 connections \\(45 in .*"), report);
+    assertTrue(report.matches("(?s).*raw, half load     \\d+ durable single-row inserts/s over 1 connections \\(22 in .*"), report);
+    assertTrue(report.matches("(?s).*acked \\(b\\)/\\(a\\)      [0-9.]+ of the raw limit.*"), report);
+    assertTrue(report.matches("(?s).*settled \\(c\\)/\\(a\\)    [0-9.]+ of the raw limit.*"), report);
+    assertTrue(report.matches("(?s).*at half load       p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);
+    assertTrue(report.matches("(?s).*at 1 client        p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);
     assertTrue(report.contains("  heap used          peak "), report);
     assertTrue(report.contains("  effects            exactly once"), report);
   }

@@ -8,6 +8,7 @@ import dev.hookledger.runtime.internal.admin.EventRetrier;
 import dev.hookledger.runtime.internal.admin.SettledPruner;
 import dev.hookledger.runtime.internal.admin.StatusReader;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
@@ -64,6 +65,7 @@ public final class InboxAdmin {
   private final Clock clock;
   private final Duration minimumPruneWindow;
   private final DSLContext db;
+  private final DataSource dataSource;
   private final StatusReader statusReader;
   private final EventReader eventReader;
   private final EventRetrier retrier;
@@ -74,6 +76,7 @@ public final class InboxAdmin {
     this.clock = b.clock;
     this.minimumPruneWindow = b.minimumPruneWindow;
     this.db = LedgerDsl.on(b.dataSource);
+    this.dataSource = b.dataSource;
     this.statusReader = new StatusReader(db, events, clock);
     this.eventReader = new EventReader(db, events);
     this.retrier = new EventRetrier(db, events, clock);
@@ -210,7 +213,8 @@ public final class InboxAdmin {
     requireNonNull(source, "source");
     requireNonNull(since, "since");
     requireNonNull(type, "type");
-    ReplayRecorder sink = new ReplayRecorder(new Ledger(db, events, clock), ReplayRecorder.LEAVE_PENDING,
+    ReplayRecorder sink = new ReplayRecorder(new Ledger(db, events, clock,
+        GroupCommit.direct(dataSource, events, clock)), ReplayRecorder.LEAVE_PENDING,
         source.provider());
     ReplayReport fetched = LedgerErrors.guard(events.schema(), () -> source.replay(since, type, sink));
     ReplayReport report = new ReplayReport(fetched.fetched(), sink.recorded(), sink.alreadyReceived(),

@@ -37,15 +37,16 @@ class ShutdownTest {
     try (WebhookRuntime b = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("B", null)).workers(4)
         .pollInterval(Duration.ofSeconds(30)).build()) {
       a.start();
-      Await.until("A holds 2 events in flight and 8 more claimed", () -> gate.entered() == 2
-          && number(db, "select count(*) from hookledger.event where status = 'processing'") == 10);
-      b.start(); // takes the 30 events nobody claimed
-      Await.until("B has done the 30", () -> number(db, "select count(*) from effect where node = 'B'") == 30);
+      // one batch of 8: while both workers have events queued, A waits for room for half a batch before it claims again
+      Await.until("A holds 2 events in flight and 6 more claimed", () -> gate.entered() == 2
+          && number(db, "select count(*) from hookledger.event where status = 'processing'") == 8);
+      b.start(); // takes the 32 events nobody claimed
+      Await.until("B has done the 32", () -> number(db, "select count(*) from effect where node = 'B'") == 32);
       InboxFixture.awaitListeners(db, 2);
 
       long start = System.nanoTime();
       CompletableFuture<Void> closing = CompletableFuture.runAsync(a::close);
-      Await.until("B has done the 8 that A gave back, while A's 2 are still in flight",
+      Await.until("B has done the 6 that A gave back, while A's 2 are still in flight",
           () -> number(db, "select count(*) from effect where node = 'B'") == 38);
       assertEquals(2, number(db, "select count(*) from hookledger.event where status = 'processing'"));
       gate.open();

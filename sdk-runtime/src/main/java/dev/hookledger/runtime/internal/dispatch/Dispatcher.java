@@ -64,6 +64,16 @@ public final class Dispatcher {
     return methods.size();
   }
 
+  /** Whether any method matches the event: if none does, it is recorded {@code ignored} and never claimed. */
+  public boolean handles(WebhookEvent event) {
+    for (HandlerMethod m : methods) {
+      if (m.matches(event)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether a method declared {@code skipStale} matches the event: only then is its version checked. */
   public boolean skipsStale(WebhookEvent event) {
     for (HandlerMethod m : methods) {

@@ -11,6 +11,13 @@ import java.time.Duration;
  * @param lease how long a claim holds before another worker may take the event over
  * @param pollInterval the mean time between polls when no notification arrives
  * @param shutdownTimeout how long {@code close()} waits for events in flight
+ * @param maxClaimBytes the most body bytes one claim takes into memory (at least one event is claimed)
  */
 public record InboxSettings(int workers, int batchSize, Duration lease, Duration pollInterval, Duration shutdownTimeout,
-    RetryPolicy retryPolicy) {}
+    RetryPolicy retryPolicy, long maxClaimBytes) {
+
+  /** An eighth of the heap, at least 16 MiB: a claim of large bodies never crowds out the requests. */
+  public static long defaultMaxClaimBytes() {
+    return Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 8);
+  }
+}

@@ -10,19 +10,30 @@ import org.slf4j.LoggerFactory;
 /**
  * Wakes the workers of every runtime on the ledger with {@code pg_notify} on the schema's channel,
  * for events this runtime recorded but does not process itself. Best effort: a lost notification
- * only delays the event until the next poll. Thread-safe.
+ * only delays the event until the next poll.
+ *
+ * <p>{@link #wakeWorkersSoon} never waits: a sender thread of its own sends one notification for
+ * every request made while it sent the previous one. So an acknowledgement never waits for
+ * {@code pg_notify} (whose commit PostgreSQL serializes across the database) nor for a second
+ * connection, and a burst of deliveries costs a few notifications, not one each. Thread-safe.
  */
-public final class Notifier {
+public final class Notifier implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Notifier.class);
   /** PostgreSQL truncates identifiers, channel names among them, to 63 bytes. */
   private static final int MAX_CHANNEL_BYTES = 63;
 
   private final DSLContext dsl;
   private final String channel;
+  private final Object lock = new Object();
+  private boolean requested; // guarded by lock
+  private boolean closed; // guarded by lock
+  private Thread sender; // guarded by lock
+  private final String threadName;
 
   public Notifier(DSLContext dsl, String schema) {
     this.dsl = dsl;
     this.channel = channel(schema);
+    this.threadName = "hookledger-" + schema + "-notifier";
   }
 
   /** The channel of a schema's ledger: {@code hookledger.<schema>}, cut to 63 bytes (schemas are ASCII). */
@@ -35,12 +46,69 @@ public final class Notifier {
     return channel;
   }
 
-  /** Sends one notification, in a statement of its own (committed at once). */
+  /** Sends one notification, in a statement of its own (committed at once), on the caller's thread. */
   public void wakeWorkers() {
     try {
       dsl.fetch("select pg_notify(?, '')", channel);
     } catch (DataAccessException e) {
       log.debug("cannot notify {}: {}; the next poll finds the events", channel, LedgerErrors.describe(e));
+    }
+  }
+
+  /** Asks the sender thread for a notification, and returns at once. Ignored once closed. */
+  public void wakeWorkersSoon() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      requested = true;
+      if (sender == null) {
+        sender = new Thread(this::sendLoop, threadName);
+        sender.setDaemon(true);
+        sender.start();
+      }
+      lock.notifyAll();
+    }
+  }
+
+  private void sendLoop() {
+    while (true) {
+      synchronized (lock) {
+        while (!requested && !closed) {
+          try {
+            lock.wait();
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (!requested) {
+          return; // closed, and nothing left to send
+        }
+        requested = false;
+      }
+      try {
+        wakeWorkers();
+      } catch (Throwable t) { // never let the sender die: the next request would never be sent
+        log.warn("notifying {} failed unexpectedly; the next poll finds the events", channel, t);
+      }
+    }
+  }
+
+  /** Sends what was requested, then stops the sender thread. */
+  @Override
+  public void close() {
+    Thread t;
+    synchronized (lock) {
+      closed = true;
+      lock.notifyAll();
+      t = sender;
+    }
+    if (t != null) {
+      try {
+        t.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -67,7 +67,8 @@ final class Poller implements Runnable {
       }
       LeaseClaimer.Claimed claimed;
       try {
-        claimed = claimer.claim(owner, clock.instant(), settings.lease(), room, settings.retryPolicy().maxAttempts());
+        claimed = claimer.claim(owner, clock.instant(), settings.lease(), room, settings.retryPolicy().maxAttempts(),
+            settings.maxClaimBytes());
       } catch (DataAccessException e) {
         pool.unreserve(room);
         if (!failing) {

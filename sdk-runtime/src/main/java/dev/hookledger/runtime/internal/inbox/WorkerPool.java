@@ -1,8 +1,6 @@
 package dev.hookledger.runtime.internal.inbox;
 
-import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.WebhookListener;
-import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
@@ -20,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A runtime's inbox workers: a fixed number of threads processing events from one queue, fed by
- * this runtime's own deliveries (at once, from memory) and by a {@link Poller} that claims what
+ * this runtime's own deliveries (recorded leased to this pool, and handed over from memory) and
+ * by a {@link Poller} that claims what
  * waits in the ledger, woken by a {@link NotificationListener}. The pool holds at most
  * {@code workers + batchSize} events at a time (running or queued), so that it never claims more
  * than it can start before the leases run out, and never holds bodies without bound.
@@ -43,7 +42,7 @@ public final class WorkerPool {
   private final NotificationListener notifications;
   private final List<Thread> helpers = new ArrayList<>();
   private volatile boolean backlog;
-  private boolean closing; // guarded by this
+  private volatile boolean closing; // written under this
 
   private WorkerPool(InboxSettings settings, LeaseClaimer claimer, EventProcessor processor, Notifier notifier,
       DataSource dataSource, String owner, Clock clock, WebhookListener listener, String name) {
@@ -54,7 +53,7 @@ public final class WorkerPool {
     this.slots = new Semaphore(settings.workers() + settings.batchSize());
     for (int i = 1; i <= settings.workers(); i++) {
       workers.add(thread(name + "-worker-" + i,
-          new InboxWorker(queue, claimer, processor, owner, settings.lease(), clock, this::taskDone)));
+          new InboxWorker(queue, processor, this::taskDone)));
     }
     this.poller = new Poller(this, claimer, settings, owner, clock, listener, wakeup);
     this.notifications = new NotificationListener(dataSource, notifier.channel(), wakeup);
@@ -76,23 +75,36 @@ public final class WorkerPool {
   }
 
   /**
-   * Takes an event this runtime has just recorded, to claim and process it without reading it back.
+   * Reserves room for one event this runtime is about to record leased to this pool.
    *
-   * @return false if the pool is full or closing: the event stays {@code pending} for any runtime's poll
+   * @return false if the pool is full or closing: the event is recorded {@code pending} instead
    */
-  public boolean offer(EventKey key, WebhookEvent event) {
-    if (!slots.tryAcquire()) {
+  public boolean reserveLocal() {
+    if (closing || !slots.tryAcquire()) {
       backlog = true;
       return false;
     }
+    return true;
+  }
+
+  /**
+   * Takes the lease of an event recorded leased to this pool, into room {@link #reserveLocal} gave,
+   * to process it without reading it back. If the pool is closing, gives the lease back.
+   */
+  public void acceptLocal(Lease lease) {
     synchronized (this) {
       if (!closing) {
-        queue.add(Task.local(key, event));
-        return true;
+        queue.add(Task.leased(lease));
+        return;
       }
     }
     slots.release();
-    return false;
+    giveBack(List.of(Task.leased(lease)));
+  }
+
+  /** Gives back room {@link #reserveLocal} gave for an event that was not recorded leased to this pool. */
+  public void unreserveLocal() {
+    taskDone();
   }
 
   /**
@@ -133,7 +145,10 @@ public final class WorkerPool {
    * @return the room reserved, 0 if the pool is full
    */
   int reserve(int max) {
-    for (int n = Math.min(max, slots.availablePermits()); n > 0; n = Math.min(n - 1, slots.availablePermits())) {
+    // while every worker has an event queued behind it, claiming a few at a time would cost a claim
+    // transaction per event or two: wait until half a batch fits (a worker freeing room wakes the poller)
+    int min = queue.size() >= settings.workers() ? Math.max(1, max / 2) : 1;
+    for (int n = Math.min(max, slots.availablePermits()); n >= min; n = Math.min(n - 1, slots.availablePermits())) {
       if (slots.tryAcquire(n)) {
         return n;
       }
@@ -173,11 +188,10 @@ public final class WorkerPool {
     if (unstarted.isEmpty()) {
       return;
     }
-    List<Lease> leases = unstarted.stream().map(Task::lease).filter(l -> l != null).toList();
+    List<Lease> leases = unstarted.stream().map(Task::lease).toList();
     try {
       int released = claimer.release(leases, clock.instant());
-      log.info("gave back {} claimed events not yet started; {} of this runtime's deliveries left pending",
-          released, unstarted.size() - leases.size());
+      log.info("gave back {} claimed events not yet started", released);
     } catch (DataAccessException e) {
       log.warn("cannot give back {} leases (ledger unavailable: {}); they run out at the latest {} after the claim",
           leases.size(), LedgerErrors.describe(e), settings.lease());

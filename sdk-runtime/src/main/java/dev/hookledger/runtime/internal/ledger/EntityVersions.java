@@ -4,6 +4,10 @@ import static org.jooq.impl.DSL.excluded;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 
+import static org.jooq.impl.DSL.val;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -23,12 +27,24 @@ public final class EntityVersions {
   private static final Field<String> EVENT_ID = field(name("event_id"), SQLDataType.VARCHAR);
   private static final Field<Instant> UPDATED_AT = field(name("updated_at"), SQLDataType.INSTANT);
 
-  private final Table<Record> table;
-  private final Field<Long> storedVersion;
+  private final String advanceSql;
 
   public EntityVersions(String schema) {
-    this.table = DSL.table(name(schema, "entity_version"));
-    this.storedVersion = field(name(schema, "entity_version", "version"), SQLDataType.BIGINT);
+    Table<Record> table = DSL.table(name(schema, "entity_version"));
+    Field<Long> storedVersion = field(name(schema, "entity_version", "version"), SQLDataType.BIGINT);
+    this.advanceSql = RenderedSql.render(RenderedSql.renderer().insertInto(table)
+        .set(PROVIDER, val(""))
+        .set(ENTITY_KEY, val(""))
+        .set(VERSION, val(0L))
+        .set(EVENT_ID, val(""))
+        .set(UPDATED_AT, val((Instant) null, UPDATED_AT))
+        .onConflict(PROVIDER, ENTITY_KEY)
+        .doUpdate()
+        .set(VERSION, excluded(VERSION))
+        .set(EVENT_ID, excluded(EVENT_ID))
+        .set(UPDATED_AT, excluded(UPDATED_AT))
+        .where(storedVersion.le(excluded(VERSION)))
+        .returningResult(VERSION), 5);
   }
 
   /**
@@ -40,20 +56,17 @@ public final class EntityVersions {
    * @return false if a newer version is recorded: the event is stale
    */
   public boolean advance(DSLContext tx, String provider, String entityKey, long version, String eventId, Instant now) {
-    return tx.insertInto(table)
-        .set(PROVIDER, provider)
-        .set(ENTITY_KEY, entityKey)
-        .set(VERSION, version)
-        .set(EVENT_ID, eventId)
-        .set(UPDATED_AT, now)
-        .onConflict(PROVIDER, ENTITY_KEY)
-        .doUpdate()
-        .set(VERSION, excluded(VERSION))
-        .set(EVENT_ID, excluded(EVENT_ID))
-        .set(UPDATED_AT, excluded(UPDATED_AT))
-        .where(storedVersion.le(excluded(VERSION)))
-        .returningResult(VERSION)
-        .fetchOptional()
-        .isPresent();
+    return tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(advanceSql)) {
+        ps.setString(1, provider);
+        ps.setString(2, entityKey);
+        ps.setLong(3, version);
+        ps.setString(4, eventId);
+        RenderedSql.setInstant(ps, 5, now);
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next();
+        }
+      }
+    });
   }
 }

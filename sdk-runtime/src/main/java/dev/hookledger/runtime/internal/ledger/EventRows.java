@@ -20,40 +20,6 @@ public final class EventRows {
 
   private EventRows() {}
 
-  /**
-   * The values of a new row received at {@code now}, in its source's first status: waiting
-   * ({@code pending}, available from {@code now}), or settled at once for a {@code SHADOW} delivery.
-   * A replayed row carries no secret id (no secret was used), and no row a sensitive header.
-   */
-  public static Map<Field<?>, Object> newRow(WebhookEvent e, EventSource source, Instant now) {
-    Map<Field<?>, Object> row = new LinkedHashMap<>();
-    row.put(PROVIDER, e.provider());
-    row.put(SCOPE, e.scope());
-    row.put(EVENT_ID, e.eventId());
-    row.put(TYPE, e.type());
-    row.put(API_VERSION, e.apiVersion().orElse(null));
-    row.put(ENTITY_KEY, e.entityKey().orElse(null));
-    row.put(ENTITY_VERSION, e.entityVersion().isPresent() ? e.entityVersion().getAsLong() : null);
-    row.put(OCCURRED_AT, e.occurredAt().orElse(null));
-    row.put(LIVEMODE, e.livemode().orElse(null));
-    row.put(DELIVERY_ID, e.deliveryId().orElse(null));
-    // the arrays themselves: a copy per insert would double the memory of a 25 MiB body
-    row.put(BODY, EventBytes.body(e));
-    row.put(PAYLOAD, e.payloadWrapped() ? EventBytes.payloadJson(e) : null);
-    row.put(HEADERS, HeadersJson.write(e.headers()));
-    row.put(SECRET_ID, source == EventSource.REPLAY ? null : e.secretId().orElse(null));
-    row.put(SIGNED_AT, e.signedAt().orElse(null));
-    row.put(SOURCE, source.sql());
-    row.put(STATUS, source.initialStatus().sql());
-    row.put(ATTEMPTS, 0);
-    row.put(AVAILABLE_AT, now);
-    row.put(RECEIVED_AT, now);
-    if (EventStatus.SETTLED.contains(source.initialStatus())) {
-      row.put(SETTLED_AT, now);
-    }
-    return row;
-  }
-
   /** Rebuilds the event from a row holding {@link #EVENT_COLUMNS}. */
   public static WebhookEvent toEvent(Record r) {
     WebhookEvent.Builder b = WebhookEvent.builder()

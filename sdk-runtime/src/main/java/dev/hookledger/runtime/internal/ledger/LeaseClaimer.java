@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.jooq.Condition;
@@ -16,6 +15,8 @@ import org.jooq.Record;
 import org.jooq.Row3;
 import org.jooq.Row4;
 import org.jooq.ResultQuery;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
  * Claims waiting events as leases, each claim committed before its event is processed: status
@@ -27,6 +28,10 @@ import org.jooq.ResultQuery;
 public final class LeaseClaimer {
   private static final List<Field<?>> EVENT_AND_ATTEMPTS = Stream.concat(EventRows.EVENT_COLUMNS.stream(), Stream.of(ATTEMPTS))
       .toList();
+
+  /** The size of a row's body and payload: what its event holds in memory once claimed. */
+  private static final Field<Long> BODY_BYTES = DSL.field("octet_length({0}) + coalesce(octet_length({1}), 0)",
+      SQLDataType.BIGINT, BODY, PAYLOAD).as("body_bytes");
 
   private final DSLContext dsl;
   private final EventTable events;
@@ -45,17 +50,25 @@ public final class LeaseClaimer {
 
   /**
    * Claims up to {@code limit} due events, oldest first, skipping rows another claim or processing
-   * transaction has locked. A row whose lease ran out is taken over (its {@code last_error} says
-   * so); one that has no attempt left is set {@code dead} instead.
+   * transaction has locked, and no more of them than fit in {@code maxBytes} of bodies (always at
+   * least one): the claimed events are held in memory until processed. A row whose lease ran out
+   * is taken over (its {@code last_error} says so); one that has no attempt left is set
+   * {@code dead} instead.
    */
-  public Claimed claim(String owner, Instant now, Duration lease, int limit, int maxAttempts) {
+  public Claimed claim(String owner, Instant now, Duration lease, int limit, int maxAttempts, long maxBytes) {
+    long claimed = System.nanoTime();
     Instant until = now.plus(lease);
     return dsl.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
       List<Lease> leases = new ArrayList<>();
       List<Buried> buried = new ArrayList<>();
       List<Row3<String, String, String>> due = new ArrayList<>();
+      long bytes = 0;
       for (Record r : dueRows(tx, now, limit).fetch()) {
+        bytes += r.get(BODY_BYTES);
+        if (bytes > maxBytes && !(leases.isEmpty() && due.isEmpty())) {
+          break; // the rows not taken are unlocked at the commit, for the next claim
+        }
         EventKey key = new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID));
         boolean abandoned = EventStatus.PROCESSING.sql().equals(r.get(STATUS));
         int attempts = r.get(ATTEMPTS);
@@ -63,35 +76,16 @@ public final class LeaseClaimer {
           String reason = (abandoned ? abandoned(r) + "; " : "") + "no attempt left (" + attempts + " of " + maxAttempts + ")";
           buried.add(bury(tx, key, abandoned ? reason : r.get(LAST_ERROR), reason));
         } else if (abandoned) {
-          leases.add(take(tx, is(key), owner, until, abandoned(r)).get(0));
+          leases.add(take(tx, is(key), owner, until, abandoned(r), claimed, lease).get(0));
         } else {
           due.add(row(key.provider(), key.scope(), key.eventId()));
         }
       }
       if (!due.isEmpty()) {
-        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, until, null));
+        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, until, null, claimed, lease));
       }
       return new Claimed(leases, buried);
     });
-  }
-
-  /**
-   * Claims one event this runtime has just recorded and holds in memory, if it is still pending and
-   * due (another runtime's poll may have taken it first).
-   *
-   * @return the attempt number of the claim
-   */
-  public Optional<Integer> claimOne(EventKey key, String owner, Instant now, Duration lease) {
-    Instant until = now.plus(lease);
-    return dsl.update(events.table())
-        .set(STATUS, EventStatus.PROCESSING.sql())
-        .set(ATTEMPTS, ATTEMPTS.plus(1))
-        .set(LEASE_OWNER, owner)
-        .set(LEASE_UNTIL, until)
-        .set(AVAILABLE_AT, until)
-        .where(is(key)).and(STATUS.eq(EventStatus.PENDING.sql())).and(AVAILABLE_AT.le(now))
-        .returningResult(ATTEMPTS)
-        .fetchOptional(r -> r.value1());
   }
 
   /**
@@ -124,7 +118,7 @@ public final class LeaseClaimer {
    * holds. Public so that a test can check its plan reads the partial index of waiting rows.
    */
   public ResultQuery<Record> dueRows(DSLContext tx, Instant now, int limit) {
-    return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR))
+    return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR, BODY_BYTES))
         .from(events.table())
         .where(WAITING).and(AVAILABLE_AT.le(now))
         .orderBy(AVAILABLE_AT)
@@ -132,7 +126,8 @@ public final class LeaseClaimer {
         .forUpdate().skipLocked();
   }
 
-  private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError) {
+  private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError,
+      long claimedNanos, Duration length) {
     var update = tx.update(events.table())
         .set(STATUS, EventStatus.PROCESSING.sql())
         .set(ATTEMPTS, ATTEMPTS.plus(1))
@@ -145,7 +140,7 @@ public final class LeaseClaimer {
     return update.where(which)
         .returningResult(EVENT_AND_ATTEMPTS)
         .fetch(r -> new Lease(new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)), owner, r.get(ATTEMPTS),
-            until, EventRows.toEvent(r)));
+            until, EventRows.toEvent(r), claimedNanos, length));
   }
 
   private Buried bury(DSLContext tx, EventKey key, String lastError, String reason) {

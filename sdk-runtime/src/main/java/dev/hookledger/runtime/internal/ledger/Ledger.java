@@ -1,11 +1,8 @@
 package dev.hookledger.runtime.internal.ledger;
 
-import static dev.hookledger.runtime.internal.ledger.EventTable.*;
-import static org.jooq.impl.DSL.exists;
-import static org.jooq.impl.DSL.selectOne;
-
 import dev.hookledger.WebhookEvent;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jooq.DSLContext;
@@ -13,11 +10,12 @@ import org.jooq.exception.DataAccessException;
 
 /**
  * The receive path's one writer: every delivery, shadowed delivery and replayed event reaches the
- * ledger through {@link #record} or {@link #recordThen}, so that batching the inserts of concurrent
- * deliveries into one commit can replace this class without touching the filter or the replay.
+ * ledger through {@link #record} or {@link #recordThen}. {@link #record} goes through a
+ * {@link GroupCommit}, which writes the rows of concurrent deliveries in one sorted multi-row
+ * insert and one commit.
  *
  * <p>{@code INSERT ... ON CONFLICT (provider, scope, event_id) DO NOTHING RETURNING} is the one
- * place where a duplicate is decided. Thread-safe.
+ * place where a duplicate is decided ({@link BatchInsert}). Thread-safe.
  */
 public final class Ledger {
   /** Whether a recorded delivery was new to the ledger. */
@@ -26,29 +24,37 @@ public final class Ledger {
   private final DSLContext dsl;
   private final EventTable events;
   private final Clock clock;
+  private final GroupCommit writer;
+  private final BatchInsert inlineInsert;
 
-  public Ledger(DSLContext dsl, EventTable events, Clock clock) {
+  public Ledger(DSLContext dsl, EventTable events, Clock clock, GroupCommit writer) {
     this.dsl = dsl;
     this.events = events;
     this.clock = clock;
+    this.writer = writer;
+    this.inlineInsert = new BatchInsert(events, 1);
   }
 
   /**
-   * Records the event in a transaction of its own, committed before this returns.
+   * Records a row; returns once the transaction that holds it has committed.
    *
-   * @throws dev.hookledger.LedgerUnavailableException if the database cannot record it
+   * @param after what the writer does once the row's batch committed or failed (a hand-off)
+   * @throws dev.hookledger.LedgerUnavailableException if the database cannot record it, or the
+   *     writers are saturated; nothing was written
    */
-  public Recorded record(WebhookEvent event, EventSource source) {
-    try {
-      return dsl.transactionResult(cfg -> insert(cfg.dsl(), event, source));
-    } catch (DataAccessException e) {
-      throw LedgerErrors.unavailable("record", EventKey.of(event), e);
-    }
+  public Recorded record(NewRow row, GroupCommit.AfterWrite after) {
+    return writer.write(row, after) ? Recorded.NEW : Recorded.DUPLICATE;
+  }
+
+  /** As {@link #record(NewRow, GroupCommit.AfterWrite)}, with nothing to do after the commit. */
+  public Recorded record(NewRow row) {
+    return record(row, GroupCommit.AfterWrite.NOTHING);
   }
 
   /**
    * Records the event and, if it is new, runs {@code work} in the same transaction, so that the
-   * row and what {@code work} writes commit or roll back together (the {@code INLINE} mode).
+   * row and what {@code work} writes commit or roll back together (the {@code INLINE} mode). Not
+   * batched: the transaction lasts as long as the handlers.
    *
    * @return the result of {@code work}, or empty for a duplicate (then {@code work} did not run)
    * @throws dev.hookledger.LedgerUnavailableException if the database cannot record or commit;
@@ -58,10 +64,9 @@ public final class Ledger {
     try {
       return dsl.transactionResult(cfg -> {
         DSLContext tx = cfg.dsl();
-        if (insert(tx, event, EventSource.DELIVERY) == Recorded.DUPLICATE) {
-          return Optional.empty();
-        }
-        return Optional.of(work.apply(tx));
+        NewRow row = NewRow.waiting(event, EventSource.DELIVERY);
+        boolean isNew = tx.connectionResult(c -> inlineInsert.write(c, List.of(row), clock.instant()))[0];
+        return isNew ? Optional.of(work.apply(tx)) : Optional.<T>empty();
       });
     } catch (DataAccessException e) {
       throw LedgerErrors.unavailable("record", EventKey.of(event), e);
@@ -79,37 +84,5 @@ public final class Ledger {
     } catch (DataAccessException e) {
       throw LedgerErrors.unavailable("look up", key, e);
     }
-  }
-
-  private Recorded insert(DSLContext tx, WebhookEvent event, EventSource source) {
-    boolean inserted = tx.insertInto(events.table())
-        .set(EventRows.newRow(event, source, clock.instant()))
-        .onConflict(PROVIDER, SCOPE, EVENT_ID).doNothing()
-        .returningResult(ATTEMPTS)
-        .fetchOptional()
-        .isPresent();
-    if (inserted) {
-      return Recorded.NEW;
-    }
-    if (source.isDelivery()) { // a replay finding what was received is not a redelivery
-      countDuplicate(tx, EventKey.of(event));
-    }
-    return Recorded.DUPLICATE;
-  }
-
-  /**
-   * Counts a duplicate, unless a claim or a processing transaction about to commit holds the row
-   * right now: waiting for it would delay the answer, and the provider's retry of a late answer is
-   * one more duplicate. The guard takes {@code FOR KEY SHARE SKIP LOCKED}, which only
-   * {@code FOR UPDATE} (the lock of a claim, and the processor's before it settles, see
-   * {@link ProcessingRows#holds}) makes it skip; concurrent duplicates wait for each other's short
-   * update, so none of them is lost.
-   */
-  private void countDuplicate(DSLContext tx, EventKey key) {
-    tx.update(events.table())
-        .set(DUPLICATES, DUPLICATES.plus(1))
-        .where(EventTable.is(key))
-        .and(exists(selectOne().from(events.table()).where(EventTable.is(key)).forKeyShare().skipLocked()))
-        .execute();
   }
 }

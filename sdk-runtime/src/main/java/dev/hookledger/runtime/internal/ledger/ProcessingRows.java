@@ -2,6 +2,10 @@ package dev.hookledger.runtime.internal.ledger;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.val;
+
+import java.sql.PreparedStatement;
 import java.time.Instant;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -16,27 +20,59 @@ import org.jooq.SelectConditionStep;
 public final class ProcessingRows {
   private final DSLContext dsl;
   private final EventTable events;
+  private final String settleLeasedSql;
 
   public ProcessingRows(DSLContext dsl, EventTable events) {
     this.dsl = dsl;
     this.events = events;
+    this.settleLeasedSql = RenderedSql.render(RenderedSql.renderer().update(events.table())
+        .set(STATUS, val(""))
+        .set(SETTLED_AT, val((Instant) null, SETTLED_AT))
+        .set(LAST_ERROR, inline((String) null, LAST_ERROR))
+        .set(LEASE_OWNER, inline((String) null, LEASE_OWNER))
+        .set(LEASE_UNTIL, inline((Instant) null, LEASE_UNTIL))
+        .where(PROVIDER.eq(val(""))).and(SCOPE.eq(val(""))).and(EVENT_ID.eq(val("")))
+        .and(STATUS.eq(inline(EventStatus.PROCESSING.sql())))
+        .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 7);
+  }
+
+  /**
+   * Settles a leased row if {@code lease} still holds, in one statement: the fenced
+   * {@code UPDATE ... WHERE lease_owner = ? AND attempts = ?} both checks the lease under the row's
+   * lock and settles it, so no claim can take the event over between the check and the commit.
+   * It is the last statement before the commit, so the row is locked only for that long (a
+   * duplicate delivery's counter waits for it), while a slow handler before it does not keep an
+   * expired lease from being taken over.
+   *
+   * @return false if the lease no longer held (taken over): nothing was changed, and the caller
+   *     must roll back
+   */
+  public boolean settleLeased(DSLContext tx, Lease lease, EventStatus status, Instant now) {
+    return tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(settleLeasedSql)) {
+        ps.setString(1, status.sql());
+        RenderedSql.setInstant(ps, 2, now);
+        ps.setString(3, lease.key().provider());
+        ps.setString(4, lease.key().scope());
+        ps.setString(5, lease.key().eventId());
+        ps.setString(6, lease.owner());
+        ps.setInt(7, lease.attempt());
+        return ps.executeUpdate() == 1;
+      }
+    });
   }
 
   /**
    * Whether {@code lease} still holds: the row is {@code processing} under this owner and attempt.
    *
-   * @param lock whether to lock the row {@code FOR UPDATE} for the rest of {@code tx}: taken right
-   *     before settling, so that no claim can take the event over between the check and the commit,
-   *     while a slow handler before it does not keep an expired lease from being taken over. It is
-   *     also the one lock mode that makes the duplicate counter's guard skip the row (see
-   *     {@link Ledger}), so a duplicate delivery never waits for the commit.
+   * @param lock whether to lock the row {@code FOR UPDATE} for the rest of {@code tx}
    */
   public boolean holds(DSLContext tx, Lease lease, boolean lock) {
     SelectConditionStep<Record1<Integer>> select = tx.select(ATTEMPTS).from(events.table()).where(leased(lease));
     return (lock ? select.forUpdate().fetchOptional() : select.fetchOptional()).isPresent();
   }
 
-  /** Settles a row the caller has locked or just inserted: its final status, the attempt, when; lease cleared. */
+  /** Settles a row the caller has just inserted ({@code INLINE}): its final status, the attempt, when; lease cleared. */
   public void settle(DSLContext tx, EventKey key, EventStatus status, int attempt, Instant now) {
     tx.update(events.table())
         .set(STATUS, status.sql())

@@ -20,9 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One attempt at one leased event, in one transaction: check the lease, ask the ordering guard, run
- * the matching {@code @OnEvent} methods with that transaction, lock the row and check the lease
- * again, settle the row; after the commit, run the {@code afterCommit} actions. A handler failure
+ * One attempt at one leased event, in one transaction: check the lease unless it is fresh, ask the
+ * ordering guard, run the matching {@code @OnEvent} methods with that transaction, then settle the
+ * row with one statement fenced by the lease's owner and attempt; after the commit, run the
+ * {@code afterCommit} actions. A fresh event costs one commit and, besides its handlers' own
+ * statements, one statement (two with the ordering guard). A handler failure
  * rolls all of it back and is then recorded by {@link Retries}; a lease taken over meanwhile rolls
  * it back and records nothing (the new holder decides). Thread-safe; any number of threads may
  * process at once.
@@ -60,15 +62,15 @@ public final class EventProcessor {
     try {
       Settled settled = dsl.transactionResult(cfg -> {
         DSLContext tx = cfg.dsl();
-        // fail fast for a lease lost while queued; the check that counts is the locked one below
-        if (!rows.holds(tx, lease, false)) {
+        // fail fast for a lease that may have been lost while queued: a fresh one cannot have been,
+        // and the check that counts is the fenced settle below
+        if (!lease.fresh() && !rows.holds(tx, lease, false)) {
           throw new LeaseLostException(lease, "before it started");
         }
         Settled s = dispatch(tx, lease.event(), lease.attempt());
-        if (!rows.holds(tx, lease, true)) {
+        if (!rows.settleLeased(tx, lease, s.status(), clock.instant())) {
           throw new LeaseLostException(lease, "while its handlers ran");
         }
-        rows.settle(tx, lease.key(), s.status(), lease.attempt(), clock.instant());
         return s;
       });
       return Optional.of(committed(settled, start));

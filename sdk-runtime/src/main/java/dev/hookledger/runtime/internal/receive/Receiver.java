@@ -10,9 +10,13 @@ import dev.hookledger.runtime.HandlerFailedException;
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventSource;
+import dev.hookledger.runtime.internal.ledger.GroupCommit;
+import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.Ledger;
+import dev.hookledger.runtime.internal.ledger.NewRow;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Settled;
@@ -26,12 +30,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The path of one delivery after its bytes are read: find the provider, verify, record, then hand
  * off ({@code STORE_FIRST}), process in the same transaction ({@code INLINE}) or record it settled
- * and stop ({@code SHADOW}: the application's existing endpoint handles it). Thread-safe.
+ * and stop ({@code SHADOW}: the application's existing endpoint handles it).
+ *
+ * <p>In {@code STORE_FIRST} the row's first status is decided before the insert, so that the
+ * insert does all the ledger work the acknowledgement needs: {@code ignored} (settled) when no
+ * {@code @OnEvent} method matches (in a runtime that processes events; one that only receives
+ * leaves that to the runtimes that do), leased to this runtime's workers when they have room (the insert
+ * is the claim, and the event is handed over from memory after the commit), else {@code pending}
+ * for any runtime's workers, woken after the commit without the answer waiting. Thread-safe.
  */
 public final class Receiver {
   private static final Logger log = LoggerFactory.getLogger(Receiver.class);
 
   private final ProviderRegistry providers;
+  private final Dispatcher dispatcher;
   private final Ledger ledger;
   private final EventProcessor processor;
   private final EventHandOff handOff;
@@ -39,9 +51,10 @@ public final class Receiver {
   private final Clock clock;
   private final WebhookListener listener;
 
-  public Receiver(ProviderRegistry providers, Ledger ledger, EventProcessor processor, EventHandOff handOff,
-      ModeSelector modes, Clock clock, WebhookListener listener) {
+  public Receiver(ProviderRegistry providers, Dispatcher dispatcher, Ledger ledger, EventProcessor processor,
+      EventHandOff handOff, ModeSelector modes, Clock clock, WebhookListener listener) {
     this.providers = providers;
+    this.dispatcher = dispatcher;
     this.ledger = ledger;
     this.processor = processor;
     this.handOff = handOff;
@@ -69,7 +82,7 @@ public final class Receiver {
    * {@code dispatch} (else they stay {@code pending}).
    */
   public ReplayRecorder replayRecorder(boolean dispatch) {
-    return new ReplayRecorder(ledger, dispatch ? handOff : ReplayRecorder.LEAVE_PENDING, null);
+    return new ReplayRecorder(ledger, dispatch ? handOff::pendingRecorded : ReplayRecorder.LEAVE_PENDING, null);
   }
 
   /** The body limit of {@code providerId}; empty if no such provider is registered. */
@@ -107,19 +120,70 @@ public final class Receiver {
   }
 
   private Receipt store(WebhookEvent event, ProcessingMode mode, long start) {
-    boolean shadow = mode == ProcessingMode.SHADOW;
-    if (ledger.record(event, shadow ? EventSource.SHADOW : EventSource.DELIVERY) == Ledger.Recorded.DUPLICATE) {
-      log.debug("{} duplicate; acknowledged, nothing changed", event);
-      listener.duplicate(event);
-      return new Receipt(Receipt.Outcome.DUPLICATE, event);
+    if (mode == ProcessingMode.SHADOW) {
+      if (ledger.record(NewRow.waiting(event, EventSource.SHADOW)) == Ledger.Recorded.DUPLICATE) {
+        return duplicate(event);
+      }
+      log.debug("{} recorded (shadow)", event);
+      listener.received(event, Duration.ofNanos(System.nanoTime() - start));
+      return new Receipt(Receipt.Outcome.SHADOWED, event);
+    }
+    if (handOff.processes() && !dispatcher.handles(event)) {
+      if (ledger.record(NewRow.ignored(event, EventSource.DELIVERY)) == Ledger.Recorded.DUPLICATE) {
+        return duplicate(event);
+      }
+      log.debug("{} recorded ignored: no @OnEvent method matches it", event);
+      listener.received(event, Duration.ofNanos(System.nanoTime() - start));
+      listener.processed(event, "ignored", 0, Duration.ZERO);
+      return new Receipt(Receipt.Outcome.ACCEPTED, event);
+    }
+    Ledger.Recorded recorded = handOff.reserve() ? recordLeased(event) : recordPending(event);
+    if (recorded == Ledger.Recorded.DUPLICATE) {
+      return duplicate(event);
     }
     log.debug("{} recorded", event);
     listener.received(event, Duration.ofNanos(System.nanoTime() - start));
-    if (shadow) {
-      return new Receipt(Receipt.Outcome.SHADOWED, event);
-    }
-    handOff.handOff(EventKey.of(event), event);
     return new Receipt(Receipt.Outcome.ACCEPTED, event);
+  }
+
+  /** Records the event leased to this runtime's workers, in the room reserved for it, and hands it over once committed. */
+  private Ledger.Recorded recordLeased(WebhookEvent event) {
+    long claimed = System.nanoTime();
+    Duration length = handOff.lease();
+    String owner = handOff.owner();
+    return ledger.record(NewRow.leased(event, EventSource.DELIVERY, owner, length), new GroupCommit.AfterWrite() {
+      @Override
+      public void committed(boolean isNew) {
+        if (isNew) {
+          // the row holds the exact until; this one is only for the logs: fencing uses owner and attempt
+          handOff.accept(new Lease(EventKey.of(event), owner, 1, clock.instant().plus(length), event, claimed, length));
+        } else {
+          handOff.unreserve();
+        }
+      }
+
+      @Override
+      public void failed() {
+        handOff.unreserve();
+      }
+    });
+  }
+
+  private Ledger.Recorded recordPending(WebhookEvent event) {
+    return ledger.record(NewRow.waiting(event, EventSource.DELIVERY), new GroupCommit.AfterWrite() {
+      @Override
+      public void committed(boolean isNew) {
+        if (isNew) {
+          handOff.pendingRecorded();
+        }
+      }
+    });
+  }
+
+  private Receipt duplicate(WebhookEvent event) {
+    log.debug("{} duplicate; acknowledged, nothing changed", event);
+    listener.duplicate(event);
+    return new Receipt(Receipt.Outcome.DUPLICATE, event);
   }
 
   private Receipt inline(WebhookEvent event, long start) {
@@ -134,9 +198,7 @@ public final class Receiver {
       throw e;
     }
     if (settled.isEmpty()) {
-      log.debug("{} duplicate; acknowledged, nothing changed", event);
-      listener.duplicate(event);
-      return new Receipt(Receipt.Outcome.DUPLICATE, event);
+      return duplicate(event);
     }
     listener.received(event, Duration.ofNanos(System.nanoTime() - start));
     processor.committed(settled.get(), start);

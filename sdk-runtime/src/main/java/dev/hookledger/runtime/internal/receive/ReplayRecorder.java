@@ -5,33 +5,43 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventSource;
+import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Ledger;
-import dev.hookledger.runtime.internal.process.EventHandOff;
+import dev.hookledger.runtime.internal.ledger.NewRow;
 import dev.hookledger.spi.ReplaySink;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where a replay source puts what it fetched: each event goes through the receive path's
- * {@link Ledger} with source {@code replay} (so no secret id), an event the ledger already has is
- * skipped, and a new one is handed off like a received one. {@link #alreadyReceived} is answered
- * from the ledger. Counts what it recorded and skipped; thread-safe.
+ * {@link Ledger} with source {@code replay} (so no secret id), {@code pending} for any worker; an
+ * event the ledger already has is skipped. {@link #alreadyReceived} is answered from the ledger.
+ * Counts what it recorded and skipped; thread-safe.
  */
 public final class ReplayRecorder implements ReplaySink {
-  /** A hand-off that leaves new events {@code pending} for whichever workers poll the ledger. */
-  public static final EventHandOff LEAVE_PENDING = (key, event) -> {};
+  /** Nothing to wake: the events wait {@code pending} for whichever workers poll the ledger. */
+  public static final Runnable LEAVE_PENDING = () -> {};
 
   private final Ledger ledger;
-  private final EventHandOff handOff;
+  private final GroupCommit.AfterWrite wake;
   private final String provider;
   private final AtomicInteger recorded = new AtomicInteger();
   private final AtomicInteger alreadyReceived = new AtomicInteger();
 
   /**
+   * @param wake run, without blocking, after each new event is committed: wakes the workers
    * @param provider the only provider whose events are accepted (the source's), or null for any
    */
-  public ReplayRecorder(Ledger ledger, EventHandOff handOff, String provider) {
+  public ReplayRecorder(Ledger ledger, Runnable wake, String provider) {
     this.ledger = requireNonNull(ledger, "ledger");
-    this.handOff = requireNonNull(handOff, "handOff");
+    requireNonNull(wake, "wake");
+    this.wake = new GroupCommit.AfterWrite() {
+      @Override
+      public void committed(boolean isNew) {
+        if (isNew) {
+          wake.run();
+        }
+      }
+    };
     this.provider = provider;
   }
 
@@ -46,12 +56,11 @@ public final class ReplayRecorder implements ReplaySink {
       throw new IllegalArgumentException("a replay source for " + provider + " offered an event of provider "
           + event.provider() + ": " + event);
     }
-    if (ledger.record(event, EventSource.REPLAY) == Ledger.Recorded.DUPLICATE) {
+    if (ledger.record(NewRow.waiting(event, EventSource.REPLAY), wake) == Ledger.Recorded.DUPLICATE) {
       alreadyReceived.incrementAndGet();
       return false;
     }
     recorded.incrementAndGet();
-    handOff.handOff(EventKey.of(event), event);
     return true;
   }
 

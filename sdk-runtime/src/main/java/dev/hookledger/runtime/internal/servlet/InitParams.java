@@ -21,7 +21,8 @@ public final class InitParams {
   /** The environment variable read for the JDBC URL when neither jdbc-url nor jdbc-url-env is given. */
   public static final String DEFAULT_JDBC_URL_ENV = "HOOKLEDGER_JDBC_URL";
   private static final Set<String> NAMES = Set.of("jdbc-url", "jdbc-url-env", "schema", "providers", "handlers",
-      "path-prefix", "mode", "inline", "workers", "max-in-flight-body-bytes");
+      "path-prefix", "mode", "inline", "workers", "ledger-writers", "receive-queue-capacity",
+      "max-in-flight-body-bytes");
   private static final String SECRET_ENV = ".secret-env";
   private static final String MAX_BODY_BYTES = ".max-body-bytes";
 
@@ -49,6 +50,12 @@ public final class InitParams {
       b.mode(mode(params.get("mode")));
     }
     b.inline(list(params.get("inline")).toArray(String[]::new));
+    if (params.containsKey("ledger-writers")) {
+      b.ledgerWriters(number("ledger-writers", params.get("ledger-writers")));
+    }
+    if (params.containsKey("receive-queue-capacity")) {
+      b.receiveQueueCapacity(number("receive-queue-capacity", params.get("receive-queue-capacity")));
+    }
     if (params.containsKey("workers")) {
       b.workers(number("workers", params.get("workers")));
     }

@@ -1,0 +1,274 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import dev.hookledger.LedgerUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Group commit for the receive path: concurrent deliveries' rows are written by a few writer
+ * threads, each taking every request waiting when its previous commit returns and writing them as
+ * one sorted multi-row insert and one commit ({@link BatchInsert}). There is no timer: a request
+ * that arrives alone is written at once, alone, and pays one commit; under load, requests queue
+ * while a commit is in flight and share the next one, so one WAL flush serves many deliveries.
+ * A request is answered only after the commit that holds its row.
+ *
+ * <p>The queue in front of the writers is bounded: when it is full, {@link #write} refuses at once
+ * (the filter answers 503 with {@code Retry-After}) rather than holding a request thread. A batch
+ * that fails rolls back whole and fails every request in it, so nothing is half-written.
+ *
+ * <p>Until {@link #start} (and with no writer threads at all: the admin's replay), each call writes
+ * its row on the caller's thread, in a transaction of its own. Thread-safe.
+ */
+public final class GroupCommit implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
+  /** How long a writer waits for work before it looks whether it should stop. */
+  private static final long IDLE_POLL_MILLIS = 100;
+
+  /** What a writer does for one request once its batch has committed or failed, before the request is answered. */
+  public interface AfterWrite {
+    AfterWrite NOTHING = new AfterWrite() {};
+
+    /** The batch holding the row committed; {@code isNew} if the row was inserted, false for a duplicate. */
+    default void committed(boolean isNew) {}
+
+    /** The batch holding the row rolled back, or the row was never written (refused, timed out). */
+    default void failed() {}
+  }
+
+  private static final class Request {
+    final NewRow row;
+    final AfterWrite after;
+    final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+
+    Request(NewRow row, AfterWrite after) {
+      this.row = row;
+      this.after = after;
+    }
+  }
+
+  private final DataSource dataSource;
+  private final BatchInsert insert;
+  private final Clock clock;
+  private final int maxBatch;
+  private final Duration maxWait;
+  private final ArrayBlockingQueue<Request> queue;
+  private final List<Thread> writers = new ArrayList<>();
+  private final java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
+  private volatile boolean started;
+  private volatile boolean closed;
+
+  private GroupCommit(DataSource dataSource, EventTable events, Clock clock, int writers, int capacity, int maxBatch,
+      Duration maxWait, String name) {
+    this.dataSource = dataSource;
+    this.maxBatch = Math.min(maxBatch, BatchInsert.maxRowsPerStatement());
+    this.insert = new BatchInsert(events, this.maxBatch);
+    this.clock = clock;
+    this.maxWait = maxWait;
+    this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
+    for (int i = 1; i <= writers; i++) {
+      Thread t = new Thread(this::writeLoop, name + "-ledger-writer-" + i);
+      t.setDaemon(true);
+      this.writers.add(t);
+    }
+  }
+
+  /**
+   * A group commit of {@code writers} threads writing batches of up to {@code maxBatch} rows from a
+   * queue of {@code capacity} requests, once {@linkplain #start started}; a request waits at most
+   * {@code maxWait} for its commit.
+   */
+  public static GroupCommit of(DataSource dataSource, EventTable events, Clock clock, int writers, int capacity,
+      int maxBatch, Duration maxWait, String name) {
+    return new GroupCommit(dataSource, events, clock, writers, capacity, maxBatch, maxWait, name);
+  }
+
+  /** Writes each row on the caller's thread, in a transaction of its own: for callers with no request rate to share. */
+  public static GroupCommit direct(DataSource dataSource, EventTable events, Clock clock) {
+    return new GroupCommit(dataSource, events, clock, 0, 1, 1, Duration.ZERO, "direct");
+  }
+
+  /** Starts the writer threads. Idempotent. */
+  public synchronized void start() {
+    if (!started && !closed) {
+      writers.forEach(Thread::start);
+      started = true;
+    }
+  }
+
+  /**
+   * Writes {@code row} and returns once the transaction holding it has committed.
+   *
+   * @param after run by the writer for this row, after its batch's commit or failure and before
+   *     this returns (or, if this gave up waiting, whenever the batch ends)
+   * @return true if the row was inserted, false if the ledger already had its key (a duplicate)
+   * @throws LedgerUnavailableException if the queue is full, the runtime is closing, the batch
+   *     failed (nothing of it was written), or no commit came within the wait
+   */
+  public boolean write(NewRow row, AfterWrite after) {
+    Request request = new Request(row, after);
+    if (closed) {
+      after.failed();
+      throw new LedgerUnavailableException("cannot record " + row.key() + ": the runtime is closing", null);
+    }
+    if (!started) {
+      writeBatch(List.of(request));
+      return await(request);
+    }
+    if (!queue.offer(request)) {
+      after.failed();
+      throw new LedgerUnavailableException("cannot record " + row.key() + ": the ledger writers are saturated ("
+          + queue.size() + " deliveries waiting for a commit)", null);
+    }
+    return await(request);
+  }
+
+  private boolean await(Request request) {
+    try {
+      return request.outcome.isDone() ? request.outcome.get()
+          : request.outcome.get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof LedgerUnavailableException u) {
+        throw u;
+      }
+      throw new IllegalStateException("the ledger writer failed on " + request.row.key(), e.getCause());
+    } catch (TimeoutException e) {
+      // the batch may still commit: the provider's retry of this 503 is then answered as a duplicate
+      throw new LedgerUnavailableException("cannot record " + request.row.key() + ": no commit within "
+          + maxWait.toMillis() + " ms", null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LedgerUnavailableException("interrupted while recording " + request.row.key(), e);
+    }
+  }
+
+  private void writeLoop() {
+    List<Request> batch = new ArrayList<>(maxBatch);
+    while (true) {
+      try {
+        Request first = queue.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          if (closed) {
+            return;
+          }
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch, maxBatch - 1);
+        writeBatch(batch);
+      } catch (InterruptedException e) {
+        failAll(batch, new LedgerUnavailableException("the ledger writer was interrupted", e));
+        return;
+      } catch (Throwable t) { // an Error too: a writer that died would leave requests waiting for ever
+        log.error("the ledger writer failed unexpectedly; its batch of {} is answered 503", batch.size(), t);
+        failAll(batch, new LedgerUnavailableException("the ledger writer failed: " + t, t));
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  private void writeBatch(List<Request> batch) {
+    List<NewRow> rows = new ArrayList<>(batch.size());
+    batch.forEach(r -> rows.add(r.row));
+    boolean[] isNew;
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try {
+        isNew = insert.write(c, rows, clock.instant());
+        c.commit();
+        batches.incrementAndGet();
+      } catch (SQLException | RuntimeException e) {
+        rollback(c);
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException | RuntimeException e) {
+      log.debug("a batch of {} rows failed: {}", batch.size(), LedgerErrors.describe(e));
+      for (Request r : batch) {
+        fail(r, LedgerErrors.unavailable("record", r.row.key(), e));
+      }
+      return;
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      Request r = batch.get(i);
+      try {
+        r.after.committed(isNew[i]);
+      } catch (RuntimeException e) {
+        log.error("{}: the hand-off after its commit failed; it waits for a poll", r.row.key(), e);
+      }
+      r.outcome.complete(isNew[i]);
+    }
+  }
+
+  private static void fail(Request r, LedgerUnavailableException e) {
+    try {
+      r.after.failed();
+    } catch (RuntimeException x) {
+      log.error("{}: cleaning up after a failed write failed", r.row.key(), x);
+    }
+    r.outcome.completeExceptionally(e);
+  }
+
+  private static void failAll(List<Request> batch, LedgerUnavailableException e) {
+    batch.stream().filter(r -> !r.outcome.isDone()).forEach(r -> fail(r, e));
+  }
+
+  private static void rollback(Connection c) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      log.debug("rollback failed: {}", LedgerErrors.describe(e));
+    }
+  }
+
+  /** How many batches have committed: with the rows recorded, how well commits are shared. */
+  public long batchesCommitted() {
+    return batches.get();
+  }
+
+  /** How many requests wait for a writer now. */
+  public int waiting() {
+    return queue.size();
+  }
+
+  /**
+   * Stops taking requests; the writers write what is queued, then stop. Waits up to
+   * {@code timeout} for them.
+   */
+  public void close(Duration timeout) {
+    synchronized (this) {
+      closed = true;
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Thread t : writers) {
+      try {
+        t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    List<Request> left = new ArrayList<>();
+    queue.drainTo(left);
+    failAll(left, new LedgerUnavailableException("the runtime closed before the delivery was recorded", null));
+  }
+
+  @Override
+  public void close() {
+    close(Duration.ofSeconds(10));
+  }
+}

@@ -1,0 +1,185 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.TestDatabase;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Group commit against PostgreSQL: what one batch decides for copies of one event, a batch whose
+ * commit fails, a full queue, and concurrent batches holding the same ids in opposite orders. The
+ * writer is held at its first connection by a {@link WriterGate}, so that the requests sent
+ * meanwhile queue up and are written together in the next batch.
+ */
+class GroupCommitTest {
+  static final String SCHEMA = "hookledger";
+
+  TestDatabase.Database db;
+  WriterGate gate;
+  GroupCommit writer;
+  ExecutorService senders = Executors.newCachedThreadPool();
+
+  @BeforeEach
+  void migrate() {
+    db = TestDatabase.create();
+    SchemaMigrator.migrate(LedgerDsl.on(db.dataSource()), SCHEMA);
+    gate = new WriterGate(db.dataSource());
+  }
+
+  @AfterEach
+  void stop() {
+    gate.open();
+    if (writer != null) {
+      writer.close();
+    }
+    senders.shutdownNow();
+  }
+
+  @Test
+  void copiesOfOneEventInOneBatchMakeOneRowOneAcceptedTheOtherDuplicateAndCountOneDuplicate() throws Exception {
+    start(1, 100);
+    Future<Boolean> first = send(row("evt_first"));
+    gate.awaitHeld();
+    List<Future<Boolean>> copies = List.of(send(row("evt_twice")), send(row("evt_twice")));
+    Future<Boolean> other = send(row("evt_other"));
+    Await.until("three requests queue behind the first batch", () -> writer.waiting() == 3);
+
+    gate.open();
+
+    assertTrue(first.get(10, TimeUnit.SECONDS));
+    assertTrue(other.get(10, TimeUnit.SECONDS));
+    List<Boolean> answers = new ArrayList<>(List.of(copies.get(0).get(), copies.get(1).get()));
+    Collections.sort(answers);
+    assertEquals(List.of(false, true), answers, "one copy accepted, the other a duplicate");
+    assertEquals(2, writer.batchesCommitted(), "the first alone, then the three queued behind it together");
+    assertEquals(3, LedgerRows.events(db.dataSource(), SCHEMA));
+    assertEquals(1, ((Number) LedgerRows.event(db.dataSource(), SCHEMA, "evt_twice").orElseThrow().get("duplicates")).intValue());
+    assertEquals(0, ((Number) LedgerRows.event(db.dataSource(), SCHEMA, "evt_other").orElseThrow().get("duplicates")).intValue());
+  }
+
+  @Test
+  void aBatchWhoseCommitFailsFailsEveryRequestInItAndWritesNothingOfIt() throws Exception {
+    // a deferred constraint that fails at commit, for a row the insert itself accepts
+    db.execute("create function hookledger.refuse() returns trigger language plpgsql as $$"
+        + " begin raise exception 'refused at commit'; end $$");
+    db.execute("create constraint trigger refuse_poison after insert on hookledger.event deferrable initially deferred"
+        + " for each row when (new.event_id = 'evt_poison') execute function hookledger.refuse()");
+    start(1, 100);
+    Future<Boolean> first = send(row("evt_alone"));
+    gate.awaitHeld();
+    List<Future<Boolean>> batch = List.of(send(row("evt_a")), send(row("evt_poison")), send(row("evt_b")));
+    Await.until("three requests queue behind the first batch", () -> writer.waiting() == 3);
+
+    gate.open();
+
+    assertTrue(first.get(10, TimeUnit.SECONDS));
+    for (Future<Boolean> f : batch) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
+      assertTrue(e.getCause() instanceof LedgerUnavailableException, e.getCause().toString());
+    }
+    assertEquals(1, LedgerRows.events(db.dataSource(), SCHEMA), "only the first batch's row");
+    assertTrue(LedgerRows.event(db.dataSource(), SCHEMA, "evt_a").isEmpty());
+
+    // the provider's retries are then recorded
+    assertTrue(writer.write(row("evt_a"), GroupCommit.AfterWrite.NOTHING));
+  }
+
+  @Test
+  void aFullQueueRefusesAtOnceAndTellsTheRequestsHandOffItFailed() throws Exception {
+    start(1, 1);
+    Future<Boolean> first = send(row("evt_1"));
+    gate.awaitHeld();
+    Future<Boolean> queued = send(row("evt_2"));
+    Await.until("the queue is full", () -> writer.waiting() == 1);
+    AtomicInteger failed = new AtomicInteger();
+
+    long start = System.nanoTime();
+    LedgerUnavailableException e = assertThrows(LedgerUnavailableException.class, () -> writer.write(row("evt_3"),
+        new GroupCommit.AfterWrite() {
+          @Override
+          public void failed() {
+            failed.incrementAndGet();
+          }
+        }));
+
+    assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1), "refused without waiting");
+    assertEquals("cannot record testhook event evt_3: the ledger writers are saturated (1 deliveries waiting for a commit)",
+        e.getMessage());
+    assertEquals(1, failed.get());
+    gate.open();
+    assertTrue(first.get(10, TimeUnit.SECONDS));
+    assertTrue(queued.get(10, TimeUnit.SECONDS));
+    assertFalse(LedgerRows.event(db.dataSource(), SCHEMA, "evt_3").isPresent());
+  }
+
+  @Test
+  void concurrentBatchesHoldingTheSameIdsInAnyOrderNeitherDeadlockNorLoseACount() throws Exception {
+    gate.open();
+    start(4, 10_000);
+    int keys = 20;
+    int perSender = 100;
+    int sendersCount = 8;
+    List<Future<Integer>> results = new ArrayList<>();
+    for (int s = 0; s < sendersCount; s++) {
+      Random random = new Random(s);
+      results.add(senders.submit(() -> {
+        int accepted = 0;
+        for (int i = 0; i < perSender; i++) {
+          if (writer.write(row("evt_" + random.nextInt(keys)), GroupCommit.AfterWrite.NOTHING)) {
+            accepted++;
+          }
+        }
+        return accepted;
+      }));
+    }
+    int accepted = 0;
+    for (Future<Integer> r : results) {
+      accepted += r.get(60, TimeUnit.SECONDS);
+    }
+
+    assertEquals(keys, accepted, "each key accepted once");
+    assertEquals(keys, LedgerRows.events(db.dataSource(), SCHEMA));
+    assertEquals(sendersCount * perSender - keys,
+        LedgerRows.number(db.dataSource(), "select sum(duplicates) from hookledger.event"), "every duplicate counted");
+    assertTrue(writer.batchesCommitted() < sendersCount * perSender, "some requests shared a commit");
+  }
+
+  private void start(int writers, int capacity) {
+    writer = GroupCommit.of(gate, new EventTable(SCHEMA), Clock.systemUTC(), writers, capacity, 128,
+        Duration.ofSeconds(30), "test");
+    writer.start();
+  }
+
+  private Future<Boolean> send(NewRow row) {
+    return CompletableFuture.supplyAsync(() -> writer.write(row, GroupCommit.AfterWrite.NOTHING), senders);
+  }
+
+  private static NewRow row(String eventId) {
+    WebhookEvent event = WebhookEvent.builder().provider("testhook").eventId(eventId).type("thing.happened")
+        .body("{}".getBytes(StandardCharsets.UTF_8)).build();
+    return NewRow.waiting(event, EventSource.DELIVERY);
+  }
+}
