@@ -1,5 +1,7 @@
 package dev.hookledger.samples.app;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hookledger.OnEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +38,7 @@ public final class Subscriptions {
     public record Item(Price price) {}
 
     /** A price; {@code lookup_key} is the stable name a dashboard user gives it ({@code pro}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Price(String id, String lookupKey) {
       String name() {
         return lookupKey != null ? lookupKey : id;
