@@ -1,7 +1,7 @@
 package dev.hookledger.runtime.admin;
 
-import dev.hookledger.runtime.internal.ledger.EventStatus;
 import dev.hookledger.runtime.internal.admin.ListCursor;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.Optional;
 
 /**
@@ -73,9 +73,9 @@ public final class EventQuery {
 
     /** Only events in this status; null for any. */
     public Builder status(String status) {
-      if (status != null && !EventStatus.NAMES.contains(status)) {
+      if (status != null && !StatusColumn.NAMES.contains(status)) {
         throw new IllegalArgumentException(
-            "status must be one of " + String.join(", ", EventStatus.NAMES) + ", but was '" + status + "'");
+            "status must be one of " + String.join(", ", StatusColumn.NAMES) + ", but was '" + status + "'");
       }
       this.status = status;
       return this;

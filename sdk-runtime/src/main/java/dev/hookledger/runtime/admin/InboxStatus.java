@@ -2,7 +2,8 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -49,12 +50,12 @@ public final class InboxStatus {
 
   /** Events still waiting for a worker ({@code pending} and {@code processing}). */
   public long waiting() {
-    return EventStatus.WAITING.stream().mapToLong(s -> count(s.sql())).sum();
+    return StatusColumn.WAITING.stream().mapToLong(s -> count(StatusColumn.sql(s))).sum();
   }
 
   /** Events that failed their last allowed attempt and wait for an operator. */
   public long dead() {
-    return count(EventStatus.DEAD.sql());
+    return count(StatusColumn.sql(EventStatus.DEAD));
   }
 
   /** All events in the ledger. */

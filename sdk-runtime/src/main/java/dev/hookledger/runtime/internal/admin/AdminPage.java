@@ -3,7 +3,7 @@ package dev.hookledger.runtime.internal.admin;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.StatusCount;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -58,11 +58,11 @@ public final class AdminPage {
       byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(c.status(), c.events());
     }
     h.append("<table id=\"counts\"><tr><th>provider</th>");
-    EventStatus.NAMES.forEach(s -> h.append("<th>").append(s).append("</th>"));
+    StatusColumn.NAMES.forEach(s -> h.append("<th>").append(s).append("</th>"));
     h.append("</tr>\n");
     for (String p : providers) {
       h.append("<tr><td>").append(escape(p)).append("</td>");
-      for (String s : EventStatus.NAMES) {
+      for (String s : StatusColumn.NAMES) {
         h.append("<td class=\"n\">").append(byProvider.get(p).getOrDefault(s, 0L)).append("</td>");
       }
       h.append("</tr>\n");

@@ -7,10 +7,11 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.LEASE_UNTIL;
 import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.admin.OperationRefusedException;
 import dev.hookledger.runtime.internal.ledger.EventKey;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class EventRetrier {
   public void retry(String provider, String scope, String eventId, boolean force) {
     List<EventStatus> allowed = new ArrayList<>(List.of(EventStatus.DEAD));
     if (force) {
-      allowed.addAll(EventStatus.SETTLED);
+      allowed.addAll(StatusColumn.SETTLED);
     }
     EventKey key = new EventKey(provider, scope, eventId);
     int updated = requeue().where(EventTable.is(key), EventTable.statusIn(allowed)).execute();
@@ -73,7 +74,7 @@ public final class EventRetrier {
     if (status == null) {
       return name + " is not in the ledger";
     }
-    if (EventStatus.SETTLED.stream().anyMatch(s -> s.sql().equals(status))) {
+    if (StatusColumn.SETTLED.stream().anyMatch(s -> StatusColumn.sql(s).equals(status))) {
       return name + " is " + status + ", not dead: only dead events are retried"
           + " (force it to run a settled event's handlers again)";
     }
@@ -84,7 +85,7 @@ public final class EventRetrier {
   private UpdateSetMoreStep<org.jooq.Record> requeue() {
     Instant now = clock.instant();
     return db.update(events.table())
-        .set(STATUS, EventStatus.PENDING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, 0)
         .set(AVAILABLE_AT, now)
         .setNull(LEASE_OWNER)

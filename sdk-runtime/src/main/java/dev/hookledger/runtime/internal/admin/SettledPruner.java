@@ -8,8 +8,8 @@ import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
 import dev.hookledger.runtime.admin.PruneReport;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Instant;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -38,7 +38,7 @@ public final class SettledPruner {
 
   public PruneReport pruneSettledBefore(Instant cutoff) {
     // inlined statuses: the partial index on settled rows (settled_at) then serves the batch select
-    Condition eligible = EventTable.statusIn(EventStatus.SETTLED).and(SETTLED_AT.lt(cutoff));
+    Condition eligible = EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff));
     long deleted = 0;
     int batches = 0;
     int n;

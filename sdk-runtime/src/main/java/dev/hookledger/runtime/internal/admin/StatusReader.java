@@ -9,11 +9,12 @@ import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.sum;
 
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.StatusCount;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,7 +28,7 @@ import org.jooq.Record2;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
 public final class StatusReader {
-  private static final Condition WAITING = EventTable.statusIn(EventStatus.WAITING);
+  private static final Condition WAITING = EventTable.statusIn(StatusColumn.WAITING);
   private static final Condition IS_DEAD = EventTable.statusIn(List.of(EventStatus.DEAD));
 
   private final DSLContext db;
@@ -50,7 +51,7 @@ public final class StatusReader {
         .fetch(r -> new StatusCount(r.value1(), r.value2(), r.value3(), r.value4().longValue()));
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
-            .thenComparing(c -> EventStatus.NAMES.indexOf(c.status())))
+            .thenComparing(c -> StatusColumn.NAMES.indexOf(c.status())))
         .toList();
     return new InboxStatus(now, ordered, oldestWaiting().map(at -> age(at, now)).orElse(null));
   }

@@ -44,11 +44,11 @@ public final class EventRows {
     row.put(SECRET_ID, source == EventSource.REPLAY ? null : e.secretId().orElse(null));
     row.put(SIGNED_AT, e.signedAt().orElse(null));
     row.put(SOURCE, source.sql());
-    row.put(STATUS, source.initialStatus().sql());
+    row.put(STATUS, StatusColumn.sql(source.initialStatus()));
     row.put(ATTEMPTS, 0);
     row.put(AVAILABLE_AT, now);
     row.put(RECEIVED_AT, now);
-    if (EventStatus.SETTLED.contains(source.initialStatus())) {
+    if (StatusColumn.SETTLED.contains(source.initialStatus())) {
       row.put(SETTLED_AT, now);
     }
     return row;

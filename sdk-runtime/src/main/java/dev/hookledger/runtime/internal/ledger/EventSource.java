@@ -1,5 +1,7 @@
 package dev.hookledger.runtime.internal.ledger;
 
+import dev.hookledger.runtime.EventStatus;
+
 /** How an event reached the ledger: {@code event.source}, which also decides the row's first status. */
 public enum EventSource {
   /** Received signed, over HTTP (or through {@code WebhookRuntime.receive}); waits for processing. */

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.internal.ledger;
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 import static org.jooq.impl.DSL.row;
 
+import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ public final class LeaseClaimer {
       List<Row3<String, String, String>> due = new ArrayList<>();
       for (Record r : dueRows(tx, now, limit).fetch()) {
         EventKey key = new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID));
-        boolean abandoned = EventStatus.PROCESSING.sql().equals(r.get(STATUS));
+        boolean abandoned = StatusColumn.sql(EventStatus.PROCESSING).equals(r.get(STATUS));
         int attempts = r.get(ATTEMPTS);
         if (attempts >= maxAttempts) {
           String reason = (abandoned ? abandoned(r) + "; " : "") + "no attempt left (" + attempts + " of " + maxAttempts + ")";
@@ -84,12 +85,12 @@ public final class LeaseClaimer {
   public Optional<Integer> claimOne(EventKey key, String owner, Instant now, Duration lease) {
     Instant until = now.plus(lease);
     return dsl.update(events.table())
-        .set(STATUS, EventStatus.PROCESSING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PROCESSING))
         .set(ATTEMPTS, ATTEMPTS.plus(1))
         .set(LEASE_OWNER, owner)
         .set(LEASE_UNTIL, until)
         .set(AVAILABLE_AT, until)
-        .where(is(key)).and(STATUS.eq(EventStatus.PENDING.sql())).and(AVAILABLE_AT.le(now))
+        .where(is(key)).and(STATUS.eq(StatusColumn.sql(EventStatus.PENDING))).and(AVAILABLE_AT.le(now))
         .returningResult(ATTEMPTS)
         .fetchOptional(r -> r.value1());
   }
@@ -108,13 +109,13 @@ public final class LeaseClaimer {
         .map(l -> row(l.key().provider(), l.key().scope(), l.key().eventId(), l.attempt()))
         .toList();
     return dsl.update(events.table())
-        .set(STATUS, EventStatus.PENDING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, ATTEMPTS.minus(1))
         .set(AVAILABLE_AT, now)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
-        .and(STATUS.eq(EventStatus.PROCESSING.sql()))
+        .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
         .and(LEASE_OWNER.eq(leases.get(0).owner()))
         .execute();
   }
@@ -134,7 +135,7 @@ public final class LeaseClaimer {
 
   private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError) {
     var update = tx.update(events.table())
-        .set(STATUS, EventStatus.PROCESSING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PROCESSING))
         .set(ATTEMPTS, ATTEMPTS.plus(1))
         .set(LEASE_OWNER, owner)
         .set(LEASE_UNTIL, until)
@@ -150,7 +151,7 @@ public final class LeaseClaimer {
 
   private Buried bury(DSLContext tx, EventKey key, String lastError, String reason) {
     Record r = tx.update(events.table())
-        .set(STATUS, EventStatus.DEAD.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.DEAD))
         .set(LAST_ERROR, lastError)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.ledger;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
+import dev.hookledger.runtime.EventStatus;
 import java.time.Instant;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -39,7 +40,7 @@ public final class ProcessingRows {
   /** Settles a row the caller has locked or just inserted: its final status, the attempt, when; lease cleared. */
   public void settle(DSLContext tx, EventKey key, EventStatus status, int attempt, Instant now) {
     tx.update(events.table())
-        .set(STATUS, status.sql())
+        .set(STATUS, StatusColumn.sql(status))
         .set(ATTEMPTS, attempt)
         .set(SETTLED_AT, now)
         .setNull(LAST_ERROR)
@@ -57,7 +58,7 @@ public final class ProcessingRows {
    */
   public boolean reschedule(Lease lease, Instant next, String error) {
     return dsl.update(events.table())
-        .set(STATUS, EventStatus.PENDING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(AVAILABLE_AT, next)
         .set(LAST_ERROR, error)
         .setNull(LEASE_OWNER)
@@ -74,7 +75,7 @@ public final class ProcessingRows {
    */
   public boolean bury(Lease lease, String error) {
     return dsl.update(events.table())
-        .set(STATUS, EventStatus.DEAD.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.DEAD))
         .set(LAST_ERROR, error)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
@@ -84,7 +85,7 @@ public final class ProcessingRows {
 
   private static Condition leased(Lease lease) {
     return EventTable.is(lease.key())
-        .and(STATUS.eq(EventStatus.PROCESSING.sql()))
+        .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
         .and(LEASE_OWNER.eq(lease.owner()))
         .and(ATTEMPTS.eq(lease.attempt()));
   }
