@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * InboxAdmin admin = InboxAdmin.builder(dataSource).schema("hookledger").build();
  * admin.status().dead();                                   // how many wait for an operator
- * admin.list(EventQuery.builder().status("dead").build());  // which, with their errors
+ * admin.list(EventQuery.builder().status(EventStatus.DEAD).build()); // which, with their errors
  * admin.retryDead();                                        // after fixing the handler
  * admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false);     // nightly
  * }</pre>

@@ -3,9 +3,9 @@ package dev.hookledger.runtime.admin;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -44,18 +44,18 @@ public final class InboxStatus {
   }
 
   /** Events in {@code status} across providers. */
-  public long count(String status) {
+  public long count(EventStatus status) {
     return counts.stream().filter(c -> c.status().equals(status)).mapToLong(StatusCount::events).sum();
   }
 
   /** Events still waiting for a worker ({@code pending} and {@code processing}). */
   public long waiting() {
-    return StatusColumn.WAITING.stream().mapToLong(s -> count(StatusColumn.sql(s))).sum();
+    return Arrays.stream(EventStatus.values()).filter(EventStatus::isWaiting).mapToLong(this::count).sum();
   }
 
   /** Events that failed their last allowed attempt and wait for an operator. */
   public long dead() {
-    return count(StatusColumn.sql(EventStatus.DEAD));
+    return count(EventStatus.DEAD);
   }
 
   /** All events in the ledger. */

@@ -5,6 +5,8 @@ import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.OperationRefusedException;
 import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -34,8 +36,8 @@ final class ShowCommand extends AdminCommand {
     EventSummary s = d.summary();
     TextTable fields = new TextTable("FIELD", "VALUE");
     fields.row("provider", s.provider()).row("scope", s.scope().isEmpty() ? "-" : s.scope())
-        .row("event", s.eventId()).row("type", s.type()).row("status", s.status())
-        .row("source", s.source()).row("attempts", s.attempts()).row("duplicates", s.duplicates())
+        .row("event", s.eventId()).row("type", s.type()).row("status", StatusColumn.sql(s.status()))
+        .row("source", SourceColumn.sql(s.source())).row("attempts", s.attempts()).row("duplicates", s.duplicates())
         .row("received", s.receivedAt()).row("available", s.availableAt())
         .row("settled", text(s.settledAt())).row("api version", text(d.apiVersion()))
         .row("entity", text(d.entityKey()) + (d.entityVersion().isPresent() ? " @" + d.entityVersion().getAsLong() : ""))

@@ -9,6 +9,8 @@ import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.PruneReport;
 import dev.hookledger.runtime.admin.StatusCount;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.spi.ReplayReport;
 import java.time.Instant;
 import java.util.List;
@@ -35,7 +37,7 @@ public final class AdminJson {
     o.put("oldestWaitingSeconds", age.orElse(null));
     ArrayNode counts = o.putArray("counts");
     for (StatusCount c : s.counts()) {
-      counts.addObject().put("provider", c.provider()).put("status", c.status())
+      counts.addObject().put("provider", c.provider()).put("status", StatusColumn.sql(c.status()))
           .put("events", c.events()).put("duplicates", c.duplicates());
     }
     return o;
@@ -60,8 +62,8 @@ public final class AdminJson {
     o.put("scope", e.scope());
     o.put("eventId", e.eventId());
     o.put("type", e.type());
-    o.put("status", e.status());
-    o.put("source", e.source());
+    o.put("status", StatusColumn.sql(e.status()));
+    o.put("source", SourceColumn.sql(e.source()));
     o.put("attempts", e.attempts());
     o.put("duplicates", e.duplicates());
     o.put("receivedAt", e.receivedAt().toString());

@@ -55,7 +55,7 @@ public final class AdminPage {
     Map<String, Map<String, Long>> byProvider = new TreeMap<>();
     for (StatusCount c : status.counts()) {
       providers.add(c.provider());
-      byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(c.status(), c.events());
+      byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(StatusColumn.sql(c.status()), c.events());
     }
     h.append("<table id=\"counts\"><tr><th>provider</th>");
     StatusColumn.NAMES.forEach(s -> h.append("<th>").append(s).append("</th>"));

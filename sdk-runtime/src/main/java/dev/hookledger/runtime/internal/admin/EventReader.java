@@ -15,6 +15,7 @@ import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +37,7 @@ public final class EventReader {
   public EventPage list(EventQuery query) {
     Condition where = noCondition();
     if (query.status().isPresent()) {
-      where = where.and(STATUS.eq(query.status().get()));
+      where = where.and(STATUS.eq(StatusColumn.sql(query.status().get())));
     }
     if (query.provider().isPresent()) {
       where = where.and(PROVIDER.eq(query.provider().get()));

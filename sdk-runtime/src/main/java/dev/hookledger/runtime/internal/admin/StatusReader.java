@@ -48,10 +48,10 @@ public final class StatusReader {
         .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
         .from(events.table())
         .groupBy(PROVIDER, STATUS)
-        .fetch(r -> new StatusCount(r.value1(), r.value2(), r.value3(), r.value4().longValue()));
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
-            .thenComparing(c -> StatusColumn.NAMES.indexOf(c.status())))
+            .thenComparing(StatusCount::status))
         .toList();
     return new InboxStatus(now, ordered, oldestWaiting().map(at -> age(at, now)).orElse(null));
   }

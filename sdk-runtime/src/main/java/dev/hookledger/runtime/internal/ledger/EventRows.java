@@ -4,6 +4,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.EventBytes;
+import dev.hookledger.runtime.EventSource;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,12 +44,12 @@ public final class EventRows {
     row.put(HEADERS, HeadersJson.write(e.headers()));
     row.put(SECRET_ID, source == EventSource.REPLAY ? null : e.secretId().orElse(null));
     row.put(SIGNED_AT, e.signedAt().orElse(null));
-    row.put(SOURCE, source.sql());
-    row.put(STATUS, StatusColumn.sql(source.initialStatus()));
+    row.put(SOURCE, SourceColumn.sql(source));
+    row.put(STATUS, StatusColumn.sql(SourceColumn.initialStatus(source)));
     row.put(ATTEMPTS, 0);
     row.put(AVAILABLE_AT, now);
     row.put(RECEIVED_AT, now);
-    if (StatusColumn.SETTLED.contains(source.initialStatus())) {
+    if (StatusColumn.SETTLED.contains(SourceColumn.initialStatus(source))) {
       row.put(SETTLED_AT, now);
     }
     return row;

@@ -5,6 +5,7 @@ import static org.jooq.impl.DSL.exists;
 import static org.jooq.impl.DSL.selectOne;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Function;

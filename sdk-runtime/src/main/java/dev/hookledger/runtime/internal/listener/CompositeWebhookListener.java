@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.listener;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,8 +46,8 @@ public final class CompositeWebhookListener implements WebhookListener {
   }
 
   @Override
-  public void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {
-    each(l -> l.processed(event, status, attempt, elapsed), "processed");
+  public void processed(WebhookEvent event, Settlement settlement, int attempt, Duration elapsed) {
+    each(l -> l.processed(event, settlement, attempt, elapsed), "processed");
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.internal.process;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.HandlerFailedException;
+import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
@@ -103,7 +104,7 @@ public final class EventProcessor {
     Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
     log.debug("{} settled {} on attempt {} in {} ms", settled.event(), StatusColumn.sql(settled.status()), settled.attempt(),
         elapsed.toMillis());
-    listener.processed(settled.event(), StatusColumn.sql(settled.status()), settled.attempt(), elapsed);
+    listener.processed(settled.event(), Settlement.of(settled.status()), settled.attempt(), elapsed);
     return settled.status();
   }
 
