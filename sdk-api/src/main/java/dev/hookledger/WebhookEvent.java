@@ -3,7 +3,6 @@ package dev.hookledger;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hookledger.internal.EventBytes;
 import dev.hookledger.internal.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,21 +22,6 @@ import java.util.OptionalLong;
  * <p>Immutable and thread-safe. The payload is parsed lazily, once, on first use.
  */
 public final class WebhookEvent {
-  static {
-    // the ledger writer reads the arrays without the defensive copy of body() and payloadJson()
-    EventBytes.install(new EventBytes.Access() {
-      @Override
-      public byte[] body(WebhookEvent event) {
-        return event.body;
-      }
-
-      @Override
-      public byte[] payloadJson(WebhookEvent event) {
-        return event.payloadJson;
-      }
-    });
-  }
-
   private final String provider;
   private final String scope;
   private final String eventId;
@@ -50,6 +34,8 @@ public final class WebhookEvent {
   private final String deliveryId;
   private final String secretId;
   private final Instant signedAt;
+  // read without the defensive copy of body() and payloadJson() by the ledger writer, through
+  // dev.hookledger.internal.EventBytes: keep these field names
   private final byte[] body;
   private final byte[] payloadJson;
   private final Map<String, String> headers;

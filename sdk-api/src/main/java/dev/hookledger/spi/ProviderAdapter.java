@@ -42,6 +42,16 @@ public interface ProviderAdapter {
   }
 
   /**
+   * Whether the provider delivers again, on its own, a delivery that was answered with an error
+   * (a 5xx or no answer). The runtime warns at start-up when {@code INLINE} processing, which
+   * answers a failed handler with 500, is configured for a provider that does not: such an event
+   * is lost until redelivered by hand. Defaults to true.
+   */
+  default boolean redeliversOnFailure() {
+    return true;
+  }
+
+  /**
    * The tenant whose secrets verify this delivery, read from headers or the path only (the body is
    * not trusted yet); empty, never null, when the provider has one secret per endpoint.
    */

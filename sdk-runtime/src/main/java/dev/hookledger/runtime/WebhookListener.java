@@ -2,7 +2,6 @@ package dev.hookledger.runtime;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

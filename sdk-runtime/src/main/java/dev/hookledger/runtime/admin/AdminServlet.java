@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.admin.AdminJson;
-import dev.hookledger.runtime.internal.admin.AdminPage;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

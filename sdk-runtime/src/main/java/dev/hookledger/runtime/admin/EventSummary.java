@@ -26,8 +26,8 @@ public final class EventSummary {
   private final Instant settledAt;
   private final String lastError;
 
-  /** Creates a summary; {@code settledAt} and {@code lastError} may be null. */
-  public EventSummary(String provider, String scope, String eventId, String type, EventStatus status,
+  // built by EventViews from a ledger row; settledAt and lastError may be null
+  EventSummary(String provider, String scope, String eventId, String type, EventStatus status,
       EventSource source, int attempts, int duplicates, Instant receivedAt, Instant availableAt,
       Instant settledAt, String lastError) {
     this.provider = requireNonNull(provider, "provider");

@@ -3,10 +3,6 @@ package dev.hookledger.runtime.admin;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.internal.admin.DurationText;
-import dev.hookledger.runtime.internal.admin.EventReader;
-import dev.hookledger.runtime.internal.admin.EventRetrier;
-import dev.hookledger.runtime.internal.admin.SettledPruner;
-import dev.hookledger.runtime.internal.admin.StatusReader;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
@@ -174,7 +170,7 @@ public final class InboxAdmin {
       if (!force) {
         throw new OperationRefusedException("refusing to prune events settled less than "
             + DurationText.format(minimumPruneWindow) + " ago (asked: " + DurationText.format(olderThan)
-            + "): providers still redeliver them (Stripe retries for 3 days, GitHub redelivers for 3 days)"
+            + "): providers still redeliver them (automatic retries and redelivery by hand last up to 3 days)"
             + " and an id pruned before its last redelivery is processed twice; use a window of at least "
             + DurationText.format(minimumPruneWindow) + ", or force it");
       }

@@ -22,7 +22,7 @@ public final class InboxStatus {
   private final List<StatusCount> counts;
   private final Duration oldestWaitingAge;
 
-  public InboxStatus(Instant asOf, List<StatusCount> counts, Duration oldestWaitingAge) {
+  InboxStatus(Instant asOf, List<StatusCount> counts, Duration oldestWaitingAge) {
     this.asOf = requireNonNull(asOf, "asOf");
     this.counts = List.copyOf(counts);
     this.oldestWaitingAge = oldestWaitingAge;

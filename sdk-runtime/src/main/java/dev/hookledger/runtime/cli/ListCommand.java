@@ -1,9 +1,9 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.EventSummary;
-import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;

@@ -1,9 +1,9 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.OperationRefusedException;
-import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
@@ -21,7 +21,7 @@ final class ShowCommand extends AdminCommand {
   @Parameters(index = "1", paramLabel = "EVENT_ID")
   private String eventId;
 
-  @Option(names = "--scope", defaultValue = "", description = "the GitHub hook id, Shopify shop or Stripe account, where the event has one")
+  @Option(names = "--scope", defaultValue = "", description = "the scope that makes the event id unique (a hook, shop or account), where the event has one")
   private String scope;
 
   @Override

@@ -1,8 +1,8 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.StatusCount;
-import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;

@@ -1,9 +1,7 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
-import dev.hookledger.runtime.admin.EventDetail;
-import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.internal.ledger.HeaderRedaction;
 import dev.hookledger.runtime.internal.ledger.HeadersJson;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;

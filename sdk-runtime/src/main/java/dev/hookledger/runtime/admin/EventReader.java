@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
 import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
@@ -9,10 +9,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.TYPE;
 import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.row;
 
-import dev.hookledger.runtime.admin.EventDetail;
-import dev.hookledger.runtime.admin.EventPage;
-import dev.hookledger.runtime.admin.EventQuery;
-import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.internal.admin.ListCursor;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
@@ -24,17 +21,17 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 
 /** Lists events page by page and reads one in full. */
-public final class EventReader {
+final class EventReader {
   private final DSLContext db;
   private final EventTable events;
 
-  public EventReader(DSLContext db, EventTable events) {
+  EventReader(DSLContext db, EventTable events) {
     this.db = db;
     this.events = events;
   }
 
   /** One page, newest first, keyset-paged on (received_at, provider, scope, event_id) descending. */
-  public EventPage list(EventQuery query) {
+  EventPage list(EventQuery query) {
     Condition where = noCondition();
     if (query.status().isPresent()) {
       where = where.and(STATUS.eq(StatusColumn.sql(query.status().get())));
@@ -67,7 +64,7 @@ public final class EventReader {
   }
 
   /** The event in full, if the ledger has it. */
-  public Optional<EventDetail> show(String provider, String scope, String eventId) {
+  Optional<EventDetail> show(String provider, String scope, String eventId) {
     List<Field<?>> fields = new ArrayList<>(EventViews.SUMMARY_FIELDS);
     fields.addAll(EventViews.DETAIL_FIELDS);
     return db.select(fields)

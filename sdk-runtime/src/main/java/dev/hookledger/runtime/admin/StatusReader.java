@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.DUPLICATES;
 import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
@@ -10,9 +10,6 @@ import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.sum;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.admin.Backlog;
-import dev.hookledger.runtime.admin.InboxStatus;
-import dev.hookledger.runtime.admin.StatusCount;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.math.BigDecimal;
@@ -27,7 +24,7 @@ import org.jooq.DSLContext;
 import org.jooq.Record2;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
-public final class StatusReader {
+final class StatusReader {
   private static final Condition WAITING = EventTable.statusIn(StatusColumn.WAITING);
   private static final Condition IS_DEAD = EventTable.statusIn(List.of(EventStatus.DEAD));
 
@@ -35,14 +32,14 @@ public final class StatusReader {
   private final EventTable events;
   private final Clock clock;
 
-  public StatusReader(DSLContext db, EventTable events, Clock clock) {
+  StatusReader(DSLContext db, EventTable events, Clock clock) {
     this.db = db;
     this.events = events;
     this.clock = clock;
   }
 
   /** Counts per provider and status (one scan of the table), plus the oldest waiting event's age. */
-  public InboxStatus status() {
+  InboxStatus status() {
     Instant now = clock.instant();
     List<StatusCount> counts = db
         .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
@@ -57,7 +54,7 @@ public final class StatusReader {
   }
 
   /** Waiting and dead counts and the oldest waiting age, through the partial indexes only. */
-  public Backlog backlog() {
+  Backlog backlog() {
     Instant now = clock.instant();
     Record2<Integer, Instant> waiting =
         db.select(count(), min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchSingle();
