@@ -108,8 +108,6 @@ public final class GitHubAdapter implements ProviderAdapter {
 
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
-    DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
-    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     HttpHeaders headers = delivery.headers();
     Secret secret = signature.verify(headers, delivery.body(), secrets);
 

@@ -16,6 +16,7 @@ import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Settled;
+import dev.hookledger.spi.Rejections;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -87,8 +88,16 @@ public final class Receiver {
       if (delivery.bodyLength() > provider.maxBodyBytes()) {
         throw new DeliveryRejectedException(RejectionReason.TOO_LARGE, tooLarge(providerId, provider.maxBodyBytes()));
       }
-      Secrets secrets = provider.secrets().resolve(providerId, provider.adapter().tenantOf(delivery));
-      WebhookEvent event = provider.adapter().verify(delivery, secrets == null ? Secrets.none() : secrets, clock);
+      String tenant = provider.adapter().tenantOf(delivery);
+      Secrets secrets = provider.secrets().resolve(providerId, tenant);
+      if (secrets == null) {
+        secrets = Secrets.none();
+      }
+      // the one place a missing secret is refused: adapters keep no copy of the rule
+      if (secrets.isEmpty() && provider.adapter().needsSecrets()) {
+        throw Rejections.noSecret(providerId, tenant);
+      }
+      WebhookEvent event = provider.adapter().verify(delivery, secrets, clock);
       if (!event.provider().equals(providerId)) {
         throw new IllegalStateException(provider.adapter().getClass().getName() + " registered as '" + providerId
             + "' produced an event of provider '" + event.provider() + "'");
