@@ -19,7 +19,9 @@ import java.util.OptionalLong;
  * recorded in the ledger under {@code (provider, scope, eventId)}, and handed to {@link OnEvent}
  * methods.
  *
- * <p>Immutable and thread-safe. The payload is parsed lazily, once, on first use.
+ * <p>Immutable and thread-safe. The payload is parsed lazily, once, on first use; {@link #payload()}
+ * hands each caller a copy of its own, so that one handler changing its tree changes nothing for
+ * the event or the handlers after it.
  */
 public final class WebhookEvent {
   private final String provider;
@@ -166,12 +168,19 @@ public final class WebhookEvent {
   }
 
   /**
-   * The payload as a JSON tree, parsed on first use.
+   * The payload as a JSON tree: a copy of its own for each call (Jackson's trees are mutable, and
+   * every handler of an event asks for it), so changing it changes nothing for anyone else. To read
+   * the payload as a class or record, {@link #payloadAs} makes no copy.
    *
    * @throws WebhookException if the payload is not JSON (adapters reject such deliveries, so this
    *     only happens for hand-built events)
    */
   public JsonNode payload() {
+    return tree().deepCopy();
+  }
+
+  /** The one parsed tree, shared: never handed out, only read. */
+  private JsonNode tree() {
     JsonNode p = payload;
     if (p == null) {
       try {
@@ -188,7 +197,7 @@ public final class WebhookEvent {
   /** The payload mapped by Jackson to {@code type}; unknown properties are ignored. */
   public <T> T payloadAs(Class<T> type) {
     try {
-      return Json.MAPPER.treeToValue(payload(), type);
+      return Json.MAPPER.treeToValue(tree(), type);
     } catch (IOException e) {
       throw new WebhookException(
           "payload of " + provider + " event " + eventId + " cannot be read as " + type.getName()
