@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks that a shop's webhook subscriptions still exist, the first step of recovering from an
  * outage on Shopify, which cannot replay deliveries and removes a subscription after repeated
- * failed ones (spec §3.6). It lists the subscriptions through the GraphQL Admin API's
+ * failed ones (<a href="https://shopify.dev/docs/apps/build/webhooks/troubleshoot">Shopify: troubleshooting webhooks</a>). It lists the subscriptions through the GraphQL Admin API's
  * {@code webhookSubscriptions} query and reports the expected topics that have none.
  *
  * <pre>{@code

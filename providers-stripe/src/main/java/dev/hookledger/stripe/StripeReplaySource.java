@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Immutable and thread-safe; one {@link #replay} call runs on the calling thread.
  */
 public final class StripeReplaySource implements ReplaySource {
-  /** How long Stripe keeps events listable (spec §1.6). */
+  /** How long Stripe keeps events listable (<a href="https://docs.stripe.com/api/events/list">Stripe: list all events</a>). */
   public static final Duration RETENTION = Duration.ofDays(30);
   /** The Stripe API's largest page. */
   static final int PAGE_SIZE = 100;
