@@ -39,9 +39,10 @@ import java.time.Instant;
  * {@code api_version}, {@code data.object} as entity, {@code created} as version, {@code livemode}).
  *
  * <p>Tenant: Stripe gives each endpoint (and each mode) its own secret, and a delivery names no
- * tenant outside its unverified body. {@link #tenantOf} therefore reads the path segment after
- * {@code /webhooks/stripe/}: to use one secret per connected account, register one URL per account
- * ({@code /webhooks/stripe/acct_123}); {@code /webhooks/stripe} alone has the empty tenant.
+ * tenant outside its unverified body. {@link #tenantOf} therefore reads the first path segment
+ * after the provider's own ({@link InboundDelivery#providerPath()}): to use one secret per connected
+ * account, register one URL per account ({@code /webhooks/stripe/acct_123}, or under any other
+ * prefix the application mounts its webhooks); {@code /webhooks/stripe} alone has the empty tenant.
  *
  * <p>Immutable and thread-safe.
  */
@@ -53,7 +54,6 @@ public final class StripeAdapter implements ProviderAdapter {
   /** Stripe publishes no body limit: 5 MiB, like any adapter that does not say otherwise. */
   public static final int DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-  private static final String TENANT_PREFIX = "/webhooks/stripe/";
   private static final String MISMATCH_HINT =
       "the whsec_ prefix is part of the key, and each endpoint and each mode (test or live) has its own secret";
 
@@ -89,23 +89,20 @@ public final class StripeAdapter implements ProviderAdapter {
     return tolerance;
   }
 
-  /** The path segment after {@code /webhooks/stripe/}, or empty; see the class comment. */
+  /** The first segment of the path after the provider's own, or empty; see the class comment. */
   @Override
   public String tenantOf(InboundDelivery delivery) {
-    String path = delivery.path();
-    int at = path.indexOf(TENANT_PREFIX);
-    if (at < 0) {
+    String rest = delivery.providerPath();
+    if (rest.isEmpty()) {
       return "";
     }
-    String rest = path.substring(at + TENANT_PREFIX.length());
+    rest = rest.substring(1);
     int slash = rest.indexOf('/');
     return slash < 0 ? rest : rest.substring(0, slash);
   }
 
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
-    DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
-    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     StripeSignatureHeader header = StripeSignatureHeader.parse(delivery.headers());
     Secret secret =
         Signatures.matchSha256(secrets, header.v1(), header.signedPrefix(), delivery.body())

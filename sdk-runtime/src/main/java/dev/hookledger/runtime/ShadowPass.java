@@ -27,7 +27,8 @@ final class ShadowPass {
   private ShadowPass() {}
 
   /** Records the delivery if it can, and returns the request to pass on. */
-  static HttpServletRequest record(WebhookRuntime runtime, HttpServletRequest request, String path, String provider) {
+  static HttpServletRequest record(WebhookRuntime runtime, HttpServletRequest request, String path, String providerPath,
+      String provider) {
     OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
     if (maxBodyBytes.isEmpty()) {
       log.debug("shadow mode: no provider '{}' registered; request passed on unrecorded", provider);
@@ -53,7 +54,7 @@ final class ShadowPass {
       tooLarge(runtime, provider, limit);
       return ReplayedBodyRequest.partlyRead(request, body.bytes());
     }
-    receive(runtime, provider, Deliveries.of(request, path, body.bytes()));
+    receive(runtime, provider, Deliveries.of(request, path, body.bytes()).withProviderPath(providerPath));
     return ReplayedBodyRequest.whole(request, body.bytes());
   }
 

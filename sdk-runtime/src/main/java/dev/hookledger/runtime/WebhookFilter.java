@@ -162,7 +162,8 @@ public final class WebhookFilter implements Filter {
       String requestPath = Deliveries.pathOf(request);
       Optional<String> provider = path.provider(requestPath);
       if (provider.isPresent() && runtime.mode() == ProcessingMode.SHADOW) {
-        chain.doFilter(ShadowPass.record(runtime, request, requestPath, provider.get()), response);
+        chain.doFilter(ShadowPass.record(runtime, request, requestPath, path.providerPath(requestPath), provider.get()),
+            response);
         return;
       }
       if (provider.isPresent()) {
@@ -200,7 +201,7 @@ public final class WebhookFilter implements Filter {
       Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
       return;
     }
-    answer(response, provider, Deliveries.of(request, requestPath, body.get()));
+    answer(response, provider, Deliveries.of(request, requestPath, body.get()).withProviderPath(path.providerPath(requestPath)));
   }
 
   private void answer(HttpServletResponse response, String provider, InboundDelivery delivery) throws IOException {

@@ -13,7 +13,6 @@ import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Pools;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
-import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
@@ -607,9 +606,14 @@ public final class WebhookRuntime implements AutoCloseable {
             + "but mode is " + mode);
       }
       ProviderRegistry registry = ProviderRegistry.of(withBodyLimits());
-      if (registry.ids().contains("github") && (mode == ProcessingMode.INLINE || !inline.isEmpty())) {
-        log.warn("INLINE processing is configured and provider 'github' is registered: GitHub never redelivers"
-            + " on its own, so a GitHub event whose INLINE handler fails is lost until redelivered by hand");
+      if (mode == ProcessingMode.INLINE || !inline.isEmpty()) {
+        for (ProviderRegistry.Registration r : registry.all()) {
+          if (!r.adapter().redeliversOnFailure()) {
+            log.warn("INLINE processing is configured and provider '{}' is registered: it never redelivers on its"
+                + " own, so an event of it whose INLINE handler fails is lost until redelivered by hand",
+                r.adapter().id());
+          }
+        }
       }
       Dispatcher dispatcher = Dispatcher.of(handlers, registry.ids());
       if (dispatcher.size() == 0) {

@@ -1,11 +1,11 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
-import dev.hookledger.runtime.admin.EventDetail;
-import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.internal.ledger.HeaderRedaction;
 import dev.hookledger.runtime.internal.ledger.HeadersJson;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.jooq.Field;
@@ -22,8 +22,8 @@ final class EventViews {
   private EventViews() {}
 
   static EventSummary summary(Record r) {
-    return new EventSummary(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID), r.get(TYPE), r.get(STATUS),
-        r.get(SOURCE), r.get(ATTEMPTS), r.get(DUPLICATES), r.get(RECEIVED_AT), r.get(AVAILABLE_AT),
+    return new EventSummary(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID), r.get(TYPE),
+        StatusColumn.parse(r.get(STATUS)), SourceColumn.parse(r.get(SOURCE)), r.get(ATTEMPTS), r.get(DUPLICATES), r.get(RECEIVED_AT), r.get(AVAILABLE_AT),
         r.get(SETTLED_AT), r.get(LAST_ERROR));
   }
 

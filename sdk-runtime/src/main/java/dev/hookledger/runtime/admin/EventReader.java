@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
 import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
@@ -9,12 +9,10 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.TYPE;
 import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.row;
 
-import dev.hookledger.runtime.admin.EventDetail;
-import dev.hookledger.runtime.admin.EventPage;
-import dev.hookledger.runtime.admin.EventQuery;
-import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.internal.admin.ListCursor;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,20 +21,20 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 
 /** Lists events page by page and reads one in full. */
-public final class EventReader {
+final class EventReader {
   private final DSLContext db;
   private final EventTable events;
 
-  public EventReader(DSLContext db, EventTable events) {
+  EventReader(DSLContext db, EventTable events) {
     this.db = db;
     this.events = events;
   }
 
   /** One page, newest first, keyset-paged on (received_at, provider, scope, event_id) descending. */
-  public EventPage list(EventQuery query) {
+  EventPage list(EventQuery query) {
     Condition where = noCondition();
     if (query.status().isPresent()) {
-      where = where.and(STATUS.eq(query.status().get()));
+      where = where.and(STATUS.eq(StatusColumn.sql(query.status().get())));
     }
     if (query.provider().isPresent()) {
       where = where.and(PROVIDER.eq(query.provider().get()));
@@ -66,7 +64,7 @@ public final class EventReader {
   }
 
   /** The event in full, if the ledger has it. */
-  public Optional<EventDetail> show(String provider, String scope, String eventId) {
+  Optional<EventDetail> show(String provider, String scope, String eventId) {
     List<Field<?>> fields = new ArrayList<>(EventViews.SUMMARY_FIELDS);
     fields.addAll(EventViews.DETAIL_FIELDS);
     return db.select(fields)

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.DUPLICATES;
 import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
@@ -9,11 +9,9 @@ import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.sum;
 
-import dev.hookledger.runtime.admin.Backlog;
-import dev.hookledger.runtime.admin.InboxStatus;
-import dev.hookledger.runtime.admin.StatusCount;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,37 +24,37 @@ import org.jooq.DSLContext;
 import org.jooq.Record2;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
-public final class StatusReader {
-  private static final Condition WAITING = EventTable.statusIn(EventStatus.WAITING);
+final class StatusReader {
+  private static final Condition WAITING = EventTable.statusIn(StatusColumn.WAITING);
   private static final Condition IS_DEAD = EventTable.statusIn(List.of(EventStatus.DEAD));
 
   private final DSLContext db;
   private final EventTable events;
   private final Clock clock;
 
-  public StatusReader(DSLContext db, EventTable events, Clock clock) {
+  StatusReader(DSLContext db, EventTable events, Clock clock) {
     this.db = db;
     this.events = events;
     this.clock = clock;
   }
 
   /** Counts per provider and status (one scan of the table), plus the oldest waiting event's age. */
-  public InboxStatus status() {
+  InboxStatus status() {
     Instant now = clock.instant();
     List<StatusCount> counts = db
         .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
         .from(events.table())
         .groupBy(PROVIDER, STATUS)
-        .fetch(r -> new StatusCount(r.value1(), r.value2(), r.value3(), r.value4().longValue()));
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
-            .thenComparing(c -> EventStatus.NAMES.indexOf(c.status())))
+            .thenComparing(StatusCount::status))
         .toList();
     return new InboxStatus(now, ordered, oldestWaiting().map(at -> age(at, now)).orElse(null));
   }
 
   /** Waiting and dead counts and the oldest waiting age, through the partial indexes only. */
-  public Backlog backlog() {
+  Backlog backlog() {
     Instant now = clock.instant();
     Record2<Integer, Instant> waiting =
         db.select(count(), min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchSingle();

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.ATTEMPTS;
 import static dev.hookledger.runtime.internal.ledger.EventTable.AVAILABLE_AT;
@@ -7,10 +7,10 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.LEASE_UNTIL;
 import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 
-import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventKey;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,14 +26,14 @@ import org.slf4j.LoggerFactory;
  * {@code settled_at} cleared. {@code last_error} is kept until the next attempt overwrites it, so
  * the operator can still see why the event died.
  */
-public final class EventRetrier {
+final class EventRetrier {
   private static final Logger log = LoggerFactory.getLogger(EventRetrier.class);
 
   private final DSLContext db;
   private final EventTable events;
   private final Clock clock;
 
-  public EventRetrier(DSLContext db, EventTable events, Clock clock) {
+  EventRetrier(DSLContext db, EventTable events, Clock clock) {
     this.db = db;
     this.events = events;
     this.clock = clock;
@@ -45,10 +45,10 @@ public final class EventRetrier {
    * @throws OperationRefusedException if the event does not exist, is still waiting, or is settled
    *     and {@code force} is false; nothing is changed
    */
-  public void retry(String provider, String scope, String eventId, boolean force) {
+  void retry(String provider, String scope, String eventId, boolean force) {
     List<EventStatus> allowed = new ArrayList<>(List.of(EventStatus.DEAD));
     if (force) {
-      allowed.addAll(EventStatus.SETTLED);
+      allowed.addAll(StatusColumn.SETTLED);
     }
     EventKey key = new EventKey(provider, scope, eventId);
     int updated = requeue().where(EventTable.is(key), EventTable.statusIn(allowed)).execute();
@@ -62,7 +62,7 @@ public final class EventRetrier {
   }
 
   /** Retries every dead event; returns how many. */
-  public int retryDead() {
+  int retryDead() {
     // inlined, so that the partial index on dead rows serves the statement
     int updated = requeue().where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
     log.info("{} dead events set back to pending by an operator", updated);
@@ -73,7 +73,7 @@ public final class EventRetrier {
     if (status == null) {
       return name + " is not in the ledger";
     }
-    if (EventStatus.SETTLED.stream().anyMatch(s -> s.sql().equals(status))) {
+    if (StatusColumn.SETTLED.stream().anyMatch(s -> StatusColumn.sql(s).equals(status))) {
       return name + " is " + status + ", not dead: only dead events are retried"
           + " (force it to run a settled event's handlers again)";
     }
@@ -84,7 +84,7 @@ public final class EventRetrier {
   private UpdateSetMoreStep<org.jooq.Record> requeue() {
     Instant now = clock.instant();
     return db.update(events.table())
-        .set(STATUS, EventStatus.PENDING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, 0)
         .set(AVAILABLE_AT, now)
         .setNull(LEASE_OWNER)

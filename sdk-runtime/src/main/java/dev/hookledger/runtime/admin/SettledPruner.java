@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
 import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
@@ -7,9 +7,8 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
-import dev.hookledger.runtime.admin.PruneReport;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Instant;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -23,22 +22,22 @@ import org.slf4j.LoggerFactory;
  * skipped (left for the next prune) rather than waited for. Never touches {@code pending},
  * {@code processing} or {@code dead}: the statement cannot select them.
  */
-public final class SettledPruner {
+final class SettledPruner {
   private static final Logger log = LoggerFactory.getLogger(SettledPruner.class);
 
   private final DSLContext db;
   private final EventTable events;
   private final int batchSize;
 
-  public SettledPruner(DSLContext db, EventTable events, int batchSize) {
+  SettledPruner(DSLContext db, EventTable events, int batchSize) {
     this.db = db;
     this.events = events;
     this.batchSize = batchSize;
   }
 
-  public PruneReport pruneSettledBefore(Instant cutoff) {
+  PruneReport pruneSettledBefore(Instant cutoff) {
     // inlined statuses: the partial index on settled rows (settled_at) then serves the batch select
-    Condition eligible = EventTable.statusIn(EventStatus.SETTLED).and(SETTLED_AT.lt(cutoff));
+    Condition eligible = EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff));
     long deleted = 0;
     int batches = 0;
     int n;

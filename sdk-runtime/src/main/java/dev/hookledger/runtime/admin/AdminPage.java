@@ -1,9 +1,7 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
-import dev.hookledger.runtime.admin.EventSummary;
-import dev.hookledger.runtime.admin.InboxStatus;
-import dev.hookledger.runtime.admin.StatusCount;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,7 +12,7 @@ import java.util.TreeSet;
  * events with their errors and a retry button each. Every value from the ledger is escaped. The
  * buttons post through a small script (allowed by the page's CSP nonce) that adds the guard header.
  */
-public final class AdminPage {
+final class AdminPage {
   private AdminPage() {}
 
   /**
@@ -23,7 +21,7 @@ public final class AdminPage {
    * @param base the servlet's URL path ({@code /app/admin}), for the form actions
    * @param nonce the Content-Security-Policy nonce of this response
    */
-  public static String render(InboxStatus status, List<EventSummary> dead, boolean moreDead, String base,
+  static String render(InboxStatus status, List<EventSummary> dead, boolean moreDead, String base,
       String guardHeader, String nonce) {
     StringBuilder h = new StringBuilder(4096);
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>hookledger inbox</title>\n")
@@ -55,14 +53,14 @@ public final class AdminPage {
     Map<String, Map<String, Long>> byProvider = new TreeMap<>();
     for (StatusCount c : status.counts()) {
       providers.add(c.provider());
-      byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(c.status(), c.events());
+      byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(StatusColumn.sql(c.status()), c.events());
     }
     h.append("<table id=\"counts\"><tr><th>provider</th>");
-    EventStatus.NAMES.forEach(s -> h.append("<th>").append(s).append("</th>"));
+    StatusColumn.NAMES.forEach(s -> h.append("<th>").append(s).append("</th>"));
     h.append("</tr>\n");
     for (String p : providers) {
       h.append("<tr><td>").append(escape(p)).append("</td>");
-      for (String s : EventStatus.NAMES) {
+      for (String s : StatusColumn.NAMES) {
         h.append("<td class=\"n\">").append(byProvider.get(p).getOrDefault(s, 0L)).append("</td>");
       }
       h.append("</tr>\n");
@@ -100,7 +98,7 @@ public final class AdminPage {
   }
 
   /** Escapes text for HTML element content and quoted attribute values. */
-  public static String escape(String s) {
+  static String escape(String s) {
     StringBuilder out = new StringBuilder(s.length() + 16);
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

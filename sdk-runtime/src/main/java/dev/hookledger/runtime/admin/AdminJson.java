@@ -1,29 +1,28 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.hookledger.runtime.admin.EventDetail;
-import dev.hookledger.runtime.admin.EventPage;
-import dev.hookledger.runtime.admin.EventSummary;
-import dev.hookledger.runtime.admin.InboxStatus;
-import dev.hookledger.runtime.admin.PruneReport;
-import dev.hookledger.runtime.admin.StatusCount;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.spi.ReplayReport;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The JSON shapes of admin results, one definition for the command line's {@code --json} and the
- * admin servlet. Field names are camelCase; instants are ISO-8601 strings; ages are whole seconds;
- * absent values are JSON null.
+ * The JSON shapes of admin results, one definition for the command line's {@code --json}, the
+ * {@link AdminServlet} and any endpoint of the application's own that shows them. Field names are
+ * camelCase; statuses and sources are lower-case names ({@code dead}, {@code replay}); instants are
+ * ISO-8601 strings; ages are whole seconds; absent values are JSON null. Each call returns a new
+ * node. Stateless and thread-safe.
  */
 public final class AdminJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private AdminJson() {}
 
+  /** The counts, waiting, dead and duplicate totals and the oldest waiting age. */
   public static ObjectNode status(InboxStatus s) {
     ObjectNode o = NODES.objectNode();
     o.put("asOf", s.asOf().toString());
@@ -35,12 +34,13 @@ public final class AdminJson {
     o.put("oldestWaitingSeconds", age.orElse(null));
     ArrayNode counts = o.putArray("counts");
     for (StatusCount c : s.counts()) {
-      counts.addObject().put("provider", c.provider()).put("status", c.status())
+      counts.addObject().put("provider", c.provider()).put("status", StatusColumn.sql(c.status()))
           .put("events", c.events()).put("duplicates", c.duplicates());
     }
     return o;
   }
 
+  /** One list page: its events and the cursor of the next page (null on the last). */
   public static ObjectNode page(EventPage page) {
     ObjectNode o = NODES.objectNode();
     o.set("events", summaries(page.events()));
@@ -48,20 +48,22 @@ public final class AdminJson {
     return o;
   }
 
+  /** Events as {@link #summary} shows each. */
   public static ArrayNode summaries(List<EventSummary> events) {
     ArrayNode a = NODES.arrayNode();
     events.forEach(e -> a.add(summary(e)));
     return a;
   }
 
+  /** One event as a list shows it; no body or headers. */
   public static ObjectNode summary(EventSummary e) {
     ObjectNode o = NODES.objectNode();
     o.put("provider", e.provider());
     o.put("scope", e.scope());
     o.put("eventId", e.eventId());
     o.put("type", e.type());
-    o.put("status", e.status());
-    o.put("source", e.source());
+    o.put("status", StatusColumn.sql(e.status()));
+    o.put("source", SourceColumn.sql(e.source()));
     o.put("attempts", e.attempts());
     o.put("duplicates", e.duplicates());
     o.put("receivedAt", e.receivedAt().toString());
@@ -71,6 +73,7 @@ public final class AdminJson {
     return o;
   }
 
+  /** One event in full: the summary fields, the evidence, the lease and the body. */
   public static ObjectNode detail(EventDetail d) {
     ObjectNode o = summary(d.summary());
     o.put("apiVersion", d.apiVersion().orElse(null));
@@ -95,11 +98,13 @@ public final class AdminJson {
     return o;
   }
 
+  /** What a prune deleted. */
   public static ObjectNode prune(PruneReport r) {
     return NODES.objectNode().put("deleted", r.deleted()).put("batches", r.batches())
         .put("cutoff", r.cutoff().toString());
   }
 
+  /** What a replay of {@code provider} fetched and recorded. */
   public static ObjectNode replay(String provider, ReplayReport r) {
     return NODES.objectNode().put("provider", provider).put("fetched", r.fetched())
         .put("recorded", r.recorded()).put("alreadyReceived", r.alreadyReceived())

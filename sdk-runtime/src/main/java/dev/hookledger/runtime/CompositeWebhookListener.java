@@ -1,8 +1,7 @@
-package dev.hookledger.runtime.internal.listener;
+package dev.hookledger.runtime;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.runtime.WebhookListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -15,12 +14,12 @@ import org.slf4j.LoggerFactory;
  * tracing listener cannot cost the metrics listener its events, and no listener can change an
  * outcome. The runtime always calls its listeners through one of these, even a single one.
  */
-public final class CompositeWebhookListener implements WebhookListener {
+final class CompositeWebhookListener implements WebhookListener {
   private static final Logger log = LoggerFactory.getLogger(CompositeWebhookListener.class);
 
   private final List<WebhookListener> listeners;
 
-  public CompositeWebhookListener(List<WebhookListener> listeners) {
+  CompositeWebhookListener(List<WebhookListener> listeners) {
     this.listeners = List.copyOf(listeners);
   }
 
@@ -45,8 +44,8 @@ public final class CompositeWebhookListener implements WebhookListener {
   }
 
   @Override
-  public void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {
-    each(l -> l.processed(event, status, attempt, elapsed), "processed");
+  public void processed(WebhookEvent event, Settlement settlement, int attempt, Duration elapsed) {
+    each(l -> l.processed(event, settlement, attempt, elapsed), "processed");
   }
 
   @Override
