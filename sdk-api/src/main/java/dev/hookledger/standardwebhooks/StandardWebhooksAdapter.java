@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code
  * WebhookRuntime.builder()
- *     .provider(StandardWebhooksAdapter.named("clerk"), Secrets.of(System.getenv("CLERK_WEBHOOK_SECRET")))
+ *     .provider(StandardWebhooksAdapter.named("clerk"), Secrets.fromEnvironment("CLERK_WEBHOOK_SECRET"))
  *     .provider(StandardWebhooksAdapter.builder("acme")
  *         .singleType("acme.notification")              // its payloads carry no type
  *         .publicKey("2026-01", "whpk_...")              // v1a (Ed25519) signatures

@@ -6,7 +6,7 @@
  * <pre>{@code
  * WebhookRuntime.builder()
  *     .provider(StandardWebhooksAdapter.named("clerk"),
- *         Secrets.of(System.getenv("CLERK_WEBHOOK_SECRET")))      // whsec_...
+ *         Secrets.fromEnvironment("CLERK_WEBHOOK_SECRET"))      // whsec_...
  * }</pre>
  */
 package dev.hookledger.standardwebhooks;
