@@ -63,7 +63,7 @@ final class ReplaySources {
       found.add(f.provider());
     }
     String module = BUILT_IN.contains(provider)
-        ? "add the module dev.hookledger:providers-" + provider + " to the class path"
+        ? "add the module dev.hookledger:hookledger-" + provider + " to the class path"
         : "add the module that provides its ReplaySourceFactory to the class path";
     throw new IllegalArgumentException("no replay source for provider '" + provider + "' on the class path: "
         + module + " (found: " + (found.isEmpty() ? "none" : String.join(", ", found)) + ")");
