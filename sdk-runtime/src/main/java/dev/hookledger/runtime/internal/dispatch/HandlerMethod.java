@@ -61,16 +61,16 @@ final class HandlerMethod {
    */
   void invoke(Invocation invocation) {
     Object[] args = new Object[binders.size()];
-    for (int i = 0; i < args.length; i++) {
-      try {
-        args[i] = binders.get(i).bind(invocation);
-      } catch (BindingFailure e) {
-        throw new HandlerFailedException("@OnEvent method '" + template.description() + "' failed on "
-            + invocation.event() + ": " + template.parameters().get(i) + ": " + e.getMessage(), e);
-      }
-    }
+    int i = 0;
     try {
+      for (; i < args.length; i++) {
+        args[i] = binders.get(i).bind(invocation);
+      }
       handle.invokeExact(args);
+    } catch (BindingFailure e) {
+      // the payload lacks what the parameter asks for: say which parameter, in the binder's words
+      throw new HandlerFailedException("@OnEvent method '" + template.description() + "' failed on "
+          + invocation.event() + ": " + template.parameters().get(i) + ": " + e.getMessage(), e);
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable e) {

@@ -1,13 +1,13 @@
 package dev.hookledger.runtime.internal.dispatch;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyName;
 import com.fasterxml.jackson.databind.introspect.AnnotatedParameter;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
-import com.fasterxml.jackson.databind.PropertyName;
-import com.fasterxml.jackson.annotation.JsonCreator;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
@@ -33,8 +33,13 @@ final class RequiredProperties {
   private final String typeName;
   private final List<Property> properties = new ArrayList<>();
 
-  /** One property: its JSON names, whether it must be present, and what to check inside it. */
-  private record Property(String name, List<String> aliases, boolean required, Holder nested, boolean elements) {}
+  /**
+   * One property: its JSON names, whether it must be present, and what to check inside it.
+   *
+   * @param segment the name as a JSON Pointer segment ({@code ~} and {@code /} escaped)
+   */
+  private record Property(String name, String segment, List<String> aliases, boolean required, Holder nested,
+      boolean elements) {}
 
   /** Lets a type refer to itself (a tree of comments) without building forever. */
   private static final class Holder {
@@ -59,11 +64,10 @@ final class RequiredProperties {
   Optional<String> missing(JsonNode node, String path) {
     for (Property p : properties) {
       JsonNode value = find(node, p);
-      String at = path + "/" + p.name().replace("~", "~0").replace("/", "~1");
       if (value == null || value.isNull()) {
         if (p.required()) {
           return Optional.of("required property '" + p.name() + "' of " + typeName + " is "
-              + (value == null ? "absent" : "null") + " at " + at);
+              + (value == null ? "absent" : "null") + " at " + path + "/" + p.segment());
         }
         continue;
       }
@@ -71,6 +75,7 @@ final class RequiredProperties {
       if (nested == null) {
         continue;
       }
+      String at = path + "/" + p.segment();
       if (p.elements() && value.isArray()) {
         for (int i = 0; i < value.size(); i++) {
           if (value.get(i).isObject()) {
@@ -129,7 +134,9 @@ final class RequiredProperties {
         for (PropertyName alias : definition.findAliases()) {
           aliases.add(alias.getSimpleName());
         }
-        plan.properties.add(new Property(definition.getName(), List.copyOf(aliases), required, nested, elements));
+        String name = definition.getName();
+        plan.properties.add(new Property(name, name.replace("~", "~0").replace("/", "~1"), List.copyOf(aliases),
+            required, nested, elements));
       }
     }
     holder.plan = plan.properties.isEmpty() ? null : plan;

@@ -86,8 +86,7 @@ final class StripeParameters {
   private static MethodHandle deserializer() {
     try {
       return MethodHandles.publicLookup().findStatic(StripeObject.class, "deserializeStripeObject",
-          MethodType.methodType(Object.class, String.class, Class.class, StripeResponseGetter.class))
-          .asType(MethodType.methodType(Object.class, String.class, Class.class, StripeResponseGetter.class));
+          MethodType.methodType(Object.class, String.class, Class.class, StripeResponseGetter.class));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("this stripe-java has no StripeObject.deserializeStripeObject(String, Class,"
           + " StripeResponseGetter); hookledger supports stripe-java 29", e);
