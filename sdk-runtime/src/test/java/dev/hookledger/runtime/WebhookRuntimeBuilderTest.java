@@ -70,8 +70,8 @@ class WebhookRuntimeBuilderTest {
 
   @Test
   void providerFoundByIdListsTheIdsOnTheClassPath() {
-    assertMessage("no ProviderAdapter with id 'stripe' on the class path (found: testhook); add the provider's"
-        + " module, e.g. providers-stripe, or pass the adapter itself",
+    assertMessage("no ProviderAdapter with id 'stripe' on the class path (found: standard, testhook); add the provider's"
+        + " module, e.g. dev.hookledger:hookledger-stripe, or pass the adapter itself",
         () -> WebhookRuntime.builder().provider("stripe", Secrets.of("s")));
     valid().provider("testhook", Secrets.of("s"));
   }

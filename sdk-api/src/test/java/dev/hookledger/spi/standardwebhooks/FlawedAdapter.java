@@ -9,6 +9,7 @@ import dev.hookledger.Secret;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.spi.ProviderAdapter;
+import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

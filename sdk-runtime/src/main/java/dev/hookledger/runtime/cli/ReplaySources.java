@@ -61,6 +61,6 @@ final class ReplaySources {
     }
     // the same hint as an adapter not found: the runtime names no provider of its own
     throw new IllegalArgumentException("no replay source for provider '" + provider + "' on the class path: "
-        + "add the provider's module, e.g. providers-" + provider + ", or one with its ReplaySourceFactory (found: " + (found.isEmpty() ? "none" : String.join(", ", found)) + ")");
+        + "add the provider's module, e.g. dev.hookledger:hookledger-" + provider + ", or one with its ReplaySourceFactory (found: " + (found.isEmpty() ? "none" : String.join(", ", found)) + ")");
   }
 }

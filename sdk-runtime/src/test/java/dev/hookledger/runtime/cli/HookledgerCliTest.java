@@ -178,7 +178,7 @@ class HookledgerCliTest {
     CliProcess.Result stripe = CliProcess.run(Map.of(), "replay", "stripe", "--since", "1d", "--database-url", url);
     assertEquals(2, stripe.exitCode());
     assertEquals(List.of("hookledger: no replay source for provider 'stripe' on the class path: add the provider's"
-        + " module, e.g. providers-stripe, or one with its ReplaySourceFactory (found: fixture, noapi)"), stripe.errLines());
+        + " module, e.g. dev.hookledger:hookledger-stripe, or one with its ReplaySourceFactory (found: fixture, noapi)"), stripe.errLines());
 
     CliProcess.Result noApi = CliProcess.run(Map.of(), "replay", "noapi", "--since", "1d", "--database-url", url);
     assertEquals(2, noApi.exitCode());
