@@ -15,12 +15,14 @@ import java.util.Arrays;
 public final class InboundDelivery {
   private final String method;
   private final String path;
+  private final String providerPath;
   private final HttpHeaders headers;
   private final byte[] body;
 
-  private InboundDelivery(String method, String path, HttpHeaders headers, byte[] body) {
+  private InboundDelivery(String method, String path, String providerPath, HttpHeaders headers, byte[] body) {
     this.method = method;
     this.path = path;
+    this.providerPath = providerPath;
     this.headers = headers;
     this.body = body;
   }
@@ -33,6 +35,7 @@ public final class InboundDelivery {
     return new InboundDelivery(
         requireNonNull(method, "method"),
         requireNonNull(path, "path"),
+        "",
         requireNonNull(headers, "headers"),
         requireNonNull(body, "body"));
   }
@@ -50,6 +53,32 @@ public final class InboundDelivery {
   /** The request path without the query string, e.g. {@code /webhooks/stripe}. */
   public String path() {
     return path;
+  }
+
+  /**
+   * The part of the path after the provider's own segment: {@code /acct_123} for a delivery to
+   * {@code /webhooks/stripe/acct_123}, empty for {@code /webhooks/stripe}, whatever the prefix the
+   * application mounts its webhooks under. Set by the runtime's filter, which alone knows that
+   * prefix, so that an adapter reading a tenant from the path ({@link
+   * dev.hookledger.spi.ProviderAdapter#tenantOf}) never assumes one. Empty for a delivery built
+   * with {@link #of} until {@link #withProviderPath} sets it.
+   */
+  public String providerPath() {
+    return providerPath;
+  }
+
+  /**
+   * This delivery with {@link #providerPath()} set (the body is shared, not copied).
+   *
+   * @param providerPath empty, or starting with {@code /}
+   * @throws IllegalArgumentException naming a non-empty value that does not start with {@code /}
+   */
+  public InboundDelivery withProviderPath(String providerPath) {
+    requireNonNull(providerPath, "providerPath");
+    if (!providerPath.isEmpty() && !providerPath.startsWith("/")) {
+      throw new IllegalArgumentException("providerPath must be empty or start with '/', but was '" + providerPath + "'");
+    }
+    return new InboundDelivery(method, path, providerPath, headers, body);
   }
 
   public HttpHeaders headers() {

@@ -12,7 +12,7 @@ import java.lang.annotation.Target;
  * <pre>{@code
  * class Billing {
  *   @OnEvent("invoice.paid")
- *   void paid(Invoice invoice, DSLContext tx) {
+ *   void paid(@Payload("/data/object") Invoice invoice, DSLContext tx) {
  *     tx.update(BALANCE).set(...).execute();   // commits together with the ledger row
  *   }
  * }
@@ -24,7 +24,8 @@ import java.lang.annotation.Target;
  * class name, then method name), and commit or roll back with the ledger row that records the event.
  *
  * <p>Parameters are supplied by type: the payload as {@code JsonNode} or mapped by Jackson to any
- * class or record, {@link WebhookEvent}, {@link EventContext}, jOOQ's {@code DSLContext} of the
+ * class or record (the part a {@link Payload} pointer names, or the whole of it; required properties
+ * must be present), {@link WebhookEvent}, {@link EventContext}, jOOQ's {@code DSLContext} of the
  * transaction, and {@code java.sql.Connection}. Methods must not be private, static or abstract;
  * a method that breaks a rule fails registration with a {@link HandlerRegistrationException}.
  */

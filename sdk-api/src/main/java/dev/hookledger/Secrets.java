@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The secrets one endpoint accepts, in the order they are tried. Several at once support rotation:
@@ -15,7 +16,8 @@ import java.util.Set;
  * when the old one stops being used.
  *
  * <pre>{@code
- * Secrets.of(System.getenv("STRIPE_WEBHOOK_SECRET"));            // id "0"
+ * Secrets.fromEnvironment("STRIPE_WEBHOOK_SECRET");               // fails now, naming the variable, if unset
+ * Secrets.of(configuredValue);                                     // id "0"
  * Secrets.builder().add("2026-11", newSecret).add("2026-05", oldSecret).build();
  * }</pre>
  *
@@ -35,7 +37,12 @@ public final class Secrets {
     return NONE;
   }
 
-  /** Secrets from UTF-8 strings, with ids {@code "0"}, {@code "1"}, ... in the order given. */
+  /**
+   * Secrets from UTF-8 strings, with ids {@code "0"}, {@code "1"}, ... in the order given.
+   *
+   * @throws IllegalArgumentException if a value is null or blank (an unset environment variable
+   *     read with {@code System.getenv}, typically: {@link #fromEnvironment} names it)
+   */
   public static Secrets of(String... values) {
     requireNonNull(values, "values");
     Builder b = builder();
@@ -47,6 +54,35 @@ public final class Secrets {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * The secrets in environment variable {@code variable}: one value, or several separated by commas
+   * during a rotation (ids {@code "0"}, {@code "1"}, ...), each trimmed.
+   *
+   * @throws IllegalArgumentException naming the variable (never a value) when it is unset or blank,
+   *     so that a missing secret stops the application at start-up rather than failing every delivery
+   */
+  public static Secrets fromEnvironment(String variable) {
+    return fromEnvironment(variable, System::getenv);
+  }
+
+  static Secrets fromEnvironment(String variable, Function<String, String> environment) {
+    requireNonNull(variable, "variable");
+    String value = environment.apply(variable);
+    List<String> values = new ArrayList<>();
+    if (value != null) {
+      for (String part : value.split(",")) {
+        if (!part.isBlank()) {
+          values.add(part.strip());
+        }
+      }
+    }
+    if (values.isEmpty()) {
+      throw new IllegalArgumentException("environment variable " + variable + " is " + (value == null ? "not set" : "blank")
+          + ": set it to the provider's webhook signing secret (several, comma-separated, during a rotation)");
+    }
+    return of(values.toArray(String[]::new));
   }
 
   /** The secrets in the order they are tried; never null. */
@@ -72,9 +108,16 @@ public final class Secrets {
 
     private Builder() {}
 
-    /** Adds a secret used as its UTF-8 bytes (Stripe, GitHub, Shopify). */
+    /**
+     * Adds a secret used as its UTF-8 bytes (Stripe, GitHub, Shopify).
+     *
+     * @throws IllegalArgumentException if the value is null or blank, naming the id (never a value)
+     */
     public Builder add(String id, String value) {
-      requireNonNull(value, "value of secret '" + id + "'");
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException("secret '" + id + "' is " + (value == null ? "null" : "blank")
+            + ": if it is read with System.getenv, the variable is not set (Secrets.fromEnvironment(name) says which)");
+      }
       return add(Secret.of(id, value.getBytes(StandardCharsets.UTF_8)));
     }
 

@@ -3,7 +3,6 @@ package dev.hookledger;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hookledger.internal.EventBytes;
 import dev.hookledger.internal.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,24 +19,11 @@ import java.util.OptionalLong;
  * recorded in the ledger under {@code (provider, scope, eventId)}, and handed to {@link OnEvent}
  * methods.
  *
- * <p>Immutable and thread-safe. The payload is parsed lazily, once, on first use.
+ * <p>Immutable and thread-safe. The payload is parsed lazily, once, on first use; {@link #payload()}
+ * hands each caller a copy of its own, so that one handler changing its tree changes nothing for
+ * the event or the handlers after it.
  */
 public final class WebhookEvent {
-  static {
-    // the ledger writer reads the arrays without the defensive copy of body() and payloadJson()
-    EventBytes.install(new EventBytes.Access() {
-      @Override
-      public byte[] body(WebhookEvent event) {
-        return event.body;
-      }
-
-      @Override
-      public byte[] payloadJson(WebhookEvent event) {
-        return event.payloadJson;
-      }
-    });
-  }
-
   private final String provider;
   private final String scope;
   private final String eventId;
@@ -50,6 +36,8 @@ public final class WebhookEvent {
   private final String deliveryId;
   private final String secretId;
   private final Instant signedAt;
+  // read without the defensive copy of body() and payloadJson() by the ledger writer, through
+  // dev.hookledger.internal.EventBytes: keep these field names
   private final byte[] body;
   private final byte[] payloadJson;
   private final Map<String, String> headers;
@@ -180,12 +168,19 @@ public final class WebhookEvent {
   }
 
   /**
-   * The payload as a JSON tree, parsed on first use.
+   * The payload as a JSON tree: a copy of its own for each call (Jackson's trees are mutable, and
+   * every handler of an event asks for it), so changing it changes nothing for anyone else. To read
+   * the payload as a class or record, {@link #payloadAs} makes no copy.
    *
    * @throws WebhookException if the payload is not JSON (adapters reject such deliveries, so this
    *     only happens for hand-built events)
    */
   public JsonNode payload() {
+    return tree().deepCopy();
+  }
+
+  /** The one parsed tree, shared: never handed out, only read. */
+  private JsonNode tree() {
     JsonNode p = payload;
     if (p == null) {
       try {
@@ -202,7 +197,7 @@ public final class WebhookEvent {
   /** The payload mapped by Jackson to {@code type}; unknown properties are ignored. */
   public <T> T payloadAs(Class<T> type) {
     try {
-      return Json.MAPPER.treeToValue(payload(), type);
+      return Json.MAPPER.treeToValue(tree(), type);
     } catch (IOException e) {
       throw new WebhookException(
           "payload of " + provider + " event " + eventId + " cannot be read as " + type.getName()

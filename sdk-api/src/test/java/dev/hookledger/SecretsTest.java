@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SecretsTest {
@@ -34,9 +35,33 @@ class SecretsTest {
     assertEquals("secret id must not be blank",
         assertThrows(IllegalArgumentException.class, () -> Secret.of(" ", new byte[] {1})).getMessage());
     assertEquals("secret 'k' is empty", assertThrows(IllegalArgumentException.class, () -> Secret.of("k", new byte[0])).getMessage());
-    assertEquals("value of secret 'a'",
-        assertThrows(NullPointerException.class, () -> Secrets.builder().add("a", (String) null)).getMessage());
     assertEquals("values", assertThrows(NullPointerException.class, () -> Secrets.of((String[]) null)).getMessage());
+  }
+
+  @Test
+  void anUnsetOrBlankValueFailsNamingTheSecretNotANullPointer() {
+    assertEquals("secret '0' is null: if it is read with System.getenv, the variable is not set"
+        + " (Secrets.fromEnvironment(name) says which)",
+        assertThrows(IllegalArgumentException.class, () -> Secrets.of((String) null)).getMessage());
+    assertEquals("secret 'a' is blank: if it is read with System.getenv, the variable is not set"
+        + " (Secrets.fromEnvironment(name) says which)",
+        assertThrows(IllegalArgumentException.class, () -> Secrets.builder().add("a", " \n")).getMessage());
+  }
+
+  @Test
+  void fromEnvironmentNamesAnUnsetOrBlankVariableAndSplitsARotation() {
+    Map<String, String> env = Map.of("ROTATING", " whsec_new , whsec_old ", "BLANK", " ");
+    Secrets rotating = Secrets.fromEnvironment("ROTATING", env::get);
+    assertEquals(List.of("0", "1"), rotating.list().stream().map(Secret::id).toList());
+    assertArrayEquals("whsec_old".getBytes(StandardCharsets.UTF_8), rotating.list().get(1).keyBytes());
+
+    assertEquals("environment variable STRIPE_WEBHOOK_SECRET is not set: set it to the provider's webhook signing"
+        + " secret (several, comma-separated, during a rotation)",
+        assertThrows(IllegalArgumentException.class, () -> Secrets.fromEnvironment("STRIPE_WEBHOOK_SECRET", env::get))
+            .getMessage());
+    assertEquals("environment variable BLANK is blank: set it to the provider's webhook signing secret (several,"
+        + " comma-separated, during a rotation)",
+        assertThrows(IllegalArgumentException.class, () -> Secrets.fromEnvironment("BLANK", env::get)).getMessage());
   }
 
   @Test

@@ -3,11 +3,12 @@ package dev.hookledger;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -38,10 +39,20 @@ class WebhookEventTest {
   }
 
   @Test
-  void payloadIsParsedOnceAndMappedToRecords() {
+  void payloadIsMappedToRecords() {
     WebhookEvent event = minimal().body(utf8("{\"id\":\"in_1\",\"amount\":4200,\"extra\":true}")).build();
+    assertEquals(new Invoice("in_1", 4200), event.payloadAs(Invoice.class));
+  }
+
+  @Test
+  void eachCallerGetsAPayloadOfItsOwnSoChangingItChangesNothingForTheEvent() {
+    WebhookEvent event = minimal().body(utf8("{\"id\":\"in_1\",\"amount\":4200}")).build();
     JsonNode first = event.payload();
-    assertSame(first, event.payload());
+    ((ObjectNode) first).put("amount", 0);
+    ((ObjectNode) first).remove("id");
+
+    assertNotSame(first, event.payload());
+    assertEquals("{\"id\":\"in_1\",\"amount\":4200}", event.payload().toString());
     assertEquals(new Invoice("in_1", 4200), event.payloadAs(Invoice.class));
   }
 

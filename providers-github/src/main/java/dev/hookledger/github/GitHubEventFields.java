@@ -24,7 +24,7 @@ import java.util.Map;
  *       deliveries, kept apart by the hook id (empty if the header is absent);
  *   <li>type: {@code X-GitHub-Event}, joined with the payload's {@code action} when there is one
  *       ({@code issues.opened}; {@code push} and {@code ping} have none);
- *   <li>entity key and version where the resource carries {@code updated_at} (spec §2.4):
+ *   <li>entity key and version where the resource carries {@code updated_at} (<a href="https://docs.github.com/en/webhooks/webhook-events-and-payloads">GitHub: events and payloads</a>):
  *       {@code issues} → {@code issue:<issue.id>}, {@code pull_request} →
  *       {@code pull_request:<pull_request.id>}, {@code issue_comment} and
  *       {@code pull_request_review_comment} → {@code <event>:<comment.id>}, {@code installation} →

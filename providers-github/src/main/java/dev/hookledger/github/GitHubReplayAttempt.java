@@ -7,7 +7,7 @@ import java.time.Instant;
 
 /**
  * One item of a hook's deliveries list: one attempt to deliver one event ({@code guid}), first or
- * redelivered (spec §2.6, "simple webhook delivery").
+ * redelivered (<a href="https://docs.github.com/en/rest/repos/webhooks#list-deliveries-for-a-repository-webhook">GitHub: list deliveries</a>, "simple webhook delivery").
  *
  * @param successful whether the endpoint answered 2xx; where {@code status_code} is missing,
  *     whether GitHub's {@code status} is {@code OK}. Redirects count as failures.

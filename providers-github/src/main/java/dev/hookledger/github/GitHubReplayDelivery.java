@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * One delivery as {@code GET .../deliveries/{id}} returns it: the request GitHub sent, its headers
  * and its {@code payload}. The payload comes back parsed and re-serialised by the API, so its bytes
- * are kept as the API sent them but are not the bytes GitHub signed (spec §2.6).
+ * are kept as the API sent them but are not the bytes GitHub signed (<a href="https://docs.github.com/en/rest/repos/webhooks#get-a-delivery-for-a-repository-webhook">GitHub: get a delivery</a>).
  */
 record GitHubReplayDelivery(long id, JsonNode requestHeaders, JsonNode payload, byte[] payloadBytes) {
 

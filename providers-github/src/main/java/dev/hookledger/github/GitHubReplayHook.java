@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 
 /**
  * Which webhook a {@link GitHubReplaySource} reads deliveries of, and so its deliveries path
- * (spec §2.6) and the ledger scope of its events ({@code X-GitHub-Hook-ID}). An App's hook id is
+ * (<a href="https://docs.github.com/en/rest/repos/webhooks#list-deliveries-for-a-repository-webhook">GitHub: list deliveries</a>) and the ledger scope of its events ({@code X-GitHub-Hook-ID}). An App's hook id is
  * not part of its API paths: unless given, it is read from a delivery's request headers.
  */
 record GitHubReplayHook(String description, String deliveriesPath, Optional<String> hookId) {

@@ -7,11 +7,13 @@ import dev.hookledger.internal.JsonFields;
 import dev.hookledger.internal.replay.ApiResponse;
 import dev.hookledger.internal.replay.ProviderApiClient;
 import dev.hookledger.internal.replay.ReplayRetries;
-import dev.hookledger.internal.replay.ReplaySourceBuilder;
+import dev.hookledger.internal.replay.Sleeper;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySink;
 import dev.hookledger.spi.ReplaySource;
 import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
@@ -145,7 +147,8 @@ public final class GitHubReplaySource implements ReplaySource {
   }
 
   /** Configures a {@link GitHubReplaySource}; a token and one hook are required. */
-  public static final class Builder extends ReplaySourceBuilder<Builder> {
+  public static final class Builder {
+    private ReplayRetries retries = ReplayRetries.defaults();
     private String token;
     private URI apiBase = URI.create("https://api.github.com");
     private GitHubReplayHook hook;
@@ -205,8 +208,35 @@ public final class GitHubReplaySource implements ReplaySource {
       return this;
     }
 
+    /** Calls per request, retries included; default 5. */
+    public Builder maxAttempts(int maxAttempts) {
+      retries = retries.withMaxAttempts(maxAttempts);
+      return this;
+    }
+
+    /**
+     * The longest single wait before a retry; a provider asking to wait longer fails the replay
+     * with a clear error instead. Default one minute.
+     */
+    public Builder maxWait(Duration maxWait) {
+      retries = retries.withMaxWait(maxWait);
+      return this;
+    }
+
+    /** The clock for retention checks and rate-limit reset times; default the UTC system clock. */
+    public Builder clock(Clock clock) {
+      retries = retries.withClock(requireNonNull(clock, "clock"));
+      return this;
+    }
+
+    /** How to wait before a retry: for this package's tests, which record instead of sleeping. */
+    Builder sleeper(Sleeper sleeper) {
+      retries = retries.withSleeper(sleeper);
+      return this;
+    }
+
     private ReplayRetries limits() {
-      return retries();
+      return retries;
     }
 
     /** @throws IllegalStateException if the token or the hook is missing */

@@ -3,7 +3,9 @@ package dev.hookledger.github;
 import dev.hookledger.internal.replay.ReplaySettings;
 import dev.hookledger.internal.replay.SettingsReplaySourceFactory;
 import dev.hookledger.spi.ReplaySource;
+import dev.hookledger.spi.ReplaySourceFactory;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -12,21 +14,33 @@ import java.util.Optional;
  * with {@code hook-id}, {@code organization} with {@code hook-id}, or {@code app=true}. Settings not
  * listed in {@link #settings()} are ignored.
  */
-public final class GitHubReplaySourceFactory extends SettingsReplaySourceFactory {
-  public GitHubReplaySourceFactory() {
-    super(
-        GitHubEventFields.PROVIDER,
-        "token", "token with admin rights on the hook, or the App's JWT for app=true; required, never shown",
-        "api-base", "GitHub API base URL; default https://api.github.com, GitHub Enterprise Server https://HOST/api/v3",
-        "repository", "owner/name of the repository whose hook to replay",
-        "organization", "organization whose hook to replay",
-        "hook-id", "the hook's numeric id; required with repository or organization, optional with app=true",
-        "app", "true to replay the GitHub App's hook",
-        "mode", "redeliver (default: GitHub sends missed deliveries again, signed) or ingest (fetch and record them)");
+public final class GitHubReplaySourceFactory implements ReplaySourceFactory {
+  private final SettingsReplaySourceFactory catalogue = new SettingsReplaySourceFactory(
+      GitHubEventFields.PROVIDER, GitHubReplaySourceFactory::build,
+      "token", "token with admin rights on the hook, or the App's JWT for app=true; required, never shown",
+      "api-base", "GitHub API base URL; default https://api.github.com, GitHub Enterprise Server https://HOST/api/v3",
+      "repository", "owner/name of the repository whose hook to replay",
+      "organization", "organization whose hook to replay",
+      "hook-id", "the hook's numeric id; required with repository or organization, optional with app=true",
+      "app", "true to replay the GitHub App's hook",
+      "mode", "redeliver (default: GitHub sends missed deliveries again, signed) or ingest (fetch and record them)");
+
+  @Override
+  public String provider() {
+    return catalogue.provider();
   }
 
   @Override
-  protected ReplaySource create(ReplaySettings settings) {
+  public Map<String, String> settings() {
+    return catalogue.settings();
+  }
+
+  @Override
+  public ReplaySource create(Map<String, String> values) {
+    return catalogue.create(values);
+  }
+
+  private static ReplaySource build(ReplaySettings settings) {
     GitHubReplaySource.Builder builder =
         GitHubReplaySource.builder()
             .token(settings.required("token"))

@@ -79,7 +79,7 @@ class GitHubReplaySourceTest {
         .sleeper(waits::add);
   }
 
-  /** A "simple webhook delivery" list item (spec §2.6). */
+  /** A "simple webhook delivery" list item (https://docs.github.com/en/rest/repos/webhooks#list-deliveries-for-a-repository-webhook). */
   static String attempt(long id, String guid, String at, boolean redelivery, int code, String event, String action) {
     return "{\"id\": " + id + ", \"guid\": \"" + guid + "\", \"delivered_at\": \"" + at + "\", \"redelivery\": "
         + redelivery + ", \"duration\": 0.27, \"status\": \"" + (code == 200 ? "OK" : "Invalid HTTP Response: " + code)

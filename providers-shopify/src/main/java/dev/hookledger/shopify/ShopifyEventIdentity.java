@@ -3,7 +3,7 @@ package dev.hookledger.shopify;
 /**
  * Which Shopify header becomes the ledger's event id, that is, what counts as a duplicate.
  *
- * <p>Shopify sends two ids (spec §3.2): {@code X-Shopify-Webhook-Id}, one per delivery (one event
+ * <p>Shopify sends two ids (<a href="https://shopify.dev/docs/apps/build/webhooks/ignore-duplicates">Shopify: ignore duplicates</a>): {@code X-Shopify-Webhook-Id}, one per delivery (one event
  * sent to one subscription) and by every account kept across that delivery's retries, and
  * {@code X-Shopify-Event-Id}, one per merchant action and shared by every subscription that receives
  * it. Whether one Event-Id spans several topics is not documented, so the topic is always part of

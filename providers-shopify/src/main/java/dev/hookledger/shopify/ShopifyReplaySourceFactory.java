@@ -9,7 +9,7 @@ import java.util.Map;
  * do instead. Found by {@link java.util.ServiceLoader}, so that {@code replay shopify} answers with
  * advice rather than "unknown provider".
  *
- * <p>Shopify has no API to list or redeliver webhook deliveries (spec §3.6). After an outage, check
+ * <p>Shopify has no API to list or redeliver webhook deliveries (<a href="https://shopify.dev/docs/apps/build/webhooks/troubleshoot">Shopify: troubleshooting webhooks</a>). After an outage, check
  * that the subscriptions still exist (Shopify removes one after repeated failed deliveries; see
  * {@link ShopifySubscriptionCheck}) and reconcile from the resource APIs for the outage window.
  */

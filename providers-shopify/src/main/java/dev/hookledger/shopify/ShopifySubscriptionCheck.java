@@ -10,10 +10,12 @@ import dev.hookledger.internal.JsonFields;
 import dev.hookledger.internal.replay.ApiResponse;
 import dev.hookledger.internal.replay.ProviderApiClient;
 import dev.hookledger.internal.replay.ReplayRetries;
-import dev.hookledger.internal.replay.ReplaySourceBuilder;
+import dev.hookledger.internal.replay.Sleeper;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -28,7 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks that a shop's webhook subscriptions still exist, the first step of recovering from an
  * outage on Shopify, which cannot replay deliveries and removes a subscription after repeated
- * failed ones (spec §3.6). It lists the subscriptions through the GraphQL Admin API's
+ * failed ones (<a href="https://shopify.dev/docs/apps/build/webhooks/troubleshoot">Shopify: troubleshooting webhooks</a>). It lists the subscriptions through the GraphQL Admin API's
  * {@code webhookSubscriptions} query and reports the expected topics that have none.
  *
  * <pre>{@code
@@ -191,7 +193,8 @@ public final class ShopifySubscriptionCheck {
   }
 
   /** Configures a {@link ShopifySubscriptionCheck}; the shop and the access token are required. */
-  public static final class Builder extends ReplaySourceBuilder<Builder> {
+  public static final class Builder {
+    private ReplayRetries retries = ReplayRetries.defaults();
     private String shop;
     private String accessToken;
     private String apiVersion = DEFAULT_API_VERSION;
@@ -242,8 +245,35 @@ public final class ShopifySubscriptionCheck {
       return this;
     }
 
+    /** Calls per request, retries included; default 5. */
+    public Builder maxAttempts(int maxAttempts) {
+      retries = retries.withMaxAttempts(maxAttempts);
+      return this;
+    }
+
+    /**
+     * The longest single wait before a retry; a provider asking to wait longer fails the replay
+     * with a clear error instead. Default one minute.
+     */
+    public Builder maxWait(Duration maxWait) {
+      retries = retries.withMaxWait(maxWait);
+      return this;
+    }
+
+    /** The clock for retention checks and rate-limit reset times; default the UTC system clock. */
+    public Builder clock(Clock clock) {
+      retries = retries.withClock(requireNonNull(clock, "clock"));
+      return this;
+    }
+
+    /** How to wait before a retry: for this package's tests, which record instead of sleeping. */
+    Builder sleeper(Sleeper sleeper) {
+      retries = retries.withSleeper(sleeper);
+      return this;
+    }
+
     private ReplayRetries limits() {
-      return retries();
+      return retries;
     }
 
     /** @throws IllegalStateException if the shop or the access token is missing */

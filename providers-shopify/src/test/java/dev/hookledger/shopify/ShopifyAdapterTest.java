@@ -187,10 +187,6 @@ class ShopifyAdapterTest {
   void tenantIsTheShopDomain() {
     assertEquals("acme.myshopify.com", adapter.tenantOf(signer.delivery("orders/create", ORDER)));
     assertEquals("", adapter.tenantOf(InboundDelivery.post("/webhooks/shopify", HttpHeaders.empty(), "")));
-    DeliveryRejectedException e = assertThrows(DeliveryRejectedException.class,
-        () -> adapter.verify(signer.delivery("orders/create", ORDER), Secrets.none(), Clock.systemUTC()));
-    assertEquals("no shopify webhook secret is configured for tenant 'acme.myshopify.com', so the delivery cannot"
-        + " be verified", e.getMessage());
   }
 
   @Test

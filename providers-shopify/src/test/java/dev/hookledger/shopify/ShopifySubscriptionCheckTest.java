@@ -66,7 +66,7 @@ class ShopifySubscriptionCheckTest {
         .withRequestBody(matchingJsonPath("$.query", equalTo(ShopifySubscriptionCheck.QUERY)));
   }
 
-  /** A {@code webhookSubscriptions} answer as spec §3.6 shows it. */
+  /** A {@code webhookSubscriptions} answer as the GraphQL Admin API gives it (https://shopify.dev/docs/api/admin-graphql/latest/queries/webhookSubscriptions). */
   private static String page(boolean hasNext, String endCursor, String... nodes) {
     StringBuilder edges = new StringBuilder();
     for (String node : nodes) {

@@ -39,12 +39,13 @@ import java.time.Instant;
  * {@code api_version}, {@code data.object} as entity, {@code created} as version, {@code livemode}).
  *
  * <p>Tenant: Stripe gives each endpoint (and each mode) its own secret, and a delivery names no
- * tenant outside its unverified body. {@link #tenantOf} therefore reads the path segment after
- * {@code /webhooks/stripe/}: to use one secret per connected account, register one URL per account
- * ({@code /webhooks/stripe/acct_123}); {@code /webhooks/stripe} alone has the empty tenant. When the
- * tenant is an account id ({@code acct_...}) the event's scope is that account, the one whose secret
- * verified it, and an event whose signed {@code account} names another account is refused
- * ({@code SIGNATURE_MISMATCH}): one account's secret never vouches for another's events.
+ * tenant outside its unverified body. {@link #tenantOf} therefore reads the first path segment
+ * after the provider's own ({@link InboundDelivery#providerPath()}): to use one secret per connected
+ * account, register one URL per account ({@code /webhooks/stripe/acct_123}, or under any other
+ * prefix the application mounts its webhooks); {@code /webhooks/stripe} alone has the empty tenant.
+ * When the tenant is an account id ({@code acct_...}) the event's scope is that account, the one
+ * whose secret verified it, and an event whose signed {@code account} names another account is
+ * refused ({@code SIGNATURE_MISMATCH}): one account's secret never vouches for another's events.
  *
  * <p>Immutable and thread-safe.
  */
@@ -56,7 +57,6 @@ public final class StripeAdapter implements ProviderAdapter {
   /** Stripe publishes no body limit: 5 MiB, like any adapter that does not say otherwise. */
   public static final int DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-  private static final String TENANT_PREFIX = "/webhooks/stripe/";
   private static final String ACCOUNT_PREFIX = "acct_";
   private static final String MISMATCH_HINT =
       "the whsec_ prefix is part of the key, and each endpoint and each mode (test or live) has its own secret";
@@ -93,15 +93,14 @@ public final class StripeAdapter implements ProviderAdapter {
     return tolerance;
   }
 
-  /** The path segment after {@code /webhooks/stripe/}, or empty; see the class comment. */
+  /** The first segment of the path after the provider's own, or empty; see the class comment. */
   @Override
   public String tenantOf(InboundDelivery delivery) {
-    String path = delivery.path();
-    int at = path.indexOf(TENANT_PREFIX);
-    if (at < 0) {
+    String rest = delivery.providerPath();
+    if (rest.isEmpty()) {
       return "";
     }
-    String rest = path.substring(at + TENANT_PREFIX.length());
+    rest = rest.substring(1);
     int slash = rest.indexOf('/');
     return slash < 0 ? rest : rest.substring(0, slash);
   }
@@ -115,8 +114,6 @@ public final class StripeAdapter implements ProviderAdapter {
 
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
-    DeliveryChecks.requireWithinLimit(delivery, maxBodyBytes, ID);
-    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     StripeSignatureHeader header = StripeSignatureHeader.parse(delivery.headers());
     Secret secret =
         Signatures.matchSha256(secrets, header.v1(), header.signedPrefix(), delivery.body())

@@ -6,7 +6,7 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
 import dev.hookledger.internal.replay.ProviderApiClient;
 import dev.hookledger.internal.replay.ReplayRetries;
-import dev.hookledger.internal.replay.ReplaySourceBuilder;
+import dev.hookledger.internal.replay.Sleeper;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySink;
 import dev.hookledger.spi.ReplaySource;
@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Immutable and thread-safe; one {@link #replay} call runs on the calling thread.
  */
 public final class StripeReplaySource implements ReplaySource {
-  /** How long Stripe keeps events listable (spec §1.6). */
+  /** How long Stripe keeps events listable (<a href="https://docs.stripe.com/api/events/list">Stripe: list all events</a>). */
   public static final Duration RETENTION = Duration.ofDays(30);
   /** The Stripe API's largest page. */
   static final int PAGE_SIZE = 100;
@@ -141,7 +141,8 @@ public final class StripeReplaySource implements ReplaySource {
   }
 
   /** Configures a {@link StripeReplaySource}; {@link #apiKey} is required. */
-  public static final class Builder extends ReplaySourceBuilder<Builder> {
+  public static final class Builder {
+    private ReplayRetries retries = ReplayRetries.defaults();
     private String apiKey;
     private URI apiBase = URI.create("https://api.stripe.com");
     private String account;
@@ -184,8 +185,35 @@ public final class StripeReplaySource implements ReplaySource {
       return this;
     }
 
+    /** Calls per request, retries included; default 5. */
+    public Builder maxAttempts(int maxAttempts) {
+      retries = retries.withMaxAttempts(maxAttempts);
+      return this;
+    }
+
+    /**
+     * The longest single wait before a retry; a provider asking to wait longer fails the replay
+     * with a clear error instead. Default one minute.
+     */
+    public Builder maxWait(Duration maxWait) {
+      retries = retries.withMaxWait(maxWait);
+      return this;
+    }
+
+    /** The clock for retention checks and rate-limit reset times; default the UTC system clock. */
+    public Builder clock(Clock clock) {
+      retries = retries.withClock(requireNonNull(clock, "clock"));
+      return this;
+    }
+
+    /** How to wait before a retry: for this package's tests, which record instead of sleeping. */
+    Builder sleeper(Sleeper sleeper) {
+      retries = retries.withSleeper(sleeper);
+      return this;
+    }
+
     private ReplayRetries limits() {
-      return retries();
+      return retries;
     }
 
     /** @throws IllegalStateException if no API key was given */

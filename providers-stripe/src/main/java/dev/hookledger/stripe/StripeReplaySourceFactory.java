@@ -3,24 +3,38 @@ package dev.hookledger.stripe;
 import dev.hookledger.internal.replay.ReplaySettings;
 import dev.hookledger.internal.replay.SettingsReplaySourceFactory;
 import dev.hookledger.spi.ReplaySource;
+import dev.hookledger.spi.ReplaySourceFactory;
+import java.util.Map;
 
 /**
  * Builds a {@link StripeReplaySource} from named settings, for the command line and configuration
  * files. Found by {@link java.util.ServiceLoader}. Settings not listed in {@link #settings()} are
  * ignored.
  */
-public final class StripeReplaySourceFactory extends SettingsReplaySourceFactory {
-  public StripeReplaySourceFactory() {
-    super(
-        StripeEventFields.PROVIDER,
-        "api-key", "secret (sk_...) or restricted (rk_...) key that may read events; required, never shown",
-        "api-base", "Stripe API base URL; default https://api.stripe.com",
-        "account", "connected account (acct_...) whose events to replay, sent as Stripe-Account; default the key's own",
-        "delivery-success", "false to replay only events not yet delivered to every endpoint; default all events");
+public final class StripeReplaySourceFactory implements ReplaySourceFactory {
+  private final SettingsReplaySourceFactory catalogue = new SettingsReplaySourceFactory(
+      StripeEventFields.PROVIDER, StripeReplaySourceFactory::build,
+      "api-key", "secret (sk_...) or restricted (rk_...) key that may read events; required, never shown",
+      "api-base", "Stripe API base URL; default https://api.stripe.com",
+      "account", "connected account (acct_...) whose events to replay, sent as Stripe-Account; default the key's own",
+      "delivery-success", "false to replay only events not yet delivered to every endpoint; default all events");
+
+  @Override
+  public String provider() {
+    return catalogue.provider();
   }
 
   @Override
-  protected ReplaySource create(ReplaySettings settings) {
+  public Map<String, String> settings() {
+    return catalogue.settings();
+  }
+
+  @Override
+  public ReplaySource create(Map<String, String> values) {
+    return catalogue.create(values);
+  }
+
+  private static ReplaySource build(ReplaySettings settings) {
     StripeReplaySource.Builder builder =
         StripeReplaySource.builder()
             .apiKey(settings.required("api-key"))

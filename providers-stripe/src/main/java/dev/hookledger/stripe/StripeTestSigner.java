@@ -49,7 +49,11 @@ public final class StripeTestSigner {
     return new StripeTestSigner(List.copyOf(list), DEFAULT_PATH);
   }
 
-  /** The same signer addressing {@code path} ({@code /webhooks/stripe/acct_123} for a per-account tenant). */
+  /**
+   * The same signer addressing {@code path} ({@code /webhooks/stripe/acct_123} for a per-account
+   * tenant). Under {@link #DEFAULT_PATH}, its deliveries carry the rest of the path as their
+   * {@link InboundDelivery#providerPath()}, as the runtime's filter would set it.
+   */
   public StripeTestSigner path(String path) {
     return new StripeTestSigner(secrets, requireNonNull(path, "path"));
   }
@@ -86,7 +90,8 @@ public final class StripeTestSigner {
             .add("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
             .add(StripeSignatureHeader.NAME, signatureHeader(body, timestamp))
             .build();
-    return InboundDelivery.of("POST", path, headers, body.clone());
+    InboundDelivery delivery = InboundDelivery.of("POST", path, headers, body.clone());
+    return path.startsWith(DEFAULT_PATH + "/") ? delivery.withProviderPath(path.substring(DEFAULT_PATH.length())) : delivery;
   }
 
   /** A complete POST of a UTF-8 {@code body}, signed at {@code timestamp}. */

@@ -70,7 +70,7 @@ class StripeReplaySourceTest {
         .sleeper(waits::add);
   }
 
-  /** An Event object as {@code GET /v1/events} lists it (spec §1.6), pretty-printed as Stripe does. */
+  /** An Event object as {@code GET /v1/events} lists it (https://docs.stripe.com/api/events/list), pretty-printed as Stripe does. */
   static String event(String id, long created, String type, String objectId) {
     return "{\n    \"id\": \"" + id + "\",\n    \"object\": \"event\",\n    \"api_version\": \"2024-06-20\",\n"
         + "    \"created\": " + created + ",\n    \"livemode\": false,\n    \"pending_webhooks\": 0,\n"

@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Stripe's vectors ST-1 to ST-4 from provider-specs.md §7, through the adapter and the test signer. */
+/** Stripe's vectors ST-1 to ST-4 (the kit's provider-vectors.json), through the adapter and the test signer. */
 class StripeVectorsTest {
   private final StripeAdapter adapter = new StripeAdapter();
 

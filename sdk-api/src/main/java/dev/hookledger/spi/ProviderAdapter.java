@@ -34,11 +34,32 @@ public interface ProviderAdapter {
   String id();
 
   /**
-   * The largest body this provider may send; larger ones are refused with 413 before they are read
-   * whole. Defaults to 5 MiB.
+   * The largest body this provider may send: the default of the limit the runtime enforces (with
+   * 413, before the body is read whole, and before {@link #verify} is called), which the runtime's
+   * configuration may raise or lower. The adapter does not check it itself. Defaults to 5 MiB.
    */
   default int maxBodyBytes() {
     return 5 * 1024 * 1024;
+  }
+
+  /**
+   * Whether deliveries are verified with shared secrets: then the runtime refuses a delivery whose
+   * tenant has none configured ({@link dev.hookledger.RejectionReason#NO_SECRET_CONFIGURED}) before
+   * {@link #verify} is called, and the adapter does not check it itself. False for an adapter that
+   * verifies with public keys only. Defaults to true.
+   */
+  default boolean needsSecrets() {
+    return true;
+  }
+
+  /**
+   * Whether the provider delivers again, on its own, a delivery that was answered with an error
+   * (a 5xx or no answer). The runtime warns at start-up when {@code INLINE} processing, which
+   * answers a failed handler with 500, is configured for a provider that does not: such an event
+   * is lost until redelivered by hand. Defaults to true.
+   */
+  default boolean redeliversOnFailure() {
+    return true;
   }
 
   /**
@@ -70,7 +91,8 @@ public interface ProviderAdapter {
    * Verifies the delivery and extracts the event.
    *
    * @param delivery the request as received
-   * @param secrets the secrets to try, in order; may be {@linkplain Secrets#isEmpty() empty}
+   * @param secrets the secrets to try, in order; never {@linkplain Secrets#isEmpty() empty} when
+   *     {@link #needsSecrets()}
    * @param clock the time against which signed timestamps are judged
    * @return the verified event; never null
    * @throws DeliveryRejectedException with the reason it was refused

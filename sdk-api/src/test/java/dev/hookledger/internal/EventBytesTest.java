@@ -1,8 +1,6 @@
 package dev.hookledger.internal;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.hookledger.WebhookEvent;
 import java.nio.charset.StandardCharsets;
@@ -20,24 +18,6 @@ class EventBytesTest {
     assertSame(body, EventBytes.body(wrapped));
     assertSame(json, EventBytes.payloadJson(wrapped));
     assertSame(json, EventBytes.payloadJson(plain));
-  }
-
-  @Test
-  void onlyWebhookEventInstallsTheAccess() {
-    event().body(new byte[0]).build(); // WebhookEvent is initialised, so its access is installed
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> EventBytes.install(new EventBytes.Access() {
-          @Override
-          public byte[] body(WebhookEvent event) {
-            return new byte[0];
-          }
-
-          @Override
-          public byte[] payloadJson(WebhookEvent event) {
-            return new byte[0];
-          }
-        }));
-    assertEquals("EventBytes access is installed by WebhookEvent, once", e.getMessage());
   }
 
   private static WebhookEvent.Builder event() {

@@ -14,8 +14,9 @@ public enum ProcessingMode {
   /**
    * The handlers run inside the request's transaction: the row and the handlers' writes commit
    * together before the answer, and a failure rolls both back and answers 500 so that the provider
-   * retries. Unsafe for providers that do not retry (GitHub never redelivers on its own): a failure
-   * there loses the event until someone redelivers it by hand.
+   * retries. Unsafe for providers that do not retry (an adapter whose
+   * {@code redeliversOnFailure()} is false, such as GitHub's; the runtime warns at start-up): a
+   * failure there loses the event until someone redelivers it by hand.
    */
   INLINE,
 

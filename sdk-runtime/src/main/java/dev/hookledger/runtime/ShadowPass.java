@@ -41,7 +41,8 @@ final class ShadowPass {
   }
 
   /** Records the delivery if it can, and returns the request to pass on. */
-  static Passed record(WebhookRuntime runtime, HttpServletRequest request, String path, String provider) {
+  static Passed record(WebhookRuntime runtime, HttpServletRequest request, String path, String providerPath,
+      String provider) {
     OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
     if (maxBodyBytes.isEmpty()) {
       log.debug("shadow mode: no provider '{}' registered; request passed on unrecorded", provider);
@@ -55,7 +56,7 @@ final class ShadowPass {
       tooLarge(runtime, provider, limit);
       return new Passed(request, null); // not a byte read: the container serves the body as ever
     }
-    InboundDelivery headers = Deliveries.headersOf(request, path);
+    InboundDelivery headers = Deliveries.headersOf(request, path).withProviderPath(providerPath);
     try {
       runtime.checkHeaders(provider, headers);
     } catch (DeliveryRejectedException e) {

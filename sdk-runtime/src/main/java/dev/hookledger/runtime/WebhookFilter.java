@@ -173,7 +173,8 @@ public final class WebhookFilter implements Filter {
       String requestPath = Deliveries.pathOf(request);
       Optional<String> provider = path.provider(requestPath);
       if (provider.isPresent() && runtime.mode() == ProcessingMode.SHADOW) {
-        try (ShadowPass.Passed passed = ShadowPass.record(runtime, request, requestPath, provider.get())) {
+        try (ShadowPass.Passed passed =
+            ShadowPass.record(runtime, request, requestPath, path.providerPath(requestPath), provider.get())) {
           chain.doFilter(passed.request(), response);
         }
         return;
@@ -200,7 +201,7 @@ public final class WebhookFilter implements Filter {
       Responses.methodNotAllowed(response, request.getMethod());
       return;
     }
-    InboundDelivery headers = Deliveries.headersOf(request, requestPath);
+    InboundDelivery headers = Deliveries.headersOf(request, requestPath).withProviderPath(path.providerPath(requestPath));
     try {
       runtime.checkHeaders(provider, headers);
     } catch (DeliveryRejectedException e) {

@@ -2,7 +2,6 @@ package dev.hookledger.runtime;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,13 +41,14 @@ public interface WebhookListener {
   default void ledgerUnavailable(String provider, Throwable cause) {}
 
   /**
-   * An event settled: its handlers committed ({@code done}), none matched ({@code ignored}), or
-   * it was older than the entity's applied version ({@code stale}).
+   * An event settled: its handlers committed ({@link Settlement#DONE}), none matched
+   * ({@link Settlement#IGNORED}), or it was older than the entity's applied version
+   * ({@link Settlement#STALE}).
    *
-   * @param status {@code done}, {@code ignored} or {@code stale}
+   * @param settlement how it settled, never null
    * @param elapsed time spent in the processing transaction
    */
-  default void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {}
+  default void processed(WebhookEvent event, Settlement settlement, int attempt, Duration elapsed) {}
 
   /** A handler failed; the transaction rolled back and the event will be tried again at {@code nextAttemptAt}. */
   default void retried(WebhookEvent event, int attempt, Throwable error, Instant nextAttemptAt) {}

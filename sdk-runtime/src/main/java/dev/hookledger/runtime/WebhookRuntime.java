@@ -2,18 +2,19 @@ package dev.hookledger.runtime;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
+import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Pools;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
-import dev.hookledger.runtime.internal.listener.CompositeWebhookListener;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
@@ -67,8 +68,8 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * WebhookRuntime runtime = WebhookRuntime.builder()
  *     .jdbcUrl("jdbc:postgresql://db:5432/app?user=app&password=...")   // or .dataSource(ds)
- *     .provider(new StripeAdapter(), Secrets.of(System.getenv("STRIPE_WEBHOOK_SECRET")))
- *     .provider("github", Secrets.of(System.getenv("GITHUB_WEBHOOK_SECRET")))  // found by ServiceLoader
+ *     .provider(new StripeAdapter(), Secrets.fromEnvironment("STRIPE_WEBHOOK_SECRET"))
+ *     .provider("github", Secrets.fromEnvironment("GITHUB_WEBHOOK_SECRET"))  // found by ServiceLoader
  *     .handlers(new Billing(), new Issues())
  *     .build();                 // validates everything, including every @OnEvent method
  * runtime.migrate();            // creates the ledger schema if needed; safe from several processes
@@ -380,6 +381,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private final List<ProviderRegistry.Registration> providers = new ArrayList<>();
     private final Map<String, Integer> maxBodyBytes = new LinkedHashMap<>();
     private final List<Object> handlers = new ArrayList<>();
+    private ObjectMapper objectMapper = Json.MAPPER;
     private ProcessingMode mode = ProcessingMode.STORE_FIRST;
     private final List<TypePattern> inline = new ArrayList<>();
     private Clock clock = Clock.systemUTC();
@@ -470,6 +472,16 @@ public final class WebhookRuntime implements AutoCloseable {
       for (int i = 0; i < handlerInstances.length; i++) {
         handlers.add(requireNonNull(handlerInstances[i], "handlerInstances[" + i + "]"));
       }
+      return this;
+    }
+
+    /**
+     * The mapper that turns payloads into the handlers' records and classes: the application's own, so
+     * that its modules, naming strategy and annotations apply. Unknown properties are ignored whatever
+     * it says (providers add fields in every API version); hookledger's own mapper by default.
+     */
+    public Builder objectMapper(ObjectMapper mapper) {
+      this.objectMapper = requireNonNull(mapper, "mapper");
       return this;
     }
 
@@ -642,11 +654,16 @@ public final class WebhookRuntime implements AutoCloseable {
             + "but mode is " + mode);
       }
       ProviderRegistry registry = ProviderRegistry.of(withBodyLimits());
-      if (registry.ids().contains("github") && (mode == ProcessingMode.INLINE || !inline.isEmpty())) {
-        log.warn("INLINE processing is configured and provider 'github' is registered: GitHub never redelivers"
-            + " on its own, so a GitHub event whose INLINE handler fails is lost until redelivered by hand");
+      if (mode == ProcessingMode.INLINE || !inline.isEmpty()) {
+        for (ProviderRegistry.Registration r : registry.all()) {
+          if (!r.adapter().redeliversOnFailure()) {
+            log.warn("INLINE processing is configured and provider '{}' is registered: it never redelivers on its"
+                + " own, so an event of it whose INLINE handler fails is lost until redelivered by hand",
+                r.adapter().id());
+          }
+        }
       }
-      Dispatcher dispatcher = Dispatcher.of(handlers, registry.ids());
+      Dispatcher dispatcher = Dispatcher.of(handlers, registry.ids(), objectMapper);
       if (dispatcher.size() == 0) {
         log.info("no @OnEvent handlers registered: every event will settle 'ignored'");
       }

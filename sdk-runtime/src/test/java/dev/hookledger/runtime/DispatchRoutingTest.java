@@ -3,6 +3,7 @@ package dev.hookledger.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.EventContext;
 import dev.hookledger.OnEvent;
 import dev.hookledger.Secrets;
@@ -77,6 +78,17 @@ class DispatchRoutingTest {
   }
 
   @Test
+  void aHandlerChangingItsPayloadChangesNothingForTheHandlersAfterIt() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    WebhookRuntime runtime = start("own_payload", new MutatesFirst(seen), new ReadsSecond(seen));
+
+    receive(runtime, "alpha", "evt_own", "invoice.paid", "{\"id\":\"in_1\",\"amount\":42}");
+
+    assertEquals(List.of("first changed amount to 0", "second read {\"id\":\"in_1\",\"amount\":42}",
+        "second's event reads {\"id\":\"in_1\",\"amount\":42}"), seen);
+  }
+
+  @Test
   void inheritedAndInterfaceMethodsAreFoundOnceAndBridgeMethodsSkipped() {
     List<String> calls = new CopyOnWriteArrayList<>();
     WebhookRuntime runtime = start("inherit", new Subclass(calls));
@@ -119,6 +131,35 @@ class DispatchRoutingTest {
   }
 
   record Invoice(String id, long amount) {}
+
+  /** Runs first (classes run in name order): changes the tree it is given. */
+  static final class MutatesFirst {
+    final List<String> seen;
+
+    MutatesFirst(List<String> seen) {
+      this.seen = seen;
+    }
+
+    @OnEvent("invoice.paid")
+    void change(JsonNode payload) {
+      ((ObjectNode) payload).put("amount", 0);
+      seen.add("first changed amount to " + payload.get("amount"));
+    }
+  }
+
+  static final class ReadsSecond {
+    final List<String> seen;
+
+    ReadsSecond(List<String> seen) {
+      this.seen = seen;
+    }
+
+    @OnEvent("invoice.paid")
+    void read(JsonNode payload, WebhookEvent event) {
+      seen.add("second read " + payload);
+      seen.add("second's event reads " + event.payload());
+    }
+  }
 
   static final class Router {
     final List<String> calls = new CopyOnWriteArrayList<>();

@@ -182,8 +182,8 @@ class FilterRegistrationTest {
   void unknownProviderIdListsTheAdaptersFound() {
     ServletException e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "strpe"), Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl(), "HOOKLEDGER_STRPE_SECRET", "s")));
-    assertEquals("hookledger filter 'hookledger': no ProviderAdapter with id 'strpe' on the class path (found: testhook);"
-        + " add the provider's module, e.g. providers-strpe, or pass the adapter itself", e.getMessage());
+    assertEquals("hookledger filter 'hookledger': no ProviderAdapter with id 'strpe' on the class path (found: standard, testhook);"
+        + " add the provider's module, e.g. dev.hookledger:hookledger-strpe, or pass the adapter itself", e.getMessage());
   }
 
   @Test

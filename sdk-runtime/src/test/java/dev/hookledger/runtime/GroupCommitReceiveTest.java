@@ -122,8 +122,8 @@ class GroupCommitReceiveTest {
         })
         .listener(new WebhookListener() {
           @Override
-          public void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {
-            if (status.equals("ignored") && attempt == 0) {
+          public void processed(WebhookEvent event, Settlement settlement, int attempt, Duration elapsed) {
+            if (settlement == Settlement.IGNORED && attempt == 0) {
               settledIgnored.add(event.eventId());
             }
           }

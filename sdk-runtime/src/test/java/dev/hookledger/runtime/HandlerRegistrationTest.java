@@ -7,10 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.EventContext;
 import dev.hookledger.HandlerRegistrationException;
 import dev.hookledger.OnEvent;
+import dev.hookledger.Payload;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -18,22 +22,52 @@ import org.postgresql.ds.PGSimpleDataSource;
 /** {@code @OnEvent} methods are validated when the runtime is built, with messages that name the method and the rule. */
 class HandlerRegistrationTest {
   static final String NAME = HandlerRegistrationTest.class.getName();
+  static final String SUPPORTED = "(supported: JsonNode, WebhookEvent, EventContext, DSLContext, Connection, a class"
+      + " or record Jackson can read, stripe-java's Event and StripeObject types, or any type Jackson can read with"
+      + " @Payload(\"/pointer\"))";
 
   @Test
   void rejectsParameterThatNoValueCanBeSuppliedFor() {
     assertRejected(new UnresolvableParameter(), "@OnEvent method 'void " + NAME + "$UnresolvableParameter.paid(Invoice, Foo)':"
-        + " no value can be supplied for parameter 2 of type Foo (supported: JsonNode, WebhookEvent, EventContext,"
-        + " DSLContext, Connection, or a class or record Jackson can read)");
+        + " no value can be supplied for parameter 2 of type Foo " + SUPPORTED);
   }
 
   @Test
   void rejectsJdkTypesAndClassesJacksonCannotBuild() {
     assertRejected(new StringParameter(), "@OnEvent method 'void " + NAME + "$StringParameter.paid(String)':"
-        + " no value can be supplied for parameter 1 of type String (supported: JsonNode, WebhookEvent, EventContext,"
-        + " DSLContext, Connection, or a class or record Jackson can read)");
+        + " no value can be supplied for parameter 1 of type String " + SUPPORTED);
     assertRejected(new NoCreatorParameter(), "@OnEvent method 'void " + NAME + "$NoCreatorParameter.paid(NoCreator)':"
-        + " no value can be supplied for parameter 1 of type NoCreator (supported: JsonNode, WebhookEvent, EventContext,"
-        + " DSLContext, Connection, or a class or record Jackson can read)");
+        + " no value can be supplied for parameter 1 of type NoCreator " + SUPPORTED);
+  }
+
+  @Test
+  void rejectsPayloadPointerThatIsNotAJsonPointer() {
+    assertRejected(new RelativePointer(), "@OnEvent method 'void " + NAME + "$RelativePointer.paid(Invoice)':"
+        + " parameter 1 of type Invoice: @Payload(\"data/object\") is not a JSON Pointer: it must be empty or start"
+        + " with '/', as in @Payload(\"/data/object\")");
+    assertRejected(new BadEscape(), "@OnEvent method 'void " + NAME + "$BadEscape.paid(String)':"
+        + " parameter 1 of type String: @Payload(\"/metadata/a~2b\") is not a JSON Pointer: '~' must be followed by 0"
+        + " or 1 (~0 stands for '~', ~1 for '/')");
+  }
+
+  @Test
+  void rejectsPayloadOnAParameterHookledgerSuppliesItself() {
+    assertRejected(new PayloadOnTransaction(), "@OnEvent method 'void " + NAME + "$PayloadOnTransaction.paid(DSLContext)':"
+        + " parameter 1 of type DSLContext: @Payload cannot apply: hookledger supplies a DSLContext itself"
+        + " (remove @Payload)");
+  }
+
+  @Test
+  void rejectsNullablePrimitiveAndRawOptional() {
+    assertRejected(new NullablePrimitive(), "@OnEvent method 'void " + NAME + "$NullablePrimitive.paid(long)':"
+        + " parameter 1 of type long: is @Nullable, but a long cannot be null (use Long)");
+    assertRejected(new RawOptional(), "@OnEvent method 'void " + NAME + "$RawOptional.paid(Optional)':"
+        + " parameter 1 of type Optional: a raw Optional says nothing to map to (use Optional<Invoice>)");
+  }
+
+  @Test
+  void acceptsAnyTypeJacksonCanReadUnderAPayloadPointer() {
+    build(new EveryPayloadParameter()).close();
   }
 
   @Test
@@ -176,6 +210,43 @@ class HandlerRegistrationTest {
     boolean paid() {
       return true;
     }
+  }
+
+  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+  @interface Nullable {}
+
+  static final class RelativePointer {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("data/object") Invoice invoice) {}
+  }
+
+  static final class BadEscape {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/metadata/a~2b") String value) {}
+  }
+
+  static final class PayloadOnTransaction {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data") DSLContext tx) {}
+  }
+
+  static final class NullablePrimitive {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object/amount") @Nullable long amount) {}
+  }
+
+  static final class RawOptional {
+    @OnEvent("invoice.paid")
+    @SuppressWarnings("rawtypes")
+    void paid(@Payload("/data/object") Optional invoice) {}
+  }
+
+  static final class EveryPayloadParameter {
+    @OnEvent("*")
+    void all(@Payload("/data/object") Invoice invoice, @Payload("/data/object/id") String id,
+        @Payload("/data/object/amount") long amount, @Payload("/data/object/lines/data") List<Invoice> lines,
+        @Payload("/data/object") Optional<Invoice> maybe, @Payload("/data/object/metadata") Map<String, String> metadata,
+        @Payload("/data/object") JsonNode tree, @Payload Invoice whole, @Payload("/data/object/a~1b~0c") String escaped) {}
   }
 
   static final class EveryParameter {

@@ -46,7 +46,7 @@ class InboxEndToEndTest {
       String body = "{\"order\":\"o-1\",\"total\":1200}";
 
       assertEquals("accepted\n", post(served, "evt_1", body));
-      Await.until("evt_1 is done", () -> admin.status().count("done") == 1);
+      Await.until("evt_1 is done", () -> admin.status().count(EventStatus.DONE) == 1);
       assertEquals("duplicate\n", post(served, "evt_1", body));
 
       InboxStatus status = admin.status();
@@ -55,10 +55,10 @@ class InboxEndToEndTest {
       assertEquals(1, status.duplicates());
       assertTrue(status.oldestWaitingAge().isEmpty());
 
-      List<EventSummary> done = admin.list(EventQuery.builder().status("done").build()).events();
+      List<EventSummary> done = admin.list(EventQuery.builder().status(EventStatus.DONE).build()).events();
       assertEquals(1, done.size());
       EventSummary row = done.get(0);
-      assertEquals(List.of("testhook", "", "evt_1", "order.placed", "done", "delivery"),
+      assertEquals(List.of("testhook", "", "evt_1", "order.placed", EventStatus.DONE, EventSource.DELIVERY),
           List.of(row.provider(), row.scope(), row.eventId(), row.type(), row.status(), row.source()));
       assertEquals(1, row.attempts());
       assertEquals(1, row.duplicates());
@@ -82,13 +82,13 @@ class InboxEndToEndTest {
 
       assertEquals(new ReplayReport(2, 1, 1, 0, 1), report);
       EventDetail replayed = served.runtime().admin().show("testhook", "", "evt_missed").orElseThrow();
-      assertEquals("replay", replayed.summary().source());
+      assertEquals(EventSource.REPLAY, replayed.summary().source());
       assertTrue(replayed.secretId().isEmpty(), "a replayed event carries no secret id");
-      assertEquals("pending", replayed.summary().status());
+      assertEquals(EventStatus.PENDING, replayed.summary().status());
     }
     // replayed rows wait pending for the workers; a runtime's start() resumes them
     try (ServedRuntime again = serve()) {
-      Await.until("the replayed event is done", () -> again.runtime().admin().status().count("done") == 2);
+      Await.until("the replayed event is done", () -> again.runtime().admin().status().count(EventStatus.DONE) == 2);
     }
     assertEquals(List.of("evt_1", "evt_missed"), orders.handled);
   }

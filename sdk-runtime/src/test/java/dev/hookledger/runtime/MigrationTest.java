@@ -146,7 +146,7 @@ class MigrationTest {
       runtime.migrate();
       runtime.start();
       runtime.receive("testhook", new TestHookSigner("s").delivery("testhook", "evt_schema", "a.b", "{}"));
-      assertEquals(1, runtime.admin().status().count("done"));
+      assertEquals(1, runtime.admin().status().count(EventStatus.DONE));
       runtime.admin().migrate();
     }
     assertEquals(List.of("evt_schema"), handled);

@@ -46,8 +46,8 @@ class WebhookListenerTest {
       }
 
       @Override
-      public void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {
-        heard.add("processed " + event.eventId() + " " + status + " attempt " + attempt);
+      public void processed(WebhookEvent event, Settlement status, int attempt, Duration elapsed) {
+        heard.add("processed " + event.eventId() + " " + status.name().toLowerCase(java.util.Locale.ROOT) + " attempt " + attempt);
       }
 
       @Override

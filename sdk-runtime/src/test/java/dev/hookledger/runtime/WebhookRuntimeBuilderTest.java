@@ -1,10 +1,19 @@
 package dev.hookledger.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.InboundDelivery;
 import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.testing.TestHookAdapter;
+import dev.hookledger.spi.ProviderAdapter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -62,8 +71,8 @@ class WebhookRuntimeBuilderTest {
 
   @Test
   void providerFoundByIdListsTheIdsOnTheClassPath() {
-    assertMessage("no ProviderAdapter with id 'stripe' on the class path (found: testhook); add the provider's"
-        + " module, e.g. providers-stripe, or pass the adapter itself",
+    assertMessage("no ProviderAdapter with id 'stripe' on the class path (found: standard, testhook); add the provider's"
+        + " module, e.g. dev.hookledger:hookledger-stripe, or pass the adapter itself",
         () -> WebhookRuntime.builder().provider("stripe", Secrets.of("s")));
     valid().provider("testhook", Secrets.of("s"));
   }
@@ -84,6 +93,52 @@ class WebhookRuntimeBuilderTest {
               dev.hookledger.HttpHeaders.empty(), "{}")));
       assertEquals("WebhookRuntime is not started: call start() before receiving deliveries", e.getMessage());
     }
+  }
+
+  @Test
+  void inlineProcessingWarnsOfEachProviderThatNeverRedeliversAndOnlyOfThose() {
+    String inline = stderrOf(() -> valid().provider(new NeverRedelivers(), Secrets.of("s"))
+        .mode(ProcessingMode.INLINE).build());
+    assertTrue(inline.contains("INLINE processing is configured and provider 'oneshot' is registered: it never"
+        + " redelivers on its own, so an event of it whose INLINE handler fails is lost until redelivered by hand"),
+        inline);
+    assertFalse(inline.contains("provider 'testhook' is registered: it never redelivers"), inline);
+
+    String storeFirst = stderrOf(() -> valid().provider(new NeverRedelivers(), Secrets.of("s")).build());
+    assertFalse(storeFirst.contains("INLINE processing is configured"), storeFirst);
+  }
+
+  /** An adapter that, like GitHub's, says its provider never delivers a failed delivery again. */
+  static final class NeverRedelivers implements ProviderAdapter {
+    private final TestHookAdapter delegate = new TestHookAdapter("oneshot");
+
+    @Override
+    public String id() {
+      return delegate.id();
+    }
+
+    @Override
+    public boolean redeliversOnFailure() {
+      return false;
+    }
+
+    @Override
+    public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
+      return delegate.verify(delivery, secrets, clock);
+    }
+  }
+
+  /** What slf4j-simple (the tests' binding, which writes to the current System.err) logged during {@code action}. */
+  private static String stderrOf(Runnable action) {
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      action.run();
+    } finally {
+      System.setErr(original);
+    }
+    return captured.toString(StandardCharsets.UTF_8);
   }
 
   private static WebhookRuntime.Builder valid() {

@@ -3,6 +3,7 @@ package dev.hookledger.samples.app;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hookledger.OnEvent;
+import dev.hookledger.Payload;
 import java.util.Locale;
 import org.jooq.DSLContext;
 
@@ -19,19 +20,12 @@ import org.jooq.DSLContext;
  */
 public final class Billing {
 
-  /** The part of Stripe's {@code invoice.paid} event this handler reads: {@code data.object}. */
-  public record InvoicePaid(Data data) {
-    /** Stripe's {@code data} member. */
-    public record Data(Invoice object) {}
-  }
-
   /** A Stripe invoice, as far as this sample needs it ({@code amount_paid} in the smallest unit). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Invoice(String id, String customer, long amountPaid, String currency) {}
 
   @OnEvent(value = "invoice.paid", provider = "stripe")
-  void paid(InvoicePaid event, DSLContext tx) {
-    Invoice invoice = event.data().object();
+  void paid(@Payload("/data/object") Invoice invoice, DSLContext tx) {
     if (!"usd".equals(invoice.currency())) {
       throw new IllegalStateException("invoice " + invoice.id() + " is in "
           + String.valueOf(invoice.currency()).toUpperCase(Locale.ROOT)

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -50,8 +51,13 @@ record DemoContext(
    * is left out: it skips copies that arrive while the event is being processed, so it would
    * contradict the answers shown beside it.)
    */
+  /** A ledger row's status as the report and the CLI spell it: {@code done}. */
+  static String status(EventSummary row) {
+    return row.status().name().toLowerCase(Locale.ROOT);
+  }
+
   static String describe(EventSummary row) {
-    return row.status() + " after " + row.attempts() + (row.attempts() == 1 ? " attempt" : " attempts");
+    return DemoContext.status(row) + " after " + row.attempts() + (row.attempts() == 1 ? " attempt" : " attempts");
   }
 
   /**

@@ -45,8 +45,8 @@ final class OrderingSteps {
           created);
       answers.add(ctx.send(ctx.sign().stripe(body, ctx.clock().instant())));
       EventSummary row = ctx.settled("stripe", v.eventId());
-      ledger.add("v" + v.number() + " " + row.status());
-      statuses.add(row.status());
+      ledger.add("v" + v.number() + " " + DemoContext.status(row));
+      statuses.add(DemoContext.status(row));
     }
     n.say("server", describe(answers));
     n.say("ledger", String.join(", ", ledger)
@@ -75,9 +75,9 @@ final class OrderingSteps {
     EventSummary create = ctx.settled("shopify", createWebhook);
     answers.add(ctx.send(ctx.sign().shopify("orders/updated", updateWebhook, updateBody)));
     n.say("server", describe(answers));
-    n.say("ledger", "orders/updated " + describe(updated) + "; orders/create " + create.status()
-        + (create.status().equals("stale") ? " (older than the update already applied)" : ""));
-    n.check(DuplicateSteps.allOk(answers) && updated.status().equals("done")
-        && create.status().equals("stale"), "the order stays paid at $27.50");
+    n.say("ledger", "orders/updated " + describe(updated) + "; orders/create " + DemoContext.status(create)
+        + (DemoContext.status(create).equals("stale") ? " (older than the update already applied)" : ""));
+    n.check(DuplicateSteps.allOk(answers) && DemoContext.status(updated).equals("done")
+        && DemoContext.status(create).equals("stale"), "the order stays paid at $27.50");
   }
 }

@@ -1,6 +1,8 @@
 package dev.hookledger.samples.demo;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import java.time.Duration;
 import java.util.Map;
@@ -18,16 +20,16 @@ final class Settlements implements WebhookListener {
   private final Map<String, CompletableFuture<Settled>> byEvent = new ConcurrentHashMap<>();
 
   /** How an event settled, as the worker reported it. */
-  record Settled(WebhookEvent event, String status, int attempt) {}
+  record Settled(WebhookEvent event, EventStatus status, int attempt) {}
 
   @Override
-  public void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {
-    future(event.provider(), event.eventId()).complete(new Settled(event, status, attempt));
+  public void processed(WebhookEvent event, Settlement settlement, int attempt, Duration elapsed) {
+    future(event.provider(), event.eventId()).complete(new Settled(event, settlement.status(), attempt));
   }
 
   @Override
   public void dead(WebhookEvent event, int attempt, Throwable error) {
-    future(event.provider(), event.eventId()).complete(new Settled(event, "dead", attempt));
+    future(event.provider(), event.eventId()).complete(new Settled(event, EventStatus.DEAD, attempt));
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.samples.app.SampleHandlers;
 import dev.hookledger.samples.app.SampleSchema;
 import dev.hookledger.shopify.ShopifyAdapter;
+import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import dev.hookledger.stripe.StripeAdapter;
 import java.net.URI;
 import java.util.function.UnaryOperator;
@@ -25,6 +26,8 @@ import javax.sql.DataSource;
 public final class SampleApp implements AutoCloseable {
   /** The schema of the hookledger ledger; the sample's own tables live in {@code sample}. */
   public static final String LEDGER_SCHEMA = "hookledger";
+  /** The provider id Standard Webhooks deliveries are served under: {@code /webhooks/standard}. */
+  public static final String STANDARD_PROVIDER = "standard";
 
   private final SampleDatabase database;
   private final WebhookRuntime runtime;
@@ -71,16 +74,23 @@ public final class SampleApp implements AutoCloseable {
 
   /**
    * The runtime configuration every sample shares: the ledger in {@value #LEDGER_SCHEMA}, the three
-   * providers with their secrets, and the sample handlers.
+   * providers with their secrets (and Standard Webhooks as provider {@code standard} when its secret
+   * is set), and the sample handlers.
    */
   public static WebhookRuntime.Builder runtimeBuilder(DataSource dataSource, SampleSecrets secrets) {
-    return WebhookRuntime.builder()
+    WebhookRuntime.Builder b = WebhookRuntime.builder()
         .dataSource(dataSource)
         .schema(LEDGER_SCHEMA)
         .provider(new StripeAdapter(), Secrets.of(secrets.stripe()))
         .provider(new GitHubAdapter(), Secrets.of(secrets.github()))
         .provider(new ShopifyAdapter(), Secrets.of(secrets.shopify()))
         .handlers(SampleHandlers.all().toArray());
+    if (!secrets.standard().isEmpty()) {
+      // decoded now, so that a secret that is not whsec_<base64> stops the start, not the first delivery
+      b.provider(StandardWebhooksAdapter.named(STANDARD_PROVIDER),
+          Secrets.builder().add(StandardWebhooksAdapter.secret("0", secrets.standard())).build());
+    }
+    return b;
   }
 
   public URI uri() {

@@ -9,19 +9,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The three webhook signing secrets the sample server verifies with. {@link #toString()} never
- * shows a value.
+ * The webhook signing secrets the sample server verifies with. {@link #toString()} never shows a
+ * value.
  *
  * @param stripe the Stripe endpoint's signing secret ({@code whsec_...})
  * @param github the GitHub webhook's secret
  * @param shopify the Shopify app's client secret
+ * @param standard the Standard Webhooks secret ({@code whsec_<base64>}); empty when
+ *     {@value #STANDARD_ENV} is unset, and then provider {@code standard} is not served (it is never
+ *     generated: a sender shows its own secret)
  * @param generated the providers whose secret was generated for development, not configured
  */
-public record SampleSecrets(String stripe, String github, String shopify, List<String> generated) {
+public record SampleSecrets(String stripe, String github, String shopify, String standard, List<String> generated) {
   /** The environment variables read by {@link #fromEnvironment}. */
   public static final String STRIPE_ENV = "STRIPE_WEBHOOK_SECRET";
   public static final String GITHUB_ENV = "GITHUB_WEBHOOK_SECRET";
   public static final String SHOPIFY_ENV = "SHOPIFY_WEBHOOK_SECRET";
+  public static final String STANDARD_ENV = "STANDARD_WEBHOOK_SECRET";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -29,24 +33,27 @@ public record SampleSecrets(String stripe, String github, String shopify, List<S
     requireNonNull(stripe, "stripe");
     requireNonNull(github, "github");
     requireNonNull(shopify, "shopify");
+    requireNonNull(standard, "standard");
     generated = List.copyOf(generated);
   }
 
-  /** Fresh random secrets for all three providers, as the demo and the benchmark use. */
+  /** Fresh random secrets for the three built-in providers, as the demo and the benchmark use. */
   public static SampleSecrets generate() {
     return fromEnvironment(Map.of());
   }
 
   /**
    * The secrets named by {@value #STRIPE_ENV}, {@value #GITHUB_ENV} and {@value #SHOPIFY_ENV} in
-   * {@code env}; each one unset or blank is generated, and listed in {@link #generated()}.
+   * {@code env}; each one unset or blank is generated, and listed in {@link #generated()}. Also
+   * {@value #STANDARD_ENV}, if set.
    */
   public static SampleSecrets fromEnvironment(Map<String, String> env) {
     List<String> generated = new ArrayList<>();
     String stripe = orGenerate(env, STRIPE_ENV, "whsec_", generated);
     String github = orGenerate(env, GITHUB_ENV, "", generated);
     String shopify = orGenerate(env, SHOPIFY_ENV, "shpss_", generated);
-    return new SampleSecrets(stripe, github, shopify, generated);
+    String standard = env.getOrDefault(STANDARD_ENV, "").strip();
+    return new SampleSecrets(stripe, github, shopify, standard, generated);
   }
 
   private static String orGenerate(Map<String, String> env, String name, String prefix,
@@ -67,6 +74,7 @@ public record SampleSecrets(String stripe, String github, String shopify, List<S
       case STRIPE_ENV -> stripe;
       case GITHUB_ENV -> github;
       case SHOPIFY_ENV -> shopify;
+      case STANDARD_ENV -> standard;
       default -> throw new IllegalArgumentException("unknown secret variable " + name);
     };
   }

@@ -19,7 +19,9 @@ import picocli.CommandLine.Option;
         "Serves the sample application: POST /webhooks/stripe|github|shopify, the operations page at"
             + " /admin, and the business state at /sample/state.json.",
         "Secrets come from STRIPE_WEBHOOK_SECRET, GITHUB_WEBHOOK_SECRET and SHOPIFY_WEBHOOK_SECRET;"
-            + " any that is unset is generated for development and printed."})
+            + " any that is unset is generated for development and printed.",
+        "With STANDARD_WEBHOOK_SECRET (whsec_...) set, Standard Webhooks deliveries are also served at"
+            + " POST /webhooks/standard."})
 public final class ServeCommand implements Callable<Integer> {
   /** Where the embedded database keeps its data unless {@code --data-dir} says otherwise. */
   public static final Path DEFAULT_DATA_DIR =
@@ -87,7 +89,8 @@ public final class ServeCommand implements Callable<Integer> {
     }
     printSecrets(secrets);
     out.println("database: " + database.description());
-    out.println("routes:   POST " + app.uri() + "/webhooks/stripe | github | shopify");
+    out.println("routes:   POST " + app.uri() + "/webhooks/stripe | github | shopify"
+        + (secrets.standard().isEmpty() ? "" : " | " + SampleApp.STANDARD_PROVIDER));
     out.println("          GET  " + app.uri() + "/admin        (operations)");
     out.println("          GET  " + app.uri() + "/sample/state.json");
     out.println("listening on " + app.uri());

@@ -37,9 +37,9 @@ class SampleHandlersTest {
 
   @Test
   void invoicePaidAddsTheAmountPaidToTheCustomersBalanceEveryTimeItRuns() throws Exception {
-    Billing.InvoicePaid paid = read("""
-        {"id":"evt_1","type":"invoice.paid","data":{"object":{"id":"in_1","object":"invoice",
-         "customer":"cus_ada","amount_paid":4200,"currency":"usd"}}}""", Billing.InvoicePaid.class);
+    Billing.Invoice paid = read("""
+        {"id":"in_1","object":"invoice","customer":"cus_ada","amount_paid":4200,"currency":"usd"}""",
+        Billing.Invoice.class);
     new Billing().paid(paid, db);
     assertEquals(Map.of("cus_ada", 4200L), state().balances());
     new Billing().paid(paid, db);
@@ -48,9 +48,8 @@ class SampleHandlersTest {
 
   @Test
   void invoiceInAnotherCurrencyFailsAndBooksNothing() throws Exception {
-    Billing.InvoicePaid paid = read("""
-        {"data":{"object":{"id":"in_eur","customer":"cus_ada","amount_paid":100,"currency":"eur"}}}""",
-        Billing.InvoicePaid.class);
+    Billing.Invoice paid = read("""
+        {"id":"in_eur","customer":"cus_ada","amount_paid":100,"currency":"eur"}""", Billing.Invoice.class);
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> new Billing().paid(paid, db));
     assertEquals("invoice in_eur is in EUR; this sample keeps balances in USD only", e.getMessage());

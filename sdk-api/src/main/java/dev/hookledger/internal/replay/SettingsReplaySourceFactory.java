@@ -5,40 +5,43 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.spi.ReplaySource;
 import dev.hookledger.spi.ReplaySourceFactory;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A {@link ReplaySourceFactory} that lists its settings once and reads them through
  * {@link ReplaySettings}, so that every built-in factory names missing and bad settings the same
- * way. Not public API.
+ * way. The built-in public factories delegate to one (they do not extend it, so that no public
+ * type has an internal supertype). Not public API.
  */
-public abstract class SettingsReplaySourceFactory implements ReplaySourceFactory {
+public final class SettingsReplaySourceFactory implements ReplaySourceFactory {
   private final String provider;
   private final Map<String, String> settings;
+  private final Function<ReplaySettings, ReplaySource> create;
 
   /**
    * @param provider the provider id
+   * @param create builds the source from the settings read
    * @param namesAndDescriptions the settings, as {@link ReplaySettings#catalogue} takes them
    */
-  protected SettingsReplaySourceFactory(String provider, String... namesAndDescriptions) {
+  public SettingsReplaySourceFactory(String provider, Function<ReplaySettings, ReplaySource> create,
+      String... namesAndDescriptions) {
     this.provider = requireNonNull(provider, "provider");
+    this.create = requireNonNull(create, "create");
     this.settings = ReplaySettings.catalogue(namesAndDescriptions);
   }
 
   @Override
-  public final String provider() {
+  public String provider() {
     return provider;
   }
 
   @Override
-  public final Map<String, String> settings() {
+  public Map<String, String> settings() {
     return settings;
   }
 
   @Override
-  public final ReplaySource create(Map<String, String> values) {
-    return create(new ReplaySettings(provider, values));
+  public ReplaySource create(Map<String, String> values) {
+    return create.apply(new ReplaySettings(provider, values));
   }
-
-  /** Builds the source from the settings read. */
-  protected abstract ReplaySource create(ReplaySettings settings);
 }

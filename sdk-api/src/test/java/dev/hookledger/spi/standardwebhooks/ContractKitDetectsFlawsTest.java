@@ -39,7 +39,7 @@ class ContractKitDetectsFlawsTest {
     assertEquals(
         Set.of("flippedBodyByteIsRejectedAsMismatch", "deliverySignedWithAnotherSecretIsRejectedAsMismatch",
             "onlyTheNewSecretRejectsADeliverySignedWithTheOld", "rejectionMessagesNeverContainSecretsSignaturesOrBodies",
-            "verificationIsThreadSafe"),
+            "verificationIsThreadSafe", "noConfiguredSecretAcceptsNothing"),
         failed(run(AcceptsAnySignature.class)));
   }
 

@@ -10,6 +10,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
 import dev.hookledger.spi.ProviderAdapter;
+import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -14,6 +14,7 @@ import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.PublicKeys;
 import dev.hookledger.spi.testkit.AdapterContractTest;
 import dev.hookledger.spi.testkit.ProviderVectors;
+import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -24,7 +25,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -89,7 +89,8 @@ class StandardWebhooksAdapterContractTest extends AdapterContractTest {
 
     // SW-1's body has no "type": reaching MALFORMED proves the signature and the timestamp held
     assertEquals(
-        "the body has no 'type' (a non-empty string or integer is required)",
+        "the standard body has no 'type' (a non-empty string is required; configure typeField or singleType"
+            + " if this sender puts its type elsewhere)",
         expectRejectionAt(v, delivery, secrets, RejectionReason.MALFORMED));
   }
 
@@ -131,8 +132,9 @@ class StandardWebhooksAdapterContractTest extends AdapterContractTest {
     jdk.update(StandardWebhooksTestSigner.prefix("msg_ed", ts).array());
     jdk.update(body);
     String header = "v1a," + Base64.getEncoder().encodeToString(jdk.sign());
-    StandardWebhooksAdapter adapter =
-        new StandardWebhooksAdapter(List.of(PublicKeys.fromDer(pair.getPublic().getEncoded())));
+    StandardWebhooksAdapter adapter = StandardWebhooksAdapter.builder(StandardWebhooksAdapter.DEFAULT_ID)
+        .publicKey("ed25519-key-0", PublicKeys.fromDer(pair.getPublic().getEncoded()))
+        .build();
 
     WebhookEvent event = adapter.verify(
         StandardWebhooksTestSigner.delivery("msg_ed", ts, header, body), Secrets.none(), clock());

@@ -4,6 +4,7 @@ import dev.hookledger.HttpHeaders;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.Secret;
 import dev.hookledger.spi.Signatures;
+import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

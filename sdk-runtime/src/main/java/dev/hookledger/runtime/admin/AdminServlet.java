@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.internal.Json;
-import dev.hookledger.runtime.internal.admin.AdminJson;
-import dev.hookledger.runtime.internal.admin.AdminPage;
+import dev.hookledger.runtime.EventStatus;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -140,7 +139,7 @@ public class AdminServlet extends HttpServlet {
   }
 
   private EventPage deadPage() {
-    return admin.list(EventQuery.builder().status("dead").limit(DEAD_SHOWN).build());
+    return admin.list(EventQuery.builder().status(EventStatus.DEAD).limit(DEAD_SHOWN).build());
   }
 
   private static String route(HttpServletRequest req) {

@@ -34,11 +34,11 @@ public final class EventDetail {
    * @param leaseOwner the worker holding the event, while {@code processing}
    * @param leaseUntil when that worker's lease ends
    */
-  public record Extra(String apiVersion, String entityKey, Long entityVersion, Instant occurredAt,
+  record Extra(String apiVersion, String entityKey, Long entityVersion, Instant occurredAt,
       Boolean livemode, String deliveryId, String leaseOwner, Instant leaseUntil) {}
 
-  /** Creates a detail; {@code payload}, {@code secretId} and {@code signedAt} may be null. */
-  public EventDetail(EventSummary summary, Map<String, String> headers, String body, int bodyLength,
+  // built by EventViews from a ledger row; payload, secretId and signedAt may be null
+  EventDetail(EventSummary summary, Map<String, String> headers, String body, int bodyLength,
       String payload, String secretId, Instant signedAt, Extra extra) {
     this.summary = requireNonNull(summary, "summary");
     this.headers = Map.copyOf(headers);

@@ -11,7 +11,7 @@ public final class EventPage {
   private final List<EventSummary> events;
   private final String nextCursor;
 
-  public EventPage(List<EventSummary> events, String nextCursor) {
+  EventPage(List<EventSummary> events, String nextCursor) {
     this.events = List.copyOf(events);
     this.nextCursor = nextCursor;
   }

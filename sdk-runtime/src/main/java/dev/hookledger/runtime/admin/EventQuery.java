@@ -1,6 +1,6 @@
 package dev.hookledger.runtime.admin;
 
-import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.admin.ListCursor;
 import java.util.Optional;
 
@@ -17,7 +17,7 @@ public final class EventQuery {
   /** The largest page size. */
   public static final int MAX_LIMIT = 1000;
 
-  private final String status;
+  private final EventStatus status;
   private final String provider;
   private final String type;
   private final int limit;
@@ -40,7 +40,7 @@ public final class EventQuery {
     return builder().build();
   }
 
-  public Optional<String> status() {
+  public Optional<EventStatus> status() {
     return Optional.ofNullable(status);
   }
 
@@ -63,7 +63,7 @@ public final class EventQuery {
 
   /** Builds an {@link EventQuery}; every setter validates and names the bad value. */
   public static final class Builder {
-    private String status;
+    private EventStatus status;
     private String provider;
     private String type;
     private int limit = DEFAULT_LIMIT;
@@ -72,11 +72,7 @@ public final class EventQuery {
     private Builder() {}
 
     /** Only events in this status; null for any. */
-    public Builder status(String status) {
-      if (status != null && !EventStatus.NAMES.contains(status)) {
-        throw new IllegalArgumentException(
-            "status must be one of " + String.join(", ", EventStatus.NAMES) + ", but was '" + status + "'");
-      }
+    public Builder status(EventStatus status) {
       this.status = status;
       return this;
     }

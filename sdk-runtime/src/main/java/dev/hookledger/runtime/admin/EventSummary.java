@@ -2,6 +2,8 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.runtime.EventSource;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import java.time.Instant;
 import java.util.Optional;
@@ -15,8 +17,8 @@ public final class EventSummary {
   private final String scope;
   private final String eventId;
   private final String type;
-  private final String status;
-  private final String source;
+  private final EventStatus status;
+  private final EventSource source;
   private final int attempts;
   private final int duplicates;
   private final Instant receivedAt;
@@ -24,9 +26,9 @@ public final class EventSummary {
   private final Instant settledAt;
   private final String lastError;
 
-  /** Creates a summary; {@code settledAt} and {@code lastError} may be null. */
-  public EventSummary(String provider, String scope, String eventId, String type, String status,
-      String source, int attempts, int duplicates, Instant receivedAt, Instant availableAt,
+  // built by EventViews from a ledger row; settledAt and lastError may be null
+  EventSummary(String provider, String scope, String eventId, String type, EventStatus status,
+      EventSource source, int attempts, int duplicates, Instant receivedAt, Instant availableAt,
       Instant settledAt, String lastError) {
     this.provider = requireNonNull(provider, "provider");
     this.scope = requireNonNull(scope, "scope");
@@ -59,13 +61,13 @@ public final class EventSummary {
     return type;
   }
 
-  /** {@code pending}, {@code processing}, {@code done}, {@code ignored}, {@code stale} or {@code dead}. */
-  public String status() {
+  /** Where the event stands. */
+  public EventStatus status() {
     return status;
   }
 
-  /** {@code delivery} (received signed) or {@code replay} (fetched from the provider's API). */
-  public String source() {
+  /** How the event reached the ledger. */
+  public EventSource source() {
     return source;
   }
 

@@ -3,10 +3,6 @@ package dev.hookledger.runtime.admin;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.internal.admin.DurationText;
-import dev.hookledger.runtime.internal.admin.EventReader;
-import dev.hookledger.runtime.internal.admin.EventRetrier;
-import dev.hookledger.runtime.internal.admin.SettledPruner;
-import dev.hookledger.runtime.internal.admin.StatusReader;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Ledger;
@@ -34,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * InboxAdmin admin = InboxAdmin.builder(dataSource).schema("hookledger").build();
  * admin.status().dead();                                   // how many wait for an operator
- * admin.list(EventQuery.builder().status("dead").build());  // which, with their errors
+ * admin.list(EventQuery.builder().status(EventStatus.DEAD).build()); // which, with their errors
  * admin.retryDead();                                        // after fixing the handler
  * admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false);     // nightly
  * }</pre>
@@ -177,7 +173,7 @@ public final class InboxAdmin {
       if (!force) {
         throw new OperationRefusedException("refusing to prune events settled less than "
             + DurationText.format(minimumPruneWindow) + " ago (asked: " + DurationText.format(olderThan)
-            + "): providers still redeliver them (Stripe retries for 3 days, GitHub redelivers for 3 days)"
+            + "): providers still redeliver them (automatic retries and redelivery by hand last up to 3 days)"
             + " and an id pruned before its last redelivery is processed twice; use a window of at least "
             + DurationText.format(minimumPruneWindow) + ", or force it");
       }

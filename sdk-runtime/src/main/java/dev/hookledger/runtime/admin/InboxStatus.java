@@ -2,9 +2,10 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.hookledger.runtime.internal.ledger.EventStatus;
+import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,7 +22,7 @@ public final class InboxStatus {
   private final List<StatusCount> counts;
   private final Duration oldestWaitingAge;
 
-  public InboxStatus(Instant asOf, List<StatusCount> counts, Duration oldestWaitingAge) {
+  InboxStatus(Instant asOf, List<StatusCount> counts, Duration oldestWaitingAge) {
     this.asOf = requireNonNull(asOf, "asOf");
     this.counts = List.copyOf(counts);
     this.oldestWaitingAge = oldestWaitingAge;
@@ -43,18 +44,18 @@ public final class InboxStatus {
   }
 
   /** Events in {@code status} across providers. */
-  public long count(String status) {
+  public long count(EventStatus status) {
     return counts.stream().filter(c -> c.status().equals(status)).mapToLong(StatusCount::events).sum();
   }
 
   /** Events still waiting for a worker ({@code pending} and {@code processing}). */
   public long waiting() {
-    return EventStatus.WAITING.stream().mapToLong(s -> count(s.sql())).sum();
+    return Arrays.stream(EventStatus.values()).filter(EventStatus::isWaiting).mapToLong(this::count).sum();
   }
 
   /** Events that failed their last allowed attempt and wait for an operator. */
   public long dead() {
-    return count(EventStatus.DEAD.sql());
+    return count(EventStatus.DEAD);
   }
 
   /** All events in the ledger. */

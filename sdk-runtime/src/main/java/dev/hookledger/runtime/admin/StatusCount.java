@@ -1,11 +1,13 @@
 package dev.hookledger.runtime.admin;
 
+import dev.hookledger.runtime.EventStatus;
+
 /**
  * How many events of one provider are in one status.
  *
  * @param provider the adapter id, never null
- * @param status {@code pending}, {@code processing}, {@code done}, {@code ignored}, {@code stale} or {@code dead}
+ * @param status the status, never null
  * @param events rows in that status
  * @param duplicates duplicate deliveries of those events that were refused (acknowledged, not processed)
  */
-public record StatusCount(String provider, String status, long events, long duplicates) {}
+public record StatusCount(String provider, EventStatus status, long events, long duplicates) {}

@@ -1,9 +1,10 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.EventSummary;
-import dev.hookledger.runtime.internal.admin.AdminJson;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,7 +28,7 @@ final class ListCommand extends AdminCommand {
 
   @Override
   public void run() {
-    EventQuery query = EventQuery.builder().status(status).provider(provider).type(type).limit(limit)
+    EventQuery query = EventQuery.builder().status(status == null ? null : StatusColumn.parse(status)).provider(provider).type(type).limit(limit)
         .after(after).build();
     EventPage page = cli.admin().list(query);
     if (cli.json()) {
@@ -42,7 +43,7 @@ final class ListCommand extends AdminCommand {
     TextTable table = new TextTable("RECEIVED", "PROVIDER", "SCOPE", "EVENT", "TYPE", "STATUS", "ATTEMPTS>", "LAST ERROR");
     for (EventSummary e : page.events()) {
       table.row(e.receivedAt(), e.provider(), e.scope().isEmpty() ? "-" : e.scope(), e.eventId(), e.type(),
-          e.status(), e.attempts(), e.lastError().orElse(""));
+          StatusColumn.sql(e.status()), e.attempts(), e.lastError().orElse(""));
     }
     out.print(table.render());
     page.nextCursor().ifPresent(c -> out.println("more: hookledger list --after " + c));

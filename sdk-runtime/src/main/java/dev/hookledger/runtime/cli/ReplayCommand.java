@@ -1,7 +1,7 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.InboxAdmin;
-import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
@@ -21,10 +21,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "replay", description = {
     "Fetch missed events from the provider's API.",
     "Events the ledger does not have are recorded as pending; those it has are skipped.",
-    "Stripe: the events API (30 days). GitHub: failed deliveries are redelivered (3 days). Shopify: no API.",
+    "What a provider's API can replay, and for how long, is in its module's README.",
     "Settings come from --set KEY=VALUE or the environment variable HOOKLEDGER_<PROVIDER>_<SETTING>."})
 final class ReplayCommand extends AdminCommand {
-  @Parameters(index = "0", paramLabel = "PROVIDER", description = "stripe, github, ...")
+  @Parameters(index = "0", paramLabel = "PROVIDER", description = "the provider id, as its adapter names it")
   private String provider;
 
   @Option(names = "--since", required = true, paramLabel = "WHEN",

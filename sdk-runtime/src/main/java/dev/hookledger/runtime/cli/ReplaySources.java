@@ -3,7 +3,6 @@ package dev.hookledger.runtime.cli;
 import dev.hookledger.spi.ReplaySource;
 import dev.hookledger.spi.ReplaySourceFactory;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -12,11 +11,9 @@ import java.util.TreeSet;
 /**
  * Finds the {@link ReplaySourceFactory} for a provider by {@link ServiceLoader} and gives it its
  * settings: each from {@code HOOKLEDGER_<PROVIDER>_<SETTING>} in the environment
- * ({@code HOOKLEDGER_STRIPE_API_KEY} for Stripe's {@code api-key}), overridden by {@code --set}.
+ * ({@code HOOKLEDGER_ACME_API_KEY} for provider {@code acme}'s {@code api-key}), overridden by {@code --set}.
  */
 final class ReplaySources {
-  private static final List<String> BUILT_IN = List.of("stripe", "github", "shopify");
-
   private final Map<String, String> environment;
 
   ReplaySources(Map<String, String> environment) {
@@ -49,7 +46,7 @@ final class ReplaySources {
     return factory.create(settings);
   }
 
-  /** The environment variable read for one setting: {@code HOOKLEDGER_STRIPE_API_KEY}. */
+  /** The environment variable read for one setting: {@code HOOKLEDGER_ACME_API_KEY}. */
   static String variable(String provider, String setting) {
     return ("HOOKLEDGER_" + provider + "_" + setting).toUpperCase(Locale.ROOT).replace('-', '_').replace('.', '_');
   }
@@ -62,10 +59,8 @@ final class ReplaySources {
       }
       found.add(f.provider());
     }
-    String module = BUILT_IN.contains(provider)
-        ? "add the module dev.hookledger:providers-" + provider + " to the class path"
-        : "add the module that provides its ReplaySourceFactory to the class path";
+    // the same hint as an adapter not found: the runtime names no provider of its own
     throw new IllegalArgumentException("no replay source for provider '" + provider + "' on the class path: "
-        + module + " (found: " + (found.isEmpty() ? "none" : String.join(", ", found)) + ")");
+        + "add the provider's module, e.g. dev.hookledger:hookledger-" + provider + ", or one with its ReplaySourceFactory (found: " + (found.isEmpty() ? "none" : String.join(", ", found)) + ")");
   }
 }

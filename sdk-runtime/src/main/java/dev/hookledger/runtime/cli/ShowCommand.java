@@ -1,10 +1,12 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.OperationRefusedException;
-import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -19,7 +21,7 @@ final class ShowCommand extends AdminCommand {
   @Parameters(index = "1", paramLabel = "EVENT_ID")
   private String eventId;
 
-  @Option(names = "--scope", defaultValue = "", description = "the GitHub hook id, Shopify shop or Stripe account, where the event has one")
+  @Option(names = "--scope", defaultValue = "", description = "the scope that makes the event id unique (a hook, shop or account), where the event has one")
   private String scope;
 
   @Override
@@ -34,8 +36,8 @@ final class ShowCommand extends AdminCommand {
     EventSummary s = d.summary();
     TextTable fields = new TextTable("FIELD", "VALUE");
     fields.row("provider", s.provider()).row("scope", s.scope().isEmpty() ? "-" : s.scope())
-        .row("event", s.eventId()).row("type", s.type()).row("status", s.status())
-        .row("source", s.source()).row("attempts", s.attempts()).row("duplicates", s.duplicates())
+        .row("event", s.eventId()).row("type", s.type()).row("status", StatusColumn.sql(s.status()))
+        .row("source", SourceColumn.sql(s.source())).row("attempts", s.attempts()).row("duplicates", s.duplicates())
         .row("received", s.receivedAt()).row("available", s.availableAt())
         .row("settled", text(s.settledAt())).row("api version", text(d.apiVersion()))
         .row("entity", text(d.entityKey()) + (d.entityVersion().isPresent() ? " @" + d.entityVersion().getAsLong() : ""))

@@ -1,9 +1,10 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.StatusCount;
-import dev.hookledger.runtime.internal.admin.AdminJson;
 import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
@@ -20,7 +21,7 @@ final class StatusCommand extends AdminCommand {
     PrintWriter out = line().getOut();
     TextTable table = new TextTable("PROVIDER", "STATUS", "EVENTS>", "DUPLICATES>");
     for (StatusCount c : status.counts()) {
-      table.row(c.provider(), c.status(), c.events(), c.duplicates());
+      table.row(c.provider(), StatusColumn.sql(c.status()), c.events(), c.duplicates());
     }
     if (table.isEmpty()) {
       out.println("the ledger is empty");

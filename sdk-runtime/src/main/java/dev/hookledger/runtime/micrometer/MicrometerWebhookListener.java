@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,8 +88,8 @@ public final class MicrometerWebhookListener implements WebhookListener {
   }
 
   @Override
-  public void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {
-    Tags tags = eventTags(event).and("status", status);
+  public void processed(WebhookEvent event, Settlement settlement, int attempt, Duration elapsed) {
+    Tags tags = eventTags(event).and("status", settlement.name().toLowerCase(Locale.ROOT));
     counter("hookledger.events.processed", tags);
     Timer.builder("hookledger.processing").description("the processing transaction of one event")
         .tags(tags).register(registry).record(elapsed);

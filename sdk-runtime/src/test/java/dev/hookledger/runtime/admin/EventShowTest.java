@@ -4,6 +4,7 @@ import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.EventStatus;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -36,7 +37,7 @@ class EventShowTest {
     assertEquals("{\"action\":\"opened\",\"title\":\"caf\u00e9\"}", e.body());
     assertEquals(35, e.bodyLength(), "bytes, not characters");
     assertEquals("github-2025", e.secretId().orElseThrow());
-    assertEquals("dead", e.summary().status());
+    assertEquals(EventStatus.DEAD, e.summary().status());
     assertEquals(8, e.summary().attempts());
     assertEquals("java.lang.IllegalStateException: no such issue", e.summary().lastError().orElseThrow());
     assertEquals("issues.opened", e.summary().type());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.time.Duration;
 import java.util.List;
@@ -27,11 +28,11 @@ class InboxStatusTest {
     InboxStatus status = admin.status();
 
     assertEquals(List.of(
-        new StatusCount("github", "ignored", 1, 2),
-        new StatusCount("github", "dead", 1, 0),
-        new StatusCount("stripe", "pending", 1, 0),
-        new StatusCount("stripe", "processing", 1, 0),
-        new StatusCount("stripe", "done", 2, 4)), status.counts());
+        new StatusCount("github", EventStatus.IGNORED, 1, 2),
+        new StatusCount("github", EventStatus.DEAD, 1, 0),
+        new StatusCount("stripe", EventStatus.PENDING, 1, 0),
+        new StatusCount("stripe", EventStatus.PROCESSING, 1, 0),
+        new StatusCount("stripe", EventStatus.DONE, 2, 4)), status.counts());
     assertEquals(NOW, status.asOf());
     // the dead event is older but not waiting: the age is the processing one's
     assertEquals(Optional.of(Duration.ofHours(2)), status.oldestWaitingAge());

@@ -50,7 +50,7 @@ class PruneTest {
     OperationRefusedException e = assertThrows(OperationRefusedException.class,
         () -> ledger.admin().prune(Duration.ofDays(1), false));
     assertEquals("refusing to prune events settled less than 3d ago (asked: 1d): providers still redeliver"
-        + " them (Stripe retries for 3 days, GitHub redelivers for 3 days) and an id pruned before its last"
+        + " them (automatic retries and redelivery by hand last up to 3 days) and an id pruned before its last"
         + " redelivery is processed twice; use a window of at least 3d, or force it", e.getMessage());
     assertEquals(1, ledger.count());
 

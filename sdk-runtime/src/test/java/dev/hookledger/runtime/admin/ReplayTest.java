@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySink;
 import dev.hookledger.spi.ReplaySource;
@@ -30,8 +32,8 @@ class ReplayTest {
 
     assertEquals(new ReplayReport(3, 2, 1, 0, 1), report);
     EventDetail replayed = admin.show("stripe", "", "evt_1").orElseThrow();
-    assertEquals("pending", replayed.summary().status());
-    assertEquals("replay", replayed.summary().source());
+    assertEquals(EventStatus.PENDING, replayed.summary().status());
+    assertEquals(EventSource.REPLAY, replayed.summary().source());
     assertEquals("invoice.paid", replayed.summary().type());
     assertTrue(replayed.secretId().isEmpty(), "replayed events carry no secret id");
     assertEquals("{\"id\":\"evt_1\"}", replayed.body());
@@ -40,8 +42,8 @@ class ReplayTest {
     assertTrue(replayed.headers().keySet().stream().noneMatch(h -> h.contains("signature")));
     // the event received earlier is untouched
     EventDetail received = admin.show("stripe", "", "evt_2").orElseThrow();
-    assertEquals("done", received.summary().status());
-    assertEquals("delivery", received.summary().source());
+    assertEquals(EventStatus.DONE, received.summary().status());
+    assertEquals(EventSource.DELIVERY, received.summary().source());
     assertEquals("whsec-2025", received.secretId().orElseThrow());
   }
 

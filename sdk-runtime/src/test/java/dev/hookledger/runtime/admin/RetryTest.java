@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class RetryTest {
     admin.retry("stripe", "", "evt_1");
 
     EventSummary e = admin.show("stripe", "", "evt_1").orElseThrow().summary();
-    assertEquals("pending", e.status());
+    assertEquals(EventStatus.PENDING, e.status());
     assertEquals(0, e.attempts());
     assertEquals(NOW, e.availableAt());
     assertEquals("boom", e.lastError().orElseThrow());
@@ -65,7 +66,7 @@ class RetryTest {
     assertEquals("stripe event evt_nope is not in the ledger", missing.getMessage());
 
     EventSummary unchanged = admin.show("stripe", "", "evt_done").orElseThrow().summary();
-    assertEquals("done", unchanged.status());
+    assertEquals(EventStatus.DONE, unchanged.status());
     assertEquals(1, unchanged.attempts());
     assertEquals(DIED, unchanged.settledAt().orElseThrow());
     assertEquals(3, admin.show("github", "hook-7", "g_1").orElseThrow().summary().attempts());

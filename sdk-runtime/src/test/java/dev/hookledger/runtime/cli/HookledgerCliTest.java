@@ -104,7 +104,7 @@ class HookledgerCliTest {
 
     assertEquals(3, r.exitCode());
     assertEquals(List.of("hookledger: refusing to prune events settled less than 3d ago (asked: 1d): providers"
-        + " still redeliver them (Stripe retries for 3 days, GitHub redelivers for 3 days) and an id pruned"
+        + " still redeliver them (automatic retries and redelivery by hand last up to 3 days) and an id pruned"
         + " before its last redelivery is processed twice; use a window of at least 3d, or force it"), r.errLines());
     assertEquals("", r.out());
     assertEquals(4, ledger.count());
@@ -177,8 +177,8 @@ class HookledgerCliTest {
 
     CliProcess.Result stripe = CliProcess.run(Map.of(), "replay", "stripe", "--since", "1d", "--database-url", url);
     assertEquals(2, stripe.exitCode());
-    assertEquals(List.of("hookledger: no replay source for provider 'stripe' on the class path: add the module"
-        + " dev.hookledger:providers-stripe to the class path (found: fixture, noapi)"), stripe.errLines());
+    assertEquals(List.of("hookledger: no replay source for provider 'stripe' on the class path: add the provider's"
+        + " module, e.g. dev.hookledger:hookledger-stripe, or one with its ReplaySourceFactory (found: fixture, noapi)"), stripe.errLines());
 
     CliProcess.Result noApi = CliProcess.run(Map.of(), "replay", "noapi", "--since", "1d", "--database-url", url);
     assertEquals(2, noApi.exitCode());

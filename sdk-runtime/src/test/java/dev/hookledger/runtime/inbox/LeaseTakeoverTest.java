@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.hookledger.EventContext;
 import dev.hookledger.OnEvent;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.Await;
@@ -57,8 +58,8 @@ class LeaseTakeoverTest {
   private static WebhookListener listener(String node, List<String> heard) {
     return new WebhookListener() {
       @Override
-      public void processed(WebhookEvent event, String status, int attempt, Duration elapsed) {
-        heard.add(node + " processed " + event.eventId() + " " + status + " attempt " + attempt);
+      public void processed(WebhookEvent event, Settlement status, int attempt, Duration elapsed) {
+        heard.add(node + " processed " + event.eventId() + " " + status.name().toLowerCase(java.util.Locale.ROOT) + " attempt " + attempt);
       }
 
       @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.Settlement;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,8 +27,8 @@ class MicrometerWebhookListenerTest {
     listener.rejected("stripe", RejectionReason.SIGNATURE_MISMATCH);
     listener.rejected("github", RejectionReason.TOO_LARGE);
     listener.ledgerUnavailable("stripe", new IllegalStateException("down"));
-    listener.processed(paid, "done", 1, Duration.ofMillis(30));
-    listener.processed(event("github", "g", "push"), "ignored", 1, Duration.ofMillis(2));
+    listener.processed(paid, Settlement.DONE, 1, Duration.ofMillis(30));
+    listener.processed(event("github", "g", "push"), Settlement.IGNORED, 1, Duration.ofMillis(2));
     listener.retried(paid, 1, new IllegalStateException("boom"), Instant.EPOCH);
     listener.dead(paid, 8, new IllegalStateException("boom"));
 

@@ -10,10 +10,15 @@ public final class Await {
   private Await() {}
 
   public static void until(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    until(what, DEADLINE, condition);
+  }
+
+  /** As {@link #until(String, BooleanSupplier)}, for what may rightly take longer (a lease running out). */
+  public static void until(String what, Duration within, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + within.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + DEADLINE.toSeconds() + " s: " + what);
+        throw new AssertionError("not within " + within.toSeconds() + " s: " + what);
       }
       try {
         Thread.sleep(10);

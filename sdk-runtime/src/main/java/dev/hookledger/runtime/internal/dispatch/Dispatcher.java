@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.dispatch;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.HandlerRegistrationException;
 import dev.hookledger.WebhookEvent;
 import java.util.ArrayList;
@@ -35,9 +36,10 @@ public final class Dispatcher {
    * Scans and validates the handlers.
    *
    * @param providers the ids of the registered providers, which {@code @OnEvent(provider = ...)} must name
+   * @param mapper maps payloads to the handlers' parameter types
    * @throws HandlerRegistrationException naming the class, method and rule at fault
    */
-  public static Dispatcher of(List<Object> handlers, Collection<String> providers) {
+  public static Dispatcher of(List<Object> handlers, Collection<String> providers, ObjectMapper mapper) {
     List<HandlerMethod> methods = new ArrayList<>();
     for (Object handler : handlers) {
       requireNonNull(handler, "handler");
@@ -51,7 +53,10 @@ public final class Dispatcher {
           throw new HandlerRegistrationException("@OnEvent method '" + t.description() + "': provider '"
               + t.provider() + "' is not registered (registered: " + String.join(", ", new TreeSet<>(providers)) + ")");
         }
-        methods.add(new HandlerMethod(t, handler.getClass().getName(), t.handle().bindTo(handler), methods.size()));
+        List<ParameterBinder> binders = new ArrayList<>();
+        t.parameters().forEach(p -> binders.add(p.binder(mapper)));
+        methods.add(new HandlerMethod(t, handler.getClass().getName(), t.handle().bindTo(handler), methods.size(),
+            binders));
       }
     }
     methods.sort(ORDER);

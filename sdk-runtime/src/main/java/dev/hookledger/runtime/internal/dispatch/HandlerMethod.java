@@ -14,12 +14,15 @@ final class HandlerMethod {
   private final String handlerClass;
   private final MethodHandle handle;
   private final int registration;
+  private final List<ParameterBinder> binders;
 
-  HandlerMethod(HandlerTemplate template, String handlerClass, MethodHandle handle, int registration) {
+  HandlerMethod(HandlerTemplate template, String handlerClass, MethodHandle handle, int registration,
+      List<ParameterBinder> binders) {
     this.template = template;
     this.handlerClass = handlerClass;
     this.handle = handle;
     this.registration = registration;
+    this.binders = List.copyOf(binders);
   }
 
   String handlerClass() {
@@ -57,13 +60,17 @@ final class HandlerMethod {
    *     parameter) threw; a {@link VirtualMachineError} passes unwrapped
    */
   void invoke(Invocation invocation) {
-    List<ParameterBinder> binders = template.binders();
     Object[] args = new Object[binders.size()];
+    int i = 0;
     try {
-      for (int i = 0; i < args.length; i++) {
+      for (; i < args.length; i++) {
         args[i] = binders.get(i).bind(invocation);
       }
       handle.invokeExact(args);
+    } catch (BindingFailure e) {
+      // the payload lacks what the parameter asks for: say which parameter, in the binder's words
+      throw new HandlerFailedException("@OnEvent method '" + template.description() + "' failed on "
+          + invocation.event() + ": " + template.parameters().get(i) + ": " + e.getMessage(), e);
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable e) {

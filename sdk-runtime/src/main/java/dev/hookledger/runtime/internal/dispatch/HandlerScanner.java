@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -100,18 +99,12 @@ final class HandlerScanner {
         throw new HandlerRegistrationException(prefix + e.getMessage());
       }
     }
-    Class<?>[] params = m.getParameterTypes();
-    List<ParameterBinder> binders = new ArrayList<>();
-    for (int i = 0; i < params.length; i++) {
-      Optional<ParameterBinder> binder = ParameterBinders.forType(params[i]);
-      if (binder.isEmpty()) {
-        throw new HandlerRegistrationException(prefix + "no value can be supplied for parameter " + (i + 1)
-            + " of type " + params[i].getSimpleName() + " (supported: " + ParameterBinders.SUPPORTED + ")");
-      }
-      binders.add(binder.get());
+    List<ParameterSpec> parameters = new ArrayList<>();
+    for (int i = 0; i < m.getParameterCount(); i++) {
+      parameters.add(ParameterSpec.of(m, i, prefix));
     }
-    return new HandlerTemplate(description, m.getName(), Arrays.toString(params), List.copyOf(patterns),
-        on.provider(), on.skipStale(), List.copyOf(binders), handle(m, prefix));
+    return new HandlerTemplate(description, m.getName(), Arrays.toString(m.getParameterTypes()), List.copyOf(patterns),
+        on.provider(), on.skipStale(), List.copyOf(parameters), handle(m, prefix));
   }
 
   /** {@code (Object receiver, Object[] args) void}, prepared once. */

@@ -10,8 +10,8 @@ import java.util.List;
  * @param patterns the types it handles; at least one
  * @param provider the provider it is limited to; empty for any
  * @param skipStale whether the ordering guard may skip it
- * @param binders one per parameter
+ * @param parameters one per parameter, validated; bound to a mapper when a runtime is built
  * @param handle {@code (Object receiver, Object[] args) void}
  */
 record HandlerTemplate(String description, String methodName, String parameterTypes, List<TypePattern> patterns,
-    String provider, boolean skipStale, List<ParameterBinder> binders, MethodHandle handle) {}
+    String provider, boolean skipStale, List<ParameterSpec> parameters, MethodHandle handle) {}

@@ -2,6 +2,6 @@ package dev.hookledger.runtime.internal.dispatch;
 
 /** Supplies one argument of a handler method for one invocation. */
 @FunctionalInterface
-interface ParameterBinder {
+public interface ParameterBinder {
   Object bind(Invocation invocation);
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.EventContext;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.internal.Json;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -17,13 +16,14 @@ import org.jooq.DSLContext;
 /** Chooses, by a parameter's declared type, what a handler method receives there. */
 final class ParameterBinders {
   /** The list every "no value can be supplied" message ends with. */
-  static final String SUPPORTED =
-      "JsonNode, WebhookEvent, EventContext, DSLContext, Connection, or a class or record Jackson can read";
+  static final String SUPPORTED = "JsonNode, WebhookEvent, EventContext, DSLContext, Connection, a class or record"
+      + " Jackson can read, " + LibraryParameters.all().stream().map(l -> l.described() + ", ")
+          .collect(java.util.stream.Collectors.joining()) + "or any type Jackson can read with @Payload(\"/pointer\")";
 
   private ParameterBinders() {}
 
-  /** The binder for {@code type}, or empty when nothing can be supplied for it. */
-  static Optional<ParameterBinder> forType(Class<?> type) {
+  /** The binder for a type hookledger supplies by itself (the payload tree, the transaction, ...), or empty. */
+  static Optional<ParameterBinder> supplied(Class<?> type) {
     if (type == JsonNode.class) {
       return Optional.of(inv -> inv.event().payload());
     } else if (type == WebhookEvent.class) {
@@ -34,8 +34,6 @@ final class ParameterBinders {
       return Optional.of(Invocation::tx);
     } else if (type == Connection.class) {
       return Optional.of(Invocation::connection);
-    } else if (jacksonReadable(type)) {
-      return Optional.of(inv -> inv.event().payloadAs(type));
     }
     return Optional.empty();
   }
@@ -44,9 +42,9 @@ final class ParameterBinders {
    * A concrete class or record outside the JDK that Jackson can build: a record, or a class with a
    * no-argument constructor or a {@code @JsonCreator}. Interfaces, abstract classes, inner
    * (non-static) classes, enums, arrays and JDK types (the payload is a JSON object, not a string)
-   * cannot be.
+   * cannot be. Whether the runtime's mapper can read it is asked when the runtime is built.
    */
-  private static boolean jacksonReadable(Class<?> type) {
+  static boolean jacksonReadable(Class<?> type) {
     if (type.isPrimitive() || type.isArray() || type.isInterface() || type.isEnum()
         || Modifier.isAbstract(type.getModifiers()) || type.isAnonymousClass() || type.isLocalClass()
         || (type.isMemberClass() && !Modifier.isStatic(type.getModifiers()))
@@ -58,7 +56,7 @@ final class ParameterBinders {
         || Stream.concat(Arrays.stream(type.getDeclaredConstructors()), Arrays.stream(type.getDeclaredMethods())
                 .filter(m -> Modifier.isStatic(m.getModifiers())))
             .anyMatch(ParameterBinders::isCreator);
-    return constructible && Json.MAPPER.canDeserialize(Json.MAPPER.constructType(type));
+    return constructible;
   }
 
   private static boolean isCreator(Executable e) {

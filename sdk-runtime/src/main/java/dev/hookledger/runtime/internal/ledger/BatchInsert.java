@@ -4,6 +4,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.EventBytes;
+import dev.hookledger.runtime.EventSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -163,8 +164,8 @@ final class BatchInsert {
     ps.setString(++p, HeadersJson.write(e.headers()).data());
     ps.setString(++p, row.source() == EventSource.REPLAY ? null : e.secretId().orElse(null));
     RenderedSql.setInstant(ps, ++p, e.signedAt().orElse(null));
-    ps.setString(++p, row.source().sql());
-    ps.setString(++p, row.status().sql());
+    ps.setString(++p, SourceColumn.sql(row.source()));
+    ps.setString(++p, StatusColumn.sql(row.status()));
     ps.setInt(++p, row.attempts());
     Instant until = row.lease() == null ? null : now.plus(row.lease());
     // a leased row is due when its lease runs out, as a claimed one is: then any worker takes it over

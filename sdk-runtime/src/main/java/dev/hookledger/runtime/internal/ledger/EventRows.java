@@ -3,11 +3,7 @@ package dev.hookledger.runtime.internal.ledger;
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.internal.EventBytes;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.jooq.Field;
 import org.jooq.Record;
 

@@ -4,6 +4,7 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 
+import dev.hookledger.runtime.EventStatus;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.regex.Pattern;
@@ -54,7 +55,7 @@ public final class EventTable {
    * Rows still waiting for a worker. Inlined, not bound: with bind values a generic plan cannot
    * prove the partial index's predicate ({@code status IN ('pending', 'processing')}).
    */
-  public static final Condition WAITING = STATUS.in(inline(EventStatus.PENDING.sql()), inline(EventStatus.PROCESSING.sql()));
+  public static final Condition WAITING = STATUS.in(inline(StatusColumn.sql(EventStatus.PENDING)), inline(StatusColumn.sql(EventStatus.PROCESSING)));
 
   private final String schema;
   private final Table<Record> table;
@@ -96,7 +97,7 @@ public final class EventTable {
    * {@code status = 'dead'}, the settled statuses) and would scan the table.
    */
   public static Condition statusIn(Collection<EventStatus> statuses) {
-    return STATUS.in(statuses.stream().map(s -> DSL.inline(s.sql())).toList());
+    return STATUS.in(statuses.stream().map(s -> DSL.inline(StatusColumn.sql(s))).toList());
   }
 
   /** The primary-key condition for one event. */

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.internal.ledger;
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 import static org.jooq.impl.DSL.row;
 
+import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ public final class LeaseClaimer {
           break; // the rows not taken are unlocked at the commit, for the next claim
         }
         EventKey key = new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID));
-        boolean abandoned = EventStatus.PROCESSING.sql().equals(r.get(STATUS));
+        boolean abandoned = StatusColumn.sql(EventStatus.PROCESSING).equals(r.get(STATUS));
         int attempts = r.get(ATTEMPTS);
         if (attempts >= maxAttempts) {
           String reason = (abandoned ? abandoned(r) + "; " : "") + "no attempt left (" + attempts + " of " + maxAttempts + ")";
@@ -102,13 +103,13 @@ public final class LeaseClaimer {
         .map(l -> row(l.key().provider(), l.key().scope(), l.key().eventId(), l.attempt()))
         .toList();
     return dsl.update(events.table())
-        .set(STATUS, EventStatus.PENDING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, ATTEMPTS.minus(1))
         .set(AVAILABLE_AT, now)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
-        .and(STATUS.eq(EventStatus.PROCESSING.sql()))
+        .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
         .and(LEASE_OWNER.eq(leases.get(0).owner()))
         .execute();
   }
@@ -129,7 +130,7 @@ public final class LeaseClaimer {
   private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError,
       long claimedNanos, Duration length) {
     var update = tx.update(events.table())
-        .set(STATUS, EventStatus.PROCESSING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PROCESSING))
         .set(ATTEMPTS, ATTEMPTS.plus(1))
         .set(LEASE_OWNER, owner)
         .set(LEASE_UNTIL, until)
@@ -145,7 +146,7 @@ public final class LeaseClaimer {
 
   private Buried bury(DSLContext tx, EventKey key, String lastError, String reason) {
     Record r = tx.update(events.table())
-        .set(STATUS, EventStatus.DEAD.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.DEAD))
         .set(LAST_ERROR, lastError)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)

@@ -1,6 +1,8 @@
 package dev.hookledger.runtime.internal.ledger;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
+import dev.hookledger.runtime.EventSource;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;

@@ -3,6 +3,8 @@ package dev.hookledger.runtime.internal.ledger;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
+import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
 
 /**
@@ -23,13 +25,13 @@ public record NewRow(WebhookEvent event, EventSource source, EventStatus status,
       throw new IllegalArgumentException("a row starts processing exactly when it has a lease owner and length");
     }
     if (status == EventStatus.DEAD || status == EventStatus.DONE) {
-      throw new IllegalArgumentException("a new row cannot start " + status.sql());
+      throw new IllegalArgumentException("a new row cannot start " + StatusColumn.sql(status));
     }
   }
 
   /** A row any runtime's workers claim: its source's first status ({@code ignored} for a shadowed delivery). */
   public static NewRow waiting(WebhookEvent event, EventSource source) {
-    return new NewRow(event, source, source.initialStatus(), null, null);
+    return new NewRow(event, source, SourceColumn.initialStatus(source), null, null);
   }
 
   /** A row leased at once, attempt 1, to {@code owner}'s workers: the insert is the claim. */
@@ -52,6 +54,6 @@ public record NewRow(WebhookEvent event, EventSource source, EventStatus status,
   }
 
   boolean settled() {
-    return EventStatus.SETTLED.contains(status);
+    return status.isSettled();
   }
 }

@@ -5,6 +5,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 
+import dev.hookledger.runtime.EventStatus;
 import java.sql.PreparedStatement;
 import java.time.Instant;
 import org.jooq.Condition;
@@ -32,7 +33,7 @@ public final class ProcessingRows {
         .set(LEASE_OWNER, inline((String) null, LEASE_OWNER))
         .set(LEASE_UNTIL, inline((Instant) null, LEASE_UNTIL))
         .where(PROVIDER.eq(val(""))).and(SCOPE.eq(val(""))).and(EVENT_ID.eq(val("")))
-        .and(STATUS.eq(inline(EventStatus.PROCESSING.sql())))
+        .and(STATUS.eq(inline(StatusColumn.sql(EventStatus.PROCESSING))))
         .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 7);
   }
 
@@ -50,7 +51,7 @@ public final class ProcessingRows {
   public boolean settleLeased(DSLContext tx, Lease lease, EventStatus status, Instant now) {
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(settleLeasedSql)) {
-        ps.setString(1, status.sql());
+        ps.setString(1, StatusColumn.sql(status));
         RenderedSql.setInstant(ps, 2, now);
         ps.setString(3, lease.key().provider());
         ps.setString(4, lease.key().scope());
@@ -75,7 +76,7 @@ public final class ProcessingRows {
   /** Settles a row the caller has just inserted ({@code INLINE}): its final status, the attempt, when; lease cleared. */
   public void settle(DSLContext tx, EventKey key, EventStatus status, int attempt, Instant now) {
     tx.update(events.table())
-        .set(STATUS, status.sql())
+        .set(STATUS, StatusColumn.sql(status))
         .set(ATTEMPTS, attempt)
         .set(SETTLED_AT, now)
         .setNull(LAST_ERROR)
@@ -93,7 +94,7 @@ public final class ProcessingRows {
    */
   public boolean reschedule(Lease lease, Instant next, String error) {
     return dsl.update(events.table())
-        .set(STATUS, EventStatus.PENDING.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(AVAILABLE_AT, next)
         .set(LAST_ERROR, error)
         .setNull(LEASE_OWNER)
@@ -110,7 +111,7 @@ public final class ProcessingRows {
    */
   public boolean bury(Lease lease, String error) {
     return dsl.update(events.table())
-        .set(STATUS, EventStatus.DEAD.sql())
+        .set(STATUS, StatusColumn.sql(EventStatus.DEAD))
         .set(LAST_ERROR, error)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
@@ -120,7 +121,7 @@ public final class ProcessingRows {
 
   private static Condition leased(Lease lease) {
     return EventTable.is(lease.key())
-        .and(STATUS.eq(EventStatus.PROCESSING.sql()))
+        .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
         .and(LEASE_OWNER.eq(lease.owner()))
         .and(ATTEMPTS.eq(lease.attempt()));
   }

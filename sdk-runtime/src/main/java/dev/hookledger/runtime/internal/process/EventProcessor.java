@@ -1,16 +1,18 @@
 package dev.hookledger.runtime.internal.process;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.HandlerFailedException;
+import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
 import dev.hookledger.runtime.internal.ledger.EventKey;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
-import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
+import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -102,9 +104,9 @@ public final class EventProcessor {
   public EventStatus committed(Settled settled, long startNanos) {
     settled.context().committed();
     Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
-    log.debug("{} settled {} on attempt {} in {} ms", settled.event(), settled.status().sql(), settled.attempt(),
+    log.debug("{} settled {} on attempt {} in {} ms", settled.event(), StatusColumn.sql(settled.status()), settled.attempt(),
         elapsed.toMillis());
-    listener.processed(settled.event(), settled.status().sql(), settled.attempt(), elapsed);
+    listener.processed(settled.event(), Settlement.of(settled.status()), settled.attempt(), elapsed);
     return settled.status();
   }
 

@@ -1,8 +1,8 @@
 package dev.hookledger.runtime.internal.process;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
-import dev.hookledger.runtime.internal.ledger.EventStatus;
 
 /**
  * An event settled inside a transaction that has yet to commit; {@link #context()} holds its

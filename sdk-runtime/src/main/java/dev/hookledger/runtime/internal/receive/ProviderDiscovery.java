@@ -28,7 +28,7 @@ public final class ProviderDiscovery {
     if (adapter == null) {
       throw new IllegalArgumentException("no ProviderAdapter with id '" + id + "' on the class path (found: "
           + (found.isEmpty() ? "none" : String.join(", ", found.keySet()))
-          + "); add the provider's module, e.g. providers-" + id + ", or pass the adapter itself");
+          + "); add the provider's module, e.g. dev.hookledger:hookledger-" + id + ", or pass the adapter itself");
     }
     log.info("provider adapter '{}' found on the class path: {}", id, adapter.getClass().getName());
     return adapter;

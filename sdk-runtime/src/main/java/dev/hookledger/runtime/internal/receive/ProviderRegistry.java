@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The registered providers by id, each with its secrets and body limit. Immutable. */
@@ -54,6 +55,11 @@ public final class ProviderRegistry {
   /** The registered ids, sorted. */
   public Set<String> ids() {
     return Collections.unmodifiableSet(new TreeSet<>(byId.keySet()));
+  }
+
+  /** Every registration, in id order. */
+  public List<Registration> all() {
+    return new TreeMap<>(byId).values().stream().toList();
   }
 
   /**

@@ -6,13 +6,14 @@ import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.HandlerFailedException;
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.Receipt;
+import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.ledger.EventKey;
-import dev.hookledger.runtime.internal.ledger.EventSource;
 import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.Ledger;
@@ -20,6 +21,7 @@ import dev.hookledger.runtime.internal.ledger.NewRow;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Settled;
+import dev.hookledger.spi.Rejections;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -100,8 +102,16 @@ public final class Receiver {
       if (delivery.bodyLength() > provider.maxBodyBytes()) {
         throw new DeliveryRejectedException(RejectionReason.TOO_LARGE, tooLarge(providerId, provider.maxBodyBytes()));
       }
-      Secrets secrets = provider.secrets().resolve(providerId, provider.adapter().tenantOf(delivery));
-      WebhookEvent event = provider.adapter().verify(delivery, secrets == null ? Secrets.none() : secrets, clock);
+      String tenant = provider.adapter().tenantOf(delivery);
+      Secrets secrets = provider.secrets().resolve(providerId, tenant);
+      if (secrets == null) {
+        secrets = Secrets.none();
+      }
+      // the one place a missing secret is refused: adapters keep no copy of the rule
+      if (secrets.isEmpty() && provider.adapter().needsSecrets()) {
+        throw Rejections.noSecret(providerId, tenant);
+      }
+      WebhookEvent event = provider.adapter().verify(delivery, secrets, clock);
       if (!event.provider().equals(providerId)) {
         throw new IllegalStateException(provider.adapter().getClass().getName() + " registered as '" + providerId
             + "' produced an event of provider '" + event.provider() + "'");
@@ -134,7 +144,7 @@ public final class Receiver {
       }
       log.debug("{} recorded ignored: no @OnEvent method matches it", event);
       listener.received(event, Duration.ofNanos(System.nanoTime() - start));
-      listener.processed(event, "ignored", 0, Duration.ZERO);
+      listener.processed(event, Settlement.IGNORED, 0, Duration.ZERO);
       return new Receipt(Receipt.Outcome.ACCEPTED, event);
     }
     Ledger.Recorded recorded = handOff.reserve() ? recordLeased(event) : recordPending(event);

@@ -3,8 +3,8 @@ package dev.hookledger.runtime.internal.receive;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.internal.ledger.EventKey;
-import dev.hookledger.runtime.internal.ledger.EventSource;
 import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.NewRow;

@@ -23,7 +23,8 @@ public final class Deliveries {
 
   /** {@code headersOnly} (from {@link #headersOf}) with the body read since. */
   public static InboundDelivery withBody(InboundDelivery headersOnly, byte[] body) {
-    return InboundDelivery.of(headersOnly.method(), headersOnly.path(), headersOnly.headers(), body);
+    return InboundDelivery.of(headersOnly.method(), headersOnly.path(), headersOnly.headers(), body)
+        .withProviderPath(headersOnly.providerPath());
   }
 
   public static InboundDelivery of(HttpServletRequest request, String path, byte[] body) {

@@ -38,7 +38,7 @@ public final class InitParams {
   public static Configured read(Map<String, String> params, Function<String, String> environment, ClassLoader loader) {
     List<String> providers = list(params.get("providers"));
     if (providers.isEmpty()) {
-      throw new IllegalArgumentException("init-param providers is required: the provider ids, e.g. stripe,github");
+      throw new IllegalArgumentException("init-param providers is required: the provider ids, comma-separated");
     }
     checkNames(params, providers);
     WebhookRuntime.Builder b = WebhookRuntime.builder();

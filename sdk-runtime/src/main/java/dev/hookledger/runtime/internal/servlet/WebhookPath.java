@@ -47,4 +47,17 @@ public final class WebhookPath {
     int end = path.indexOf('/', prefix.length());
     return Optional.of(end < 0 ? path.substring(prefix.length()) : path.substring(prefix.length(), end));
   }
+
+  /**
+   * What follows {@code {prefix}{provider}} in a path under the prefix: {@code /acct_1} for
+   * {@code /webhooks/stripe/acct_1}, empty for {@code /webhooks/stripe}; what an adapter reads a
+   * tenant from, so that no adapter knows the prefix.
+   */
+  public String providerPath(String path) {
+    Optional<String> provider = provider(path);
+    if (provider.isEmpty() || provider.get().isEmpty()) {
+      return "";
+    }
+    return path.substring(prefix.length() + provider.get().length());
+  }
 }

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.internal.ledger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.time.Clock;

@@ -1,0 +1,151 @@
+package dev.hookledger.architecture;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.JavaType;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceRule;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The rules that keep hookledger's outer wall: what users see names nothing internal, packages do
+ * not depend on each other in a circle, adapters stand on the API alone, and the runtime knows no
+ * provider. {@link ArchitectureTest} runs them over the published modules;
+ * {@link BoundaryRulesDetectFlawsTest} proves each one fails on a deliberately broken fixture.
+ */
+final class BoundaryRules {
+  private BoundaryRules() {}
+
+  /**
+   * A type users can reach (public, and nested only in public types) mentions no type of an
+   * {@code internal} package in its supertypes or in the types of its public and protected
+   * fields, methods and constructors (parameters, returns, type arguments, throws).
+   */
+  static ArchRule noInternalTypeInPublicSignatures() {
+    return classes().that().resideOutsideOfPackage("..internal..")
+        .should(new ArchCondition<JavaClass>("mention no internal type in their public signatures") {
+          @Override
+          public void check(JavaClass type, ConditionEvents events) {
+            if (!reachable(type)) {
+              return;
+            }
+            List<String> leaks = new ArrayList<>();
+            type.getSuperclass().ifPresent(s -> internalIn(s).forEach(i -> leaks.add("extends " + i)));
+            type.getInterfaces().forEach(s -> internalIn(s).forEach(i -> leaks.add("implements " + i)));
+            for (JavaField f : type.getFields()) {
+              if (visible(f)) {
+                internalIn(f.getType()).forEach(i -> leaks.add("field " + f.getName() + ": " + i));
+              }
+            }
+            for (JavaCodeUnit c : type.getCodeUnits()) {
+              if (!visible(c) || c.getModifiers().contains(JavaModifier.SYNTHETIC)
+                  || c.getModifiers().contains(JavaModifier.BRIDGE)) {
+                continue;
+              }
+              String name = c.getName() + "(...)";
+              internalIn(c.getReturnType()).forEach(i -> leaks.add(name + " returns " + i));
+              c.getParameterTypes().forEach(p -> internalIn(p).forEach(i -> leaks.add(name + " takes " + i)));
+              c.getThrowsClause().getTypes().forEach(t -> internalIn(t).forEach(i -> leaks.add(name + " throws " + i)));
+            }
+            for (String leak : new TreeSet<>(leaks)) {
+              events.add(SimpleConditionEvent.violated(type, type.getName() + " " + leak));
+            }
+          }
+        });
+  }
+
+  /**
+   * No cycle between packages (each package under {@code dev} is one slice), counting every
+   * dependency but one kind: the use, by an {@code internal} package under one of
+   * {@code vocabularies}, of that vocabulary package itself ({@code dev.hookledger.runtime.internal.process}
+   * on {@code dev.hookledger.runtime}). That package is what the implementation is written in
+   * (settings, listener, statuses) and its facades are what wire the implementation up; every
+   * other back-edge counts, such as {@code runtime.internal.admin} on {@code runtime.admin}.
+   */
+  static SliceRule noPackageCycles(String... vocabularies) {
+    SliceRule rule = slices().matching("dev.(**)").should().beFreeOfCycles();
+    for (String vocabulary : vocabularies) {
+      rule = rule.ignoreDependency(resideInAPackage(vocabulary + ".internal.."), resideInAPackage(vocabulary));
+    }
+    return rule;
+  }
+
+  /** Adapters stand on the API alone: nothing in {@code adapterPackages} uses a runtime type. */
+  static ArchRule adaptersDoNotDependOnTheRuntime(String... adapterPackages) {
+    return noClasses().that().resideInAnyPackage(adapterPackages)
+        .should().dependOnClassesThat().resideInAPackage("dev.hookledger.runtime..");
+  }
+
+  /**
+   * The core (sdk-api and the runtime, {@code corePackages}) names no provider: no class of theirs
+   * refers to a provider package, and none of their class files holds a provider's name in any
+   * case (a string literal, a log message, a class or member name).
+   */
+  static ArchRule coreNamesNoProvider(List<String> providers, String... corePackages) {
+    return classes().that().resideInAnyPackage(corePackages)
+        .should(new ArchCondition<JavaClass>("name no provider (" + String.join(", ", providers) + ")") {
+          @Override
+          public void check(JavaClass type, ConditionEvents events) {
+            String constants = classFileText(type);
+            for (String provider : providers) {
+              if (constants.contains(provider)) {
+                events.add(SimpleConditionEvent.violated(type, type.getName() + " names provider '" + provider + "'"));
+              }
+            }
+          }
+        });
+  }
+
+  private static boolean reachable(JavaClass type) {
+    for (JavaClass t = type; t != null; t = t.getEnclosingClass().orElse(null)) {
+      if (!t.getModifiers().contains(JavaModifier.PUBLIC)) {
+        return false;
+      }
+    }
+    return !type.isAnonymousClass() && !type.isLocalClass();
+  }
+
+  private static boolean visible(JavaMember member) {
+    Set<JavaModifier> m = member.getModifiers();
+    return m.contains(JavaModifier.PUBLIC) || m.contains(JavaModifier.PROTECTED);
+  }
+
+  private static Set<String> internalIn(JavaType type) {
+    Set<String> names = new TreeSet<>();
+    for (JavaClass c : type.getAllInvolvedRawTypes()) {
+      if (c.getPackageName().contains(".internal")) {
+        names.add(c.getName());
+      }
+    }
+    return names;
+  }
+
+  /** The class file's bytes as lower-case text: its constant pool holds every name and literal it uses. */
+  private static String classFileText(JavaClass type) {
+    var source = type.getSource().orElseThrow(() -> new IllegalStateException("no class file for " + type.getName()));
+    try (InputStream in = source.getUri().toURL().openStream()) {
+      return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

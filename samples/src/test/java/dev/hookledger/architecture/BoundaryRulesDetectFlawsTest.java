@@ -1,0 +1,91 @@
+package dev.hookledger.architecture;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.EvaluationResult;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each rule of {@link BoundaryRules} fails on a deliberately broken fixture (in this module's test
+ * sources, under {@code architecture.fixture} and, for the cycle, the back-edge this release
+ * removed, put back in {@code runtime.internal.admin}), so that {@link ArchitectureTest} passing
+ * means something.
+ */
+class BoundaryRulesDetectFlawsTest {
+
+  @Test
+  void anInternalTypeInAPublicSignatureIsReportedWhereverItAppears() {
+    EvaluationResult result = BoundaryRules.noInternalTypeInPublicSignatures()
+        .evaluate(fixtures("dev.hookledger.architecture.fixture.leak"));
+
+    String leaky = "dev.hookledger.architecture.fixture.leak.Leaky";
+    String hidden = "dev.hookledger.architecture.fixture.leak.internal.Hidden";
+    assertEquals(List.of(
+        leaky + " hidden(...) returns " + hidden,
+        leaky + " take(...) takes " + hidden,
+        leaky + "$Extending extends " + hidden), violations(result));
+  }
+
+  @Test
+  void theAdminBackEdgeIsACycleAgain() {
+    JavaClasses withBackEdge = new ClassFileImporter()
+        .withImportOption(location -> !location.contains("-tests.jar"))
+        .withImportOption(location -> !location.contains("/test-classes/")
+            || location.contains("/dev/hookledger/runtime/internal/admin/AdminBackEdge"))
+        .withImportOption(location -> !location.contains("/dev/hookledger/samples/"))
+        .importPackages("dev.hookledger");
+    assertTrue(withBackEdge.contain("dev.hookledger.runtime.internal.admin.AdminBackEdge"));
+
+    EvaluationResult result = BoundaryRules.noPackageCycles(ArchitectureTest.VOCABULARIES)
+        .ignoreDependency(resideInAPackage("dev.hookledger.runtime"), resideInAPackage("dev.hookledger.runtime.admin"))
+        .evaluate(withBackEdge);
+
+    assertTrue(result.hasViolation());
+    String report = result.getFailureReport().toString();
+    assertTrue(report.contains("Slice hookledger.runtime.internal.admin"), report);
+    assertTrue(report.contains("AdminBackEdge.schemaOf(dev.hookledger.runtime.admin.InboxAdmin)"), report);
+  }
+
+  @Test
+  void theCycleRuleHoldsOnThePublishedModulesWithoutTheBackEdge() {
+    EvaluationResult result = BoundaryRules.noPackageCycles(ArchitectureTest.VOCABULARIES)
+        .ignoreDependency(resideInAPackage("dev.hookledger.runtime"), resideInAPackage("dev.hookledger.runtime.admin"))
+        .evaluate(ArchitectureTest.published());
+    assertFalse(result.hasViolation(), result.getFailureReport().toString());
+  }
+
+  @Test
+  void anAdapterUsingTheRuntimeIsReported() {
+    EvaluationResult result = BoundaryRules.adaptersDoNotDependOnTheRuntime("dev.hookledger.architecture.fixture.adapter..")
+        .evaluate(fixtures("dev.hookledger.architecture.fixture.adapter"));
+
+    assertTrue(result.hasViolation());
+    assertTrue(violations(result).stream().anyMatch(v -> v.contains(
+        "RuntimeAwareAdapter.started(dev.hookledger.runtime.WebhookRuntime)")), violations(result).toString());
+  }
+
+  @Test
+  void aProviderNamedInTheCoreIsReportedByLiteralAndByClass() {
+    EvaluationResult result = BoundaryRules.coreNamesNoProvider(ArchitectureTest.PROVIDERS,
+            "dev.hookledger.architecture.fixture.core..")
+        .evaluate(fixtures("dev.hookledger.architecture.fixture.core"));
+
+    String type = "dev.hookledger.architecture.fixture.core.NamesAProvider";
+    assertEquals(List.of(type + " names provider 'github'", type + " names provider 'stripe'"), violations(result));
+  }
+
+  private static JavaClasses fixtures(String pkg) {
+    return new ClassFileImporter().withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS).importPackages(pkg);
+  }
+
+  private static List<String> violations(EvaluationResult result) {
+    return result.getFailureReport().getDetails().stream().sorted().toList();
+  }
+}

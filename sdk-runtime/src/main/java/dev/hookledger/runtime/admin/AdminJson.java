@@ -1,0 +1,117 @@
+package dev.hookledger.runtime.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.spi.ReplayReport;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON shapes of admin results, one definition for the command line's {@code --json}, the
+ * {@link AdminServlet} and any endpoint of the application's own that shows them. Field names are
+ * camelCase; statuses and sources are lower-case names ({@code dead}, {@code replay}); instants are
+ * ISO-8601 strings; ages are whole seconds; absent values are JSON null. Each call returns a new
+ * node. Stateless and thread-safe.
+ */
+public final class AdminJson {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private AdminJson() {}
+
+  /** The counts, waiting, dead and duplicate totals and the oldest waiting age. */
+  public static ObjectNode status(InboxStatus s) {
+    ObjectNode o = NODES.objectNode();
+    o.put("asOf", s.asOf().toString());
+    o.put("total", s.total());
+    o.put("waiting", s.waiting());
+    o.put("dead", s.dead());
+    o.put("duplicates", s.duplicates());
+    Optional<Long> age = s.oldestWaitingAge().map(d -> d.getSeconds());
+    o.put("oldestWaitingSeconds", age.orElse(null));
+    ArrayNode counts = o.putArray("counts");
+    for (StatusCount c : s.counts()) {
+      counts.addObject().put("provider", c.provider()).put("status", StatusColumn.sql(c.status()))
+          .put("events", c.events()).put("duplicates", c.duplicates());
+    }
+    return o;
+  }
+
+  /** One list page: its events and the cursor of the next page (null on the last). */
+  public static ObjectNode page(EventPage page) {
+    ObjectNode o = NODES.objectNode();
+    o.set("events", summaries(page.events()));
+    o.put("nextCursor", page.nextCursor().orElse(null));
+    return o;
+  }
+
+  /** Events as {@link #summary} shows each. */
+  public static ArrayNode summaries(List<EventSummary> events) {
+    ArrayNode a = NODES.arrayNode();
+    events.forEach(e -> a.add(summary(e)));
+    return a;
+  }
+
+  /** One event as a list shows it; no body or headers. */
+  public static ObjectNode summary(EventSummary e) {
+    ObjectNode o = NODES.objectNode();
+    o.put("provider", e.provider());
+    o.put("scope", e.scope());
+    o.put("eventId", e.eventId());
+    o.put("type", e.type());
+    o.put("status", StatusColumn.sql(e.status()));
+    o.put("source", SourceColumn.sql(e.source()));
+    o.put("attempts", e.attempts());
+    o.put("duplicates", e.duplicates());
+    o.put("receivedAt", e.receivedAt().toString());
+    o.put("availableAt", e.availableAt().toString());
+    o.put("settledAt", text(e.settledAt()));
+    o.put("lastError", e.lastError().orElse(null));
+    return o;
+  }
+
+  /** One event in full: the summary fields, the evidence, the lease and the body. */
+  public static ObjectNode detail(EventDetail d) {
+    ObjectNode o = summary(d.summary());
+    o.put("apiVersion", d.apiVersion().orElse(null));
+    o.put("entityKey", d.entityKey().orElse(null));
+    if (d.entityVersion().isPresent()) {
+      o.put("entityVersion", d.entityVersion().getAsLong());
+    } else {
+      o.putNull("entityVersion");
+    }
+    o.put("occurredAt", text(d.occurredAt()));
+    o.put("livemode", d.livemode().orElse(null));
+    o.put("deliveryId", d.deliveryId().orElse(null));
+    o.put("secretId", d.secretId().orElse(null));
+    o.put("signedAt", text(d.signedAt()));
+    o.put("leaseOwner", d.leaseOwner().orElse(null));
+    o.put("leaseUntil", text(d.leaseUntil()));
+    ObjectNode headers = o.putObject("headers");
+    d.headers().forEach(headers::put);
+    o.put("bodyLength", d.bodyLength());
+    o.put("body", d.body());
+    o.put("payload", d.payload().orElse(null));
+    return o;
+  }
+
+  /** What a prune deleted. */
+  public static ObjectNode prune(PruneReport r) {
+    return NODES.objectNode().put("deleted", r.deleted()).put("batches", r.batches())
+        .put("cutoff", r.cutoff().toString());
+  }
+
+  /** What a replay of {@code provider} fetched and recorded. */
+  public static ObjectNode replay(String provider, ReplayReport r) {
+    return NODES.objectNode().put("provider", provider).put("fetched", r.fetched())
+        .put("recorded", r.recorded()).put("alreadyReceived", r.alreadyReceived())
+        .put("redelivered", r.redelivered()).put("pages", r.pages());
+  }
+
+  private static String text(Optional<Instant> at) {
+    return at.map(Instant::toString).orElse(null);
+  }
+}

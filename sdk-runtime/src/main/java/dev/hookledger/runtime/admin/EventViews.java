@@ -1,0 +1,41 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.*;
+
+import dev.hookledger.runtime.internal.ledger.HeaderRedaction;
+import dev.hookledger.runtime.internal.ledger.HeadersJson;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.jooq.Field;
+import org.jooq.Record;
+
+/** Maps ledger rows to {@link EventSummary} and {@link EventDetail}. */
+final class EventViews {
+  static final List<Field<?>> SUMMARY_FIELDS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, STATUS, SOURCE,
+      ATTEMPTS, DUPLICATES, RECEIVED_AT, AVAILABLE_AT, SETTLED_AT, LAST_ERROR);
+  static final List<Field<?>> DETAIL_FIELDS = List.of(API_VERSION, ENTITY_KEY, ENTITY_VERSION,
+      OCCURRED_AT, LIVEMODE, DELIVERY_ID, LEASE_OWNER, LEASE_UNTIL, HEADERS, BODY, PAYLOAD, SECRET_ID,
+      SIGNED_AT);
+
+  private EventViews() {}
+
+  static EventSummary summary(Record r) {
+    return new EventSummary(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID), r.get(TYPE),
+        StatusColumn.parse(r.get(STATUS)), SourceColumn.parse(r.get(SOURCE)), r.get(ATTEMPTS), r.get(DUPLICATES), r.get(RECEIVED_AT), r.get(AVAILABLE_AT),
+        r.get(SETTLED_AT), r.get(LAST_ERROR));
+  }
+
+  static EventDetail detail(Record r) {
+    byte[] body = r.get(BODY);
+    byte[] payload = r.get(PAYLOAD);
+    EventDetail.Extra extra = new EventDetail.Extra(r.get(API_VERSION), r.get(ENTITY_KEY),
+        r.get(ENTITY_VERSION), r.get(OCCURRED_AT), r.get(LIVEMODE), r.get(DELIVERY_ID),
+        r.get(LEASE_OWNER), r.get(LEASE_UNTIL));
+    return new EventDetail(summary(r), HeaderRedaction.strip(HeadersJson.read(r.get(HEADERS))),
+        new String(body, StandardCharsets.UTF_8), body.length,
+        payload == null ? null : new String(payload, StandardCharsets.UTF_8), r.get(SECRET_ID),
+        r.get(SIGNED_AT), extra);
+  }
+}

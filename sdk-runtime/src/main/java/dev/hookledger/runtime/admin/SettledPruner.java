@@ -1,0 +1,56 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
+import static org.jooq.impl.DSL.row;
+import static org.jooq.impl.DSL.select;
+
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import java.time.Instant;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes settled rows ({@code done}, {@code ignored}, {@code stale}) settled before a cutoff, in
+ * batches of a bounded size, each its own short transaction, so that pruning a large history
+ * never holds many row locks or one long transaction. Rows another transaction holds locked are
+ * skipped (left for the next prune) rather than waited for. Never touches {@code pending},
+ * {@code processing} or {@code dead}: the statement cannot select them.
+ */
+final class SettledPruner {
+  private static final Logger log = LoggerFactory.getLogger(SettledPruner.class);
+
+  private final DSLContext db;
+  private final EventTable events;
+  private final int batchSize;
+
+  SettledPruner(DSLContext db, EventTable events, int batchSize) {
+    this.db = db;
+    this.events = events;
+    this.batchSize = batchSize;
+  }
+
+  PruneReport pruneSettledBefore(Instant cutoff) {
+    // inlined statuses: the partial index on settled rows (settled_at) then serves the batch select
+    Condition eligible = EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff));
+    long deleted = 0;
+    int batches = 0;
+    int n;
+    do {
+      n = db.deleteFrom(events.table())
+          .where(row(PROVIDER, SCOPE, EVENT_ID).in(
+              select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(eligible)
+                  .limit(batchSize).forUpdate().skipLocked()))
+          .execute();
+      deleted += n;
+      batches++;
+    } while (n == batchSize);
+    log.info("pruned {} settled events (settled before {}) in {} batches", deleted, cutoff, batches);
+    return new PruneReport(deleted, batches, cutoff);
+  }
+}

@@ -1,0 +1,75 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.DUPLICATES;
+import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
+import static org.jooq.impl.DSL.coalesce;
+import static org.jooq.impl.DSL.count;
+import static org.jooq.impl.DSL.min;
+import static org.jooq.impl.DSL.sum;
+
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Record2;
+
+/** Reads {@link InboxStatus} and {@link Backlog}. */
+final class StatusReader {
+  private static final Condition WAITING = EventTable.statusIn(StatusColumn.WAITING);
+  private static final Condition IS_DEAD = EventTable.statusIn(List.of(EventStatus.DEAD));
+
+  private final DSLContext db;
+  private final EventTable events;
+  private final Clock clock;
+
+  StatusReader(DSLContext db, EventTable events, Clock clock) {
+    this.db = db;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  /** Counts per provider and status (one scan of the table), plus the oldest waiting event's age. */
+  InboxStatus status() {
+    Instant now = clock.instant();
+    List<StatusCount> counts = db
+        .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
+        .from(events.table())
+        .groupBy(PROVIDER, STATUS)
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
+    List<StatusCount> ordered = counts.stream()
+        .sorted(Comparator.comparing(StatusCount::provider)
+            .thenComparing(StatusCount::status))
+        .toList();
+    return new InboxStatus(now, ordered, oldestWaiting().map(at -> age(at, now)).orElse(null));
+  }
+
+  /** Waiting and dead counts and the oldest waiting age, through the partial indexes only. */
+  Backlog backlog() {
+    Instant now = clock.instant();
+    Record2<Integer, Instant> waiting =
+        db.select(count(), min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchSingle();
+    int dead = db.fetchCount(events.table(), IS_DEAD);
+    Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
+    return new Backlog(waiting.value1(), dead, oldest);
+  }
+
+  private Optional<Instant> oldestWaiting() {
+    return db.select(min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchOptional(r -> r.value1());
+  }
+
+  /** Never negative: a row received "after" the admin's clock (clock skew) is of age zero. */
+  private static Duration age(Instant receivedAt, Instant now) {
+    Duration d = Duration.between(receivedAt, now);
+    return d.isNegative() ? Duration.ZERO : d;
+  }
+}

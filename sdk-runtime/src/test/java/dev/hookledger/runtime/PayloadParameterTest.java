@@ -1,0 +1,296 @@
+package dev.hookledger.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.hookledger.OnEvent;
+import dev.hookledger.Payload;
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import dev.hookledger.runtime.testing.TestHookSigner;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Handlers take the part of the payload they mean ({@code @Payload}), and mapping is strict where
+ * silence loses money: a required property that is absent fails the attempt, naming the property and
+ * its JSON path, so the event is retried and ends {@code dead} instead of settling {@code done}. INLINE
+ * unless said otherwise, so that a failure surfaces from {@code receive}.
+ */
+class PayloadParameterTest {
+  static final TestHookSigner SIGNER = new TestHookSigner("payload-secret");
+  static final String NAME = PayloadParameterTest.class.getName();
+  static final String INVOICE_PAID = """
+      {"id":"evt_1","type":"invoice.paid","data":{"object":{"id":"in_1","customer":"cus_ada","amount_paid":4200,
+      "lines":{"data":[{"id":"il_1","amount":4000},{"id":"il_2","amount":200}]},"metadata":{}}}}""";
+  static TestDatabase.Database db;
+  final List<WebhookRuntime> runtimes = new ArrayList<>();
+
+  @BeforeAll
+  static void database() {
+    db = TestDatabase.create();
+  }
+
+  @AfterEach
+  void close() {
+    runtimes.forEach(WebhookRuntime::close);
+  }
+
+  @Test
+  void aPointerSelectsThePartOfThePayloadForRecordsScalarsListsAndTrees() {
+    Selected handler = new Selected();
+    receive(start("p_select", handler), "evt_select", INVOICE_PAID);
+
+    assertEquals(List.of("Invoice[id=in_1, customer=cus_ada, amount_paid=4200]", "cus_ada", "4200",
+        "[Line[id=il_1, amount=4000], Line[id=il_2, amount=200]]", "{}", "Optional.empty", "null"), handler.seen);
+  }
+
+  @Test
+  void theEnvelopeMappedToTheObjectFailsNamingThePropertyAndItsPath() {
+    HandlerFailedException e = assertThrows(HandlerFailedException.class,
+        () -> receive(start("p_envelope", new Envelope()), "evt_envelope", INVOICE_PAID));
+
+    assertEquals("@OnEvent method 'void " + NAME + "$Envelope.paid(Invoice)' failed on testhook event evt_envelope"
+        + " invoice.paid: parameter 1 (Invoice): required property 'customer' of Invoice is absent at /customer;"
+        + " to map a part of the payload, name it with @Payload (the object inside an event's envelope: @Payload(\"/data/object\"), say);"
+        + " if the property may be absent, mark it @Nullable or make it Optional", e.getMessage());
+    assertEquals(0, LedgerRows.events(db.dataSource(), "p_envelope"), "INLINE: nothing recorded, the provider retries");
+  }
+
+  @Test
+  void aStrictFailureIsRetriedAndEndsDeadWithItsCauseRecorded() {
+    WebhookRuntime runtime = WebhookRuntime.builder()
+        .dataSource(db.dataSource())
+        .schema("p_dead")
+        .provider(new TestHookAdapter(), Secrets.of("payload-secret"))
+        .handlers(new Envelope())
+        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(20)).factor(1).maxAttempts(2).jitter(0).build())
+        .build();
+    runtimes.add(runtime);
+    runtime.migrate();
+    runtime.start();
+
+    assertEquals(Receipt.Outcome.ACCEPTED, runtime.receive("testhook",
+        SIGNER.delivery("testhook", "evt_dead", "invoice.paid", INVOICE_PAID)).outcome());
+
+    Await.until("evt_dead is dead", () -> "dead".equals(row("p_dead", "evt_dead").get("status")));
+    Map<String, Object> row = row("p_dead", "evt_dead");
+    assertEquals(2, row.get("attempts"));
+    assertTrue(((String) row.get("last_error")).startsWith("@OnEvent method 'void " + NAME + "$Envelope.paid(Invoice)'"
+        + " failed on testhook event evt_dead invoice.paid: parameter 1 (Invoice): required property 'customer' of"
+        + " Invoice is absent at /customer;"), (String) row.get("last_error"));
+  }
+
+  @Test
+  void nestedRecordsAndListElementsAreCheckedAtTheirPath() {
+    String missingAmount = INVOICE_PAID.replace("{\"id\":\"il_2\",\"amount\":200}", "{\"id\":\"il_2\"}");
+    HandlerFailedException e = assertThrows(HandlerFailedException.class,
+        () -> receive(start("p_nested", new Nested()), "evt_nested", missingAmount));
+
+    assertEquals("@OnEvent method 'void " + NAME + "$Nested.paid(WithLines)' failed on testhook event evt_nested"
+        + " invoice.paid: parameter 1 (WithLines): required property 'amount' of Line is absent at"
+        + " /data/object/lines/data/1/amount; if it may be absent, mark it @Nullable or make it Optional,"
+        + " or map leniently with @Payload(strict = false)", e.getMessage());
+  }
+
+  @Test
+  void anExplicitNullIsNamedAsNull() {
+    String nullCustomer = INVOICE_PAID.replace("\"customer\":\"cus_ada\"", "\"customer\":null");
+    HandlerFailedException e = assertThrows(HandlerFailedException.class,
+        () -> receive(start("p_null", new Object() {
+          @OnEvent("invoice.paid")
+          void paid(@Payload("/data/object") Invoice invoice) {}
+        }), "evt_null", nullCustomer));
+
+    assertTrue(e.getMessage().endsWith("parameter 1 (Invoice): required property 'customer' of Invoice is null at"
+        + " /data/object/customer; if it may be absent, mark it @Nullable or make it Optional, or map leniently with"
+        + " @Payload(strict = false)"), e.getMessage());
+  }
+
+  @Test
+  void nullableAndOptionalComponentsMayBeAbsentAndStrictFalseMapsLeniently() {
+    Lenient handler = new Lenient();
+    String bare = "{\"data\":{\"object\":{\"id\":\"in_2\"}}}";
+    receive(start("p_lenient", handler), "evt_lenient", bare);
+
+    assertEquals(List.of("Guest[id=in_2, customer=null]", "Invoice[id=in_2, customer=null, amount_paid=0]"),
+        handler.seen);
+  }
+
+  @Test
+  void nothingAtThePointerFailsUnlessTheParameterMayBeAbsent() {
+    HandlerFailedException e = assertThrows(HandlerFailedException.class,
+        () -> receive(start("p_absent", new Object() {
+          @OnEvent("invoice.paid")
+          void paid(@Payload("/data/previous_attributes") JsonNode previous) {}
+        }), "evt_absent", INVOICE_PAID));
+
+    assertTrue(e.getMessage().endsWith("parameter 1 (JsonNode): nothing is at /data/previous_attributes in the"
+        + " payload; if it may be absent, make the parameter Optional or mark it @Nullable"), e.getMessage());
+  }
+
+  @Test
+  void jacksonNamesAnnotationsAndCreatorsDecideWhatIsRequired() {
+    String body = "{\"data\":{\"object\":{\"id\":\"in_3\",\"customer\":\"cus_b\"}}}";
+    HandlerFailedException named = assertThrows(HandlerFailedException.class,
+        () -> receive(start("p_named", new Object() {
+          @OnEvent("invoice.paid")
+          void paid(@Payload("/data/object") SnakeInvoice invoice) {}
+        }), "evt_named", body));
+    assertTrue(named.getMessage().contains("required property 'amount_paid' of SnakeInvoice is absent at"
+        + " /data/object/amount_paid;"), named.getMessage());
+
+    HandlerFailedException created = assertThrows(HandlerFailedException.class,
+        () -> receive(start("p_creator", new Object() {
+          @OnEvent("invoice.paid")
+          void paid(@Payload("/data/object") CreatedInvoice invoice) {}
+        }), "evt_creator", body));
+    assertTrue(created.getMessage().contains("required property 'total' of CreatedInvoice is absent at"
+        + " /data/object/total;"), created.getMessage());
+  }
+
+  @Test
+  void theApplicationsObjectMapperMapsAndNamesTheProperties() {
+    ObjectMapper snake = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Object handler = new Object() {
+      @OnEvent("invoice.paid")
+      void paid(@Payload("/data/object") CamelInvoice invoice) {
+        seen.add(invoice.toString());
+      }
+    };
+    WebhookRuntime runtime = start("p_mapper", b -> b.objectMapper(snake), handler);
+
+    receive(runtime, "evt_mapper", INVOICE_PAID);
+    assertEquals(List.of("CamelInvoice[customer=cus_ada, amountPaid=4200]"), seen);
+
+    HandlerFailedException e = assertThrows(HandlerFailedException.class, () -> receive(runtime, "evt_mapper_2",
+        INVOICE_PAID.replace("\"amount_paid\":4200,", "")));
+    assertTrue(e.getMessage().contains("required property 'amount_paid' of CamelInvoice is absent at"
+        + " /data/object/amount_paid;"), e.getMessage());
+  }
+
+  private WebhookRuntime start(String schema, Object handler) {
+    return start(schema, b -> b, handler);
+  }
+
+  private WebhookRuntime start(String schema, java.util.function.UnaryOperator<WebhookRuntime.Builder> options,
+      Object handler) {
+    WebhookRuntime runtime = options.apply(WebhookRuntime.builder()
+        .dataSource(db.dataSource())
+        .schema(schema)
+        .provider(new TestHookAdapter(), Secrets.of("payload-secret"))
+        .handlers(handler)
+        .mode(ProcessingMode.INLINE))
+        .build();
+    runtimes.add(runtime);
+    runtime.migrate();
+    runtime.start();
+    return runtime;
+  }
+
+  private static void receive(WebhookRuntime runtime, String id, String body) {
+    assertEquals(Receipt.Outcome.PROCESSED,
+        runtime.receive("testhook", SIGNER.delivery("testhook", id, "invoice.paid", body)).outcome());
+  }
+
+  private static Map<String, Object> row(String schema, String id) {
+    return LedgerRows.event(db.dataSource(), schema, id).orElseThrow();
+  }
+
+  /** Any annotation named {@code Nullable} marks a component or parameter that may be absent. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target({ElementType.PARAMETER, ElementType.RECORD_COMPONENT, ElementType.TYPE_USE})
+  @interface Nullable {}
+
+  record Invoice(String id, String customer, long amount_paid) {}
+
+  record Line(String id, long amount) {}
+
+  record Lines(List<Line> data) {}
+
+  record WithLines(Data data) {
+    record Data(Obj object) {}
+
+    record Obj(String id, Lines lines) {}
+  }
+
+  record Guest(String id, @Nullable String customer) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  record SnakeInvoice(String id, long amountPaid) {}
+
+  record CamelInvoice(String customer, long amountPaid) {}
+
+  static final class CreatedInvoice {
+    final String id;
+    final long total;
+
+    @JsonCreator
+    CreatedInvoice(@JsonProperty("id") String id, @JsonProperty("total") long total) {
+      this.id = id;
+      this.total = total;
+    }
+  }
+
+  static final class Selected {
+    final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") Invoice invoice, @Payload("/data/object/customer") String customer,
+        @Payload("/data/object/amount_paid") long amount, @Payload("/data/object/lines/data") List<Line> lines,
+        @Payload("/data/object/metadata") JsonNode metadata,
+        @Payload("/data/previous_attributes") Optional<JsonNode> previous,
+        @Payload("/data/object/discount") @Nullable Invoice discount) {
+      seen.add(invoice.toString());
+      seen.add(customer);
+      seen.add(Long.toString(amount));
+      seen.add(lines.toString());
+      seen.add(metadata.toString());
+      seen.add(previous.toString());
+      seen.add(String.valueOf(discount));
+    }
+  }
+
+  static final class Envelope {
+    @OnEvent("invoice.paid")
+    void paid(Invoice invoice) {}
+  }
+
+  static final class Nested {
+    @OnEvent("invoice.paid")
+    void paid(@Payload WithLines invoice) {}
+  }
+
+  static final class Lenient {
+    final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") Guest guest, @Payload(value = "/data/object", strict = false) Invoice invoice) {
+      seen.add(guest.toString());
+      seen.add(invoice.toString());
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package dev.hookledger.runtime.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.OnEvent;
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.Receipt;
+import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.WebhookFilter;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import dev.hookledger.runtime.testing.TestHookSigner;
+import dev.hookledger.runtime.testing.TestServer;
+import jakarta.servlet.DispatcherType;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.junit.jupiter.api.Test;
+
+/** The published test helper delivers, waits for settlement, and posts over HTTP to a running filter. */
+class SignedDeliveriesTest {
+  static final TestHookSigner SIGNER = new TestHookSigner("testkit-secret");
+
+  @Test
+  void aDeliveryIsSettledDoneWithItsEffectCommittedAndADuplicateRunsNothing() {
+    Counter counter = new Counter();
+    try (WebhookRuntime runtime = start("tk_done", counter)) {
+      SignedDeliveries deliveries = SignedDeliveries.to(runtime);
+
+      EventSummary settled = deliveries.deliverAndSettle("testhook",
+          SIGNER.delivery("testhook", "evt_tk_1", "thing.happened", "{}"));
+      assertEquals(EventStatus.DONE, settled.status());
+      assertEquals(1, counter.calls.get());
+
+      Receipt again = deliveries.deliver("testhook", SIGNER.delivery("testhook", "evt_tk_1", "thing.happened", "{}"));
+      assertEquals(Receipt.Outcome.DUPLICATE, again.outcome());
+      assertEquals(EventStatus.DONE, deliveries.awaitSettled(again.event()).status());
+      assertEquals(1, counter.calls.get());
+    }
+  }
+
+  @Test
+  void anEventThatDoesNotSettleInTimeIsReportedWithItsLastError() {
+    try (WebhookRuntime runtime = start("tk_pending", new Failing())) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> SignedDeliveries.to(runtime)
+          .timeout(Duration.ofMillis(500))
+          .deliverAndSettle("testhook", SIGNER.delivery("testhook", "evt_tk_2", "thing.happened", "{}")));
+      assertTrue(e.getMessage().startsWith("testhook event evt_tk_2 thing.happened is not settled after 500 ms:"
+          + " status pending, 1 attempts, last error: @OnEvent method"), e.getMessage());
+    }
+  }
+
+  @Test
+  void postSendsTheSignedBytesThroughTheFilterOverHttp() throws Exception {
+    Counter counter = new Counter();
+    try (WebhookRuntime runtime = start("tk_http", counter);
+        TestServer server = TestServer.start(context -> context.addFilter(new FilterHolder(new WebhookFilter(runtime)),
+            "/*", EnumSet.of(DispatcherType.REQUEST)))) {
+      SignedDeliveries.Answer answer = SignedDeliveries.post(server.uri(""),
+          SIGNER.delivery("testhook", "evt_tk_3", "thing.happened", "{\"n\":1}"));
+      assertEquals(new SignedDeliveries.Answer(200, "accepted"), new SignedDeliveries.Answer(answer.status(),
+          answer.body().strip()));
+
+      SignedDeliveries.Answer forged = SignedDeliveries.post(server.uri(""),
+          new TestHookSigner("another-secret").delivery("testhook", "evt_tk_4", "thing.happened", "{}"));
+      assertEquals(401, forged.status());
+    }
+  }
+
+  private static WebhookRuntime start(String schema, Object handler) {
+    WebhookRuntime runtime = WebhookRuntime.builder()
+        .dataSource(TestDatabase.create().dataSource())
+        .schema(schema)
+        .provider(new TestHookAdapter(), Secrets.of("testkit-secret"))
+        .handlers(handler)
+        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMinutes(5)).build())
+        .build();
+    runtime.migrate();
+    runtime.start();
+    return runtime;
+  }
+
+  static final class Counter {
+    final AtomicInteger calls = new AtomicInteger();
+
+    @OnEvent("thing.happened")
+    void happened() {
+      calls.incrementAndGet();
+    }
+  }
+
+  static final class Failing {
+    @OnEvent("thing.happened")
+    void happened() {
+      throw new IllegalStateException("not today");
+    }
+  }
+}
