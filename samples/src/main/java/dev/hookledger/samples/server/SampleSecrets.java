@@ -9,19 +9,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The three webhook signing secrets the sample server verifies with. {@link #toString()} never
- * shows a value.
+ * The three webhook signing secrets the sample server verifies with, and the token its admin page
+ * asks for. {@link #toString()} never shows a value.
  *
  * @param stripe the Stripe endpoint's signing secret ({@code whsec_...})
  * @param github the GitHub webhook's secret
  * @param shopify the Shopify app's client secret
+ * @param adminToken the token of {@code /admin}, sent as {@code Authorization: Bearer <token>}
  * @param generated the providers whose secret was generated for development, not configured
  */
-public record SampleSecrets(String stripe, String github, String shopify, List<String> generated) {
+public record SampleSecrets(String stripe, String github, String shopify, String adminToken, List<String> generated) {
   /** The environment variables read by {@link #fromEnvironment}. */
   public static final String STRIPE_ENV = "STRIPE_WEBHOOK_SECRET";
   public static final String GITHUB_ENV = "GITHUB_WEBHOOK_SECRET";
   public static final String SHOPIFY_ENV = "SHOPIFY_WEBHOOK_SECRET";
+  public static final String ADMIN_TOKEN_ENV = "HOOKLEDGER_ADMIN_TOKEN";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -29,24 +31,27 @@ public record SampleSecrets(String stripe, String github, String shopify, List<S
     requireNonNull(stripe, "stripe");
     requireNonNull(github, "github");
     requireNonNull(shopify, "shopify");
+    requireNonNull(adminToken, "adminToken");
     generated = List.copyOf(generated);
   }
 
-  /** Fresh random secrets for all three providers, as the demo and the benchmark use. */
+  /** Fresh random secrets for all three providers and the admin page, as the demo and the benchmark use. */
   public static SampleSecrets generate() {
     return fromEnvironment(Map.of());
   }
 
   /**
-   * The secrets named by {@value #STRIPE_ENV}, {@value #GITHUB_ENV} and {@value #SHOPIFY_ENV} in
-   * {@code env}; each one unset or blank is generated, and listed in {@link #generated()}.
+   * The secrets named by {@value #STRIPE_ENV}, {@value #GITHUB_ENV}, {@value #SHOPIFY_ENV} and
+   * {@value #ADMIN_TOKEN_ENV} in {@code env}; each one unset or blank is generated, and listed in
+   * {@link #generated()}.
    */
   public static SampleSecrets fromEnvironment(Map<String, String> env) {
     List<String> generated = new ArrayList<>();
     String stripe = orGenerate(env, STRIPE_ENV, "whsec_", generated);
     String github = orGenerate(env, GITHUB_ENV, "", generated);
     String shopify = orGenerate(env, SHOPIFY_ENV, "shpss_", generated);
-    return new SampleSecrets(stripe, github, shopify, generated);
+    String adminToken = orGenerate(env, ADMIN_TOKEN_ENV, "", generated);
+    return new SampleSecrets(stripe, github, shopify, adminToken, generated);
   }
 
   private static String orGenerate(Map<String, String> env, String name, String prefix,
@@ -67,6 +72,7 @@ public record SampleSecrets(String stripe, String github, String shopify, List<S
       case STRIPE_ENV -> stripe;
       case GITHUB_ENV -> github;
       case SHOPIFY_ENV -> shopify;
+      case ADMIN_TOKEN_ENV -> adminToken;
       default -> throw new IllegalArgumentException("unknown secret variable " + name);
     };
   }

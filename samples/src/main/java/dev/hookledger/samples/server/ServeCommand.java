@@ -19,7 +19,9 @@ import picocli.CommandLine.Option;
         "Serves the sample application: POST /webhooks/stripe|github|shopify, the operations page at"
             + " /admin, and the business state at /sample/state.json.",
         "Secrets come from STRIPE_WEBHOOK_SECRET, GITHUB_WEBHOOK_SECRET and SHOPIFY_WEBHOOK_SECRET;"
-            + " any that is unset is generated for development and printed."})
+            + " any that is unset is generated for development and printed.",
+        "The admin page asks for the token in HOOKLEDGER_ADMIN_TOKEN (Authorization: Bearer <token>, or as the"
+            + " password a browser asks for); if unset, one is generated and printed once."})
 public final class ServeCommand implements Callable<Integer> {
   /** Where the embedded database keeps its data unless {@code --data-dir} says otherwise. */
   public static final Path DEFAULT_DATA_DIR =
@@ -88,7 +90,7 @@ public final class ServeCommand implements Callable<Integer> {
     printSecrets(secrets);
     out.println("database: " + database.description());
     out.println("routes:   POST " + app.uri() + "/webhooks/stripe | github | shopify");
-    out.println("          GET  " + app.uri() + "/admin        (operations)");
+    out.println("          GET  " + app.uri() + "/admin        (operations; Authorization: Bearer $HOOKLEDGER_ADMIN_TOKEN)");
     out.println("          GET  " + app.uri() + "/sample/state.json");
     out.println("listening on " + app.uri());
     out.flush();
