@@ -162,7 +162,7 @@ public final class WebhookFilter implements Filter {
       String requestPath = Deliveries.pathOf(request);
       Optional<String> provider = path.provider(requestPath);
       if (provider.isPresent() && runtime.mode() == ProcessingMode.SHADOW) {
-        chain.doFilter(ShadowPass.record(runtime, request, requestPath, provider.get()), response);
+        ShadowOutcome.passOn(runtime, ShadowPass.record(runtime, request, requestPath, provider.get()), response, chain);
         return;
       }
       if (provider.isPresent()) {

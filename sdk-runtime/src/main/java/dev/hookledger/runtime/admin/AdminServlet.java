@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.internal.Json;
+import dev.hookledger.runtime.Health;
+import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.admin.AdminJson;
+import dev.hookledger.runtime.internal.admin.HealthJson;
 import dev.hookledger.runtime.internal.admin.AdminPage;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -17,6 +20,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +67,7 @@ public class AdminServlet extends HttpServlet {
 
   private final transient InboxAdmin admin;
   private final transient AdminAuthorizer authorizer;
+  private final transient Supplier<Health> health;
 
   /**
    * A closed admin page over {@code admin}: with no authorizer, every request is answered 403.
@@ -71,6 +76,7 @@ public class AdminServlet extends HttpServlet {
   public AdminServlet(InboxAdmin admin) {
     this.admin = requireNonNull(admin, "admin");
     this.authorizer = null;
+    this.health = null;
     log.warn("AdminServlet has no AdminAuthorizer: it refuses every request (403)");
   }
 
@@ -78,6 +84,18 @@ public class AdminServlet extends HttpServlet {
   public AdminServlet(InboxAdmin admin, AdminAuthorizer authorizer) {
     this.admin = requireNonNull(admin, "admin");
     this.authorizer = requireNonNull(authorizer, "authorizer");
+    this.health = null;
+  }
+
+  /**
+   * An admin page over {@code runtime}'s ledger ({@link WebhookRuntime#admin()}) that also shows its
+   * {@link WebhookRuntime#health()}, answering only the requests {@code authorizer} permits.
+   */
+  public AdminServlet(WebhookRuntime runtime, AdminAuthorizer authorizer) {
+    requireNonNull(runtime, "runtime");
+    this.admin = runtime.admin();
+    this.authorizer = requireNonNull(authorizer, "authorizer");
+    this.health = runtime::health;
   }
 
   /** Checks the authorizer before any route: the page, the JSON and the retries alike. */
@@ -102,6 +120,13 @@ public class AdminServlet extends HttpServlet {
       switch (route(req)) {
         case "/status.json" -> json(resp, 200, AdminJson.status(admin.status()));
         case "/dead.json" -> json(resp, 200, AdminJson.page(deadPage()));
+        case "/health.json" -> {
+          if (health == null) {
+            json(resp, 404, error("no health here: this admin servlet was built over an InboxAdmin, not a runtime"));
+          } else {
+            json(resp, 200, HealthJson.of(health.get()));
+          }
+        }
         case "/" -> page(req, resp);
         case "/retry", "/retry-dead" -> {
           resp.setHeader("Allow", "POST");
@@ -155,6 +180,9 @@ public class AdminServlet extends HttpServlet {
       ObjectNode o = JsonNodeFactory.instance.objectNode();
       o.set("status", AdminJson.status(status));
       o.set("dead", AdminJson.page(dead));
+      if (health != null) {
+        o.set("health", HealthJson.of(health.get()));
+      }
       json(resp, 200, o);
       return;
     }

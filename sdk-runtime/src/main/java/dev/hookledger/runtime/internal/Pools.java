@@ -13,9 +13,13 @@ public final class Pools {
 
   /**
    * A pool of {@code size} connections that does not need the database at start: the runtime can be
-   * built while it is down, and deliveries are answered 503 until it is back.
+   * built while it is down, and deliveries are answered 503 until it is back. Every connection has
+   * the {@code deadlines}: the driver's connect, login and socket timeouts (so that a database that
+   * stops answering fails a statement instead of hanging its thread), and the session's statement,
+   * lock and idle-in-transaction timeouts. A parameter of the same name in the URL wins.
    */
-  public static HikariDataSource create(String jdbcUrl, String user, String password, int size, String name) {
+  public static HikariDataSource create(String jdbcUrl, String user, String password, int size, String name,
+      Deadlines deadlines) {
     HikariConfig c = new HikariConfig();
     c.setJdbcUrl(jdbcUrl);
     if (user != null) {
@@ -28,6 +32,15 @@ public final class Pools {
     c.setMaximumPoolSize(size);
     c.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
     c.setInitializationFailTimeout(-1);
+    c.addDataSourceProperty("connectTimeout", String.valueOf(seconds(deadlines.connect())));
+    c.addDataSourceProperty("loginTimeout", String.valueOf(seconds(CONNECTION_TIMEOUT)));
+    c.addDataSourceProperty("socketTimeout", String.valueOf(seconds(deadlines.socket())));
+    c.addDataSourceProperty("options", deadlines.sessionOptions());
     return new HikariDataSource(c);
+  }
+
+  /** Whole seconds, the driver's unit, rounded up so that a limit is never shortened (0 stays off). */
+  private static long seconds(Duration d) {
+    return (d.toMillis() + 999) / 1000;
   }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
  * @param lease how long a claim holds before another worker may take the event over
  * @param pollInterval the mean time between polls when no notification arrives
  * @param shutdownTimeout how long {@code close()} waits for events in flight
+ * @param handlerTimeout how long an attempt's handlers may run (its lease is renewed until then)
  */
 public record InboxSettings(int workers, int batchSize, Duration lease, Duration pollInterval, Duration shutdownTimeout,
-    RetryPolicy retryPolicy) {}
+    RetryPolicy retryPolicy, Duration handlerTimeout) {}

@@ -27,10 +27,12 @@ final class InboxWorker implements Runnable {
   private final Duration lease;
   private final Clock clock;
   private final Runnable done;
+  private final BackgroundFailures failures;
+  private final LeaseHeartbeat heartbeat;
 
   /** @param done called after each task, to give back its slot */
   InboxWorker(BlockingQueue<Task> queue, LeaseClaimer claimer, EventProcessor processor, String owner, Duration lease,
-      Clock clock, Runnable done) {
+      Clock clock, Runnable done, BackgroundFailures failures, LeaseHeartbeat heartbeat) {
     this.queue = queue;
     this.claimer = claimer;
     this.processor = processor;
@@ -38,6 +40,8 @@ final class InboxWorker implements Runnable {
     this.lease = lease;
     this.clock = clock;
     this.done = done;
+    this.failures = failures;
+    this.heartbeat = heartbeat;
   }
 
   @Override
@@ -53,13 +57,22 @@ final class InboxWorker implements Runnable {
         return;
       }
       try {
-        leaseOf(task).ifPresent(processor::process);
-      } catch (RuntimeException | StackOverflowError e) {
-        // the processor records handler failures itself: this is a defect, and the lease runs out
-        log.error("{}: unexpected failure in the worker; the event is tried again when its lease runs out", task.key(), e);
+        leaseOf(task).ifPresent(this::process);
+      } catch (Throwable e) {
+        // the processor records handler failures itself: this is a defect or an Error (out of memory,
+        // say). The thread lives on, so the node keeps processing; the event's lease runs out and it is
+        // tried again, and set aside dead if it does this every time
+        failures.caught(Thread.currentThread().getName(), task.key(), e);
       } finally {
         done.run();
       }
+    }
+  }
+
+  /** Processes the attempt, its lease renewed while it runs. */
+  private void process(Lease lease) {
+    try (LeaseHeartbeat.Running renewed = heartbeat.track(lease)) {
+      processor.process(lease);
     }
   }
 
