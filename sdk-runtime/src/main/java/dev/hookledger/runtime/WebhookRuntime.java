@@ -390,7 +390,7 @@ public final class WebhookRuntime implements AutoCloseable {
 
     /**
      * The ledger's database as a PostgreSQL JDBC URL (user and password may be URL parameters); the
-     * runtime pools it with HikariCP (up to {@code workers + 8} connections, 5 s connection timeout)
+     * runtime pools it with HikariCP (up to {@code workers + 8} connections, 3 s connection timeout)
      * and closes the pool in {@link WebhookRuntime#close()}.
      */
     public Builder jdbcUrl(String url) {
@@ -619,7 +619,7 @@ public final class WebhookRuntime implements AutoCloseable {
 
     /**
      * For a pool built from {@link #jdbcUrl}: the driver's TCP connect timeout, at least 1 s (whole
-     * seconds, rounded up); default 3 s. The login as a whole is bounded by the pool's 5 s
+     * seconds, rounded up); default 3 s. The login as a whole is bounded by the pool's 3 s
      * connection timeout. Set it in your own pool's URL ({@code connectTimeout=3}) for a {@link #dataSource}.
      */
     public Builder connectTimeout(Duration timeout) {
@@ -629,12 +629,12 @@ public final class WebhookRuntime implements AutoCloseable {
 
     /**
      * For a pool built from {@link #jdbcUrl}: the driver's socket read timeout, at least 1 s (whole
-     * seconds, rounded up); default 8 s. A database that stops answering, rather than refusing, fails
+     * seconds, rounded up); default 6 s. A database that stops answering, rather than refusing, fails
      * the statement after this long, so that a delivery is answered 503 with {@code Retry-After}
-     * within 10 s (GitHub gives up on a delivery after 10 s) instead of holding a request thread for
-     * minutes. Longer than {@link #statementTimeout}, so that a slow statement is cancelled by the
+     * within 10 s (the pool's 3 s wait for a connection, then this; GitHub gives up on a delivery after
+     * 10 s) instead of holding a request thread for minutes. Longer than {@link #statementTimeout}, so that a slow statement is cancelled by the
      * server, keeping its connection, before the socket gives up on it. Set it in your own pool's URL
-     * ({@code socketTimeout=8}) for a {@link #dataSource}.
+     * ({@code socketTimeout=6}) for a {@link #dataSource}.
      */
     public Builder socketTimeout(Duration timeout) {
       this.socketTimeout = positive("socketTimeout", timeout, Duration.ofSeconds(1));

@@ -16,7 +16,7 @@ public record Deadlines(Duration handler, Duration statement, Duration lock, Dur
   public static final Duration DEFAULT_LOCK = Duration.ofSeconds(3);
   public static final Duration DEFAULT_IDLE_IN_TRANSACTION = Duration.ofSeconds(60);
   public static final Duration DEFAULT_CONNECT = Duration.ofSeconds(3);
-  public static final Duration DEFAULT_SOCKET = Duration.ofSeconds(8);
+  public static final Duration DEFAULT_SOCKET = Duration.ofSeconds(6);
 
   public static Deadlines defaults() {
     return new Deadlines(DEFAULT_HANDLER, DEFAULT_STATEMENT, DEFAULT_LOCK, DEFAULT_IDLE_IN_TRANSACTION,
