@@ -526,9 +526,11 @@ public final class WebhookRuntime implements AutoCloseable {
     }
 
     /**
-     * How long a worker's claim on an event holds, at least 1 s; default 30 s. A worker that has not
-     * committed when its lease runs out (it died, or is too slow) is taken over by another, and its
-     * own commit is then refused. Longer than the slowest handler should take.
+     * How long a worker's claim on an event holds unless renewed, at least 1 s; default 30 s. A node
+     * renews the leases of its running attempts every third of it (until their handler deadline), so
+     * a lease runs out only under a worker that died, froze or lost the database: that long after, the
+     * event is taken over by another, and the first worker's commit is refused. It need not exceed the
+     * handlers' time.
      */
     public Builder lease(Duration lease) {
       requireNonNull(lease, "lease");

@@ -13,16 +13,21 @@ import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testing.TestHttp;
+import dev.hookledger.runtime.testing.TestServer;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +103,33 @@ class ShadowSwitchTest {
     assertFalse(handler.handled.contains("evt_dup"));
   }
 
+  @Test
+  void asynchronousEndpointIsJudgedWhenItsResponseCompletes() throws Exception {
+    WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).mode(ProcessingMode.SHADOW).build();
+    runtime.migrate();
+    runtime.start();
+    FilterHolder filter = new FilterHolder(new WebhookFilter(runtime));
+    filter.setAsyncSupported(true);
+    ServletHolder endpoint = new ServletHolder(new AsyncExisting());
+    endpoint.setAsyncSupported(true);
+    try (TestServer server = TestServer.start(context -> {
+      context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
+      context.addServlet(endpoint, "/webhooks/*");
+    })) {
+      HttpResponse<String> failed = TestHttp.send(SIGNER.request(server.uri("/webhooks/testhook"), "evt_async_failed",
+          "order.paid", "{\"answer\":502}"));
+      HttpResponse<String> handled = TestHttp.send(SIGNER.request(server.uri("/webhooks/testhook"), "evt_async_ok",
+          "order.paid", "{\"answer\":200}"));
+      assertEquals(502, failed.statusCode());
+      assertEquals(200, handled.statusCode());
+    } finally {
+      runtime.close();
+    }
+    Await.until("the failed one's row is taken back", () -> row("evt_async_failed").isEmpty());
+    assertEquals("ignored", row("evt_async_ok").orElseThrow().get("status"));
+  }
+
   private ServedRuntime serve(ProcessingMode mode) {
     return ServedRuntime.serve(WebhookRuntime.builder()
         .dataSource(db.dataSource())
@@ -133,6 +165,22 @@ class ShadowSwitchTest {
         handled.add(req.getHeader(TestHookAdapter.EVENT_ID));
       }
       resp.setStatus(status);
+    }
+  }
+
+  /** Answers from another thread, with the status the body names. */
+  static final class AsyncExisting extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+      String body = new String(req.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      int status = Integer.parseInt(body.replaceAll("\\D", ""));
+      AsyncContext async = req.startAsync();
+      async.start(() -> {
+        ((HttpServletResponse) async.getResponse()).setStatus(status);
+        async.complete();
+      });
     }
   }
 

@@ -91,6 +91,7 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("database: " + database.description());
     out.println("routes:   POST " + app.uri() + "/webhooks/stripe | github | shopify");
     out.println("          GET  " + app.uri() + "/admin        (operations; Authorization: Bearer $HOOKLEDGER_ADMIN_TOKEN)");
+    out.println("          GET  " + app.uri() + "/healthz      (200 up / 503 down)");
     out.println("          GET  " + app.uri() + "/sample/state.json");
     out.println("listening on " + app.uri());
     out.flush();

@@ -169,6 +169,8 @@ class ServeProtectionsTest {
         () -> client.get("/admin"));
     assertEquals("GET /admin answered 401", refused.getMessage());
     assertThrows401(() -> client.get("/admin/status.json", "wrong-token-0123456789"));
+    assertTrue(client.get("/admin/health.json", sample.secrets.adminToken()).contains("\"up\":true"));
+    assertEquals("up\n", client.get("/healthz"), "the load balancer's check needs no token and tells nothing more");
   }
 
   private static void assertThrows401(org.junit.jupiter.api.function.Executable get) {
