@@ -109,7 +109,8 @@ class DeadlinesTest {
         s.execute("select * from hookledger.entity_version where entity_key = 'sub_9' for update");
         runtime.receive("testhook", SIGNER.delivery("testhook", "evt_v2", "plan.changed", "{}", "sub_9", 2));
         Await.until("two attempts of evt_v2 failed on the lock", () -> heard.size() >= 2);
-        assertTrue(heard.get(0).startsWith("retried 1: ") && heard.get(0).endsWith("due to lock timeout"), heard.get(0));
+        assertTrue(heard.get(0).startsWith("retried 1: ") && heard.get(0).contains("canceling statement due to lock"
+            + " timeout"), heard.get(0));
         holder.commit();
       }
       InboxFixture.awaitStatus(db, "evt_v2", "done");
@@ -148,9 +149,17 @@ class DeadlinesTest {
     };
   }
 
-  /** The error's message, and the first line of what the handler threw after its deadline, if anything. */
+  /**
+   * The error's message, then the database's reason if a cause gives one, then the first line of what
+   * the handler threw after its deadline, if anything.
+   */
   private static String describe(Throwable error) {
     String message = String.valueOf(error.getMessage()).lines().findFirst().orElse("");
+    for (Throwable c = error.getCause(); c != null; c = c.getCause()) {
+      if (c instanceof java.sql.SQLException && !message.contains(String.valueOf(c.getMessage()))) {
+        message += " <- " + c.getMessage();
+      }
+    }
     for (Throwable s : error.getSuppressed()) {
       Throwable thrown = s.getCause() != null ? s.getCause() : s;
       message += " (then threw: " + thrown.toString().lines().findFirst().orElse("") + ")";
