@@ -75,11 +75,11 @@ class DeadlinesTest {
   @Test
   void handlerSlowerThanItsLeaseKeepsItAndRunsOnce() throws Exception {
     Slow slow = new Slow();
-    // both nodes poll every 50 ms, and the lease is 1 s: without renewals, the 3 s handler would be
+    // both nodes poll every 50 ms, and the lease is 2 s: without renewals, the 5 s handler would be
     // taken over twice and run three times
-    try (WebhookRuntime a = builder(db.jdbcUrl(), slow).workers(1).lease(Duration.ofSeconds(1))
+    try (WebhookRuntime a = builder(db.jdbcUrl(), slow).workers(1).lease(Duration.ofSeconds(2))
         .pollInterval(Duration.ofMillis(50)).build();
-        WebhookRuntime b = builder(db.jdbcUrl(), slow).workers(2).lease(Duration.ofSeconds(1))
+        WebhookRuntime b = builder(db.jdbcUrl(), slow).workers(2).lease(Duration.ofSeconds(2))
             .pollInterval(Duration.ofMillis(50)).build()) {
       a.start();
       b.start();
@@ -189,7 +189,7 @@ class DeadlinesTest {
     void longer(EventContext context, DSLContext tx) throws InterruptedException {
       longRuns.incrementAndGet();
       tx.execute("insert into effect (event_id, node) values (?, 'long')", context.event().eventId());
-      Thread.sleep(3_000); // three leases long: a slow call to a healthy API
+      Thread.sleep(5_000); // two and a half leases long: a slow call to a healthy API
     }
   }
 
