@@ -54,7 +54,8 @@ final class ShadowPass {
       tooLarge(runtime, provider, limit);
       return ReplayedBodyRequest.partlyRead(request, body.bytes());
     }
-    receive(runtime, provider, Deliveries.of(request, path, body.bytes()).withProviderPath(providerPath));
+    ShadowOutcome.recorded(request,
+        receive(runtime, provider, Deliveries.of(request, path, body.bytes()).withProviderPath(providerPath)));
     return ReplayedBodyRequest.whole(request, body.bytes());
   }
 
@@ -64,10 +65,12 @@ final class ShadowPass {
         provider, limit);
   }
 
-  private static void receive(WebhookRuntime runtime, String provider, InboundDelivery delivery) {
+  /** @return what the ledger did with it, or null if it was not recorded */
+  private static Receipt receive(WebhookRuntime runtime, String provider, InboundDelivery delivery) {
     try {
       Receipt receipt = runtime.receive(provider, delivery);
       log.debug("shadow mode: {} {}; passed on", receipt.event(), receipt.outcome());
+      return receipt;
     } catch (DeliveryRejectedException e) {
       log.warn("shadow mode: {} delivery would be rejected with {} ({}): {}; passed on unrecorded", provider,
           e.httpStatus(), e.reason(), e.getMessage());
@@ -76,5 +79,6 @@ final class ShadowPass {
     } catch (RuntimeException e) {
       log.error("shadow mode: {} delivery passed on unrecorded, recording failed unexpectedly", provider, e);
     }
+    return null;
   }
 }
