@@ -79,7 +79,7 @@ final class ShadowPass {
       case OVER_BUDGET -> log.warn("shadow mode: {} delivery passed on unrecorded: the body budget is spent ({})",
           provider, runtime.bodyBudget());
       case READ -> {
-        receive(runtime, provider, Deliveries.withBody(headers, body.bytes()));
+        ShadowOutcome.recorded(request, receive(runtime, provider, Deliveries.withBody(headers, body.bytes())));
         return new Passed(ReplayedBodyRequest.whole(request, body.bytes()), body);
       }
     }
@@ -98,10 +98,12 @@ final class ShadowPass {
         provider, limit);
   }
 
-  private static void receive(WebhookRuntime runtime, String provider, InboundDelivery delivery) {
+  /** @return what the ledger did with it, or null if it was not recorded */
+  private static Receipt receive(WebhookRuntime runtime, String provider, InboundDelivery delivery) {
     try {
       Receipt receipt = runtime.receive(provider, delivery);
       log.debug("shadow mode: {} {}; passed on", receipt.event(), receipt.outcome());
+      return receipt;
     } catch (DeliveryRejectedException e) {
       wouldReject(provider, e);
     } catch (LedgerUnavailableException e) {
@@ -109,5 +111,6 @@ final class ShadowPass {
     } catch (RuntimeException e) {
       log.error("shadow mode: {} delivery passed on unrecorded, recording failed unexpectedly", provider, e);
     }
+    return null;
   }
 }

@@ -59,7 +59,9 @@ import org.slf4j.LoggerFactory;
  *   <init-param><param-name>handlers</param-name><param-value>com.acme.Billing,com.acme.Issues</param-value></init-param>
  *   <!-- optional: jdbc-url (else the variable named by jdbc-url-env, default HOOKLEDGER_JDBC_URL),
  *        schema, path-prefix, mode (STORE_FIRST, INLINE, SHADOW), inline (type patterns), workers,
- *        max-in-flight-body-bytes, <provider>.secret-env, <provider>.max-body-bytes -->
+ *        max-in-flight-body-bytes, <provider>.secret-env, <provider>.max-body-bytes, and the deadlines handler-timeout,
+ *        statement-timeout, lock-timeout, idle-in-transaction-timeout, connect-timeout, socket-timeout
+ *        as 500ms, 30s, 2m or PT30S -->
  *   <init-param><param-name>stripe.secret-env</param-name><param-value>STRIPE_WEBHOOK_SECRET</param-value></init-param>
  * </filter>
  * <filter-mapping><filter-name>hookledger</filter-name><url-pattern>/*</url-pattern></filter-mapping>
@@ -90,7 +92,9 @@ import org.slf4j.LoggerFactory;
  * request under its prefix on down the chain with the body readable again (stream, reader or form
  * parameters), byte for byte. Deliveries enforcing would refuse are passed on too: the existing
  * endpoint decides, while the listener counts them ({@code rejected}) and a WARN line names the
- * reason. Switching to enforcing is the one setting {@code mode}.
+ * reason. If the existing endpoint fails a new event (a status outside 2xx, or an exception), its
+ * row is taken back, so that the provider's redelivery is processed after the switch to enforcing.
+ * Switching to enforcing is the one setting {@code mode}.
  *
  * <p>Thread-safe.
  */
@@ -175,7 +179,7 @@ public final class WebhookFilter implements Filter {
       if (provider.isPresent() && runtime.mode() == ProcessingMode.SHADOW) {
         try (ShadowPass.Passed passed =
             ShadowPass.record(runtime, request, requestPath, path.providerPath(requestPath), provider.get())) {
-          chain.doFilter(passed.request(), response);
+          ShadowOutcome.passOn(runtime, passed.request(), response, chain);
         }
         return;
       }

@@ -11,27 +11,34 @@ import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.internal.JdbcUrls;
+import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.internal.Deadlines;
 import dev.hookledger.runtime.internal.Pools;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
+import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
+import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
+import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
+import dev.hookledger.runtime.internal.ledger.ShadowRows;
 import dev.hookledger.runtime.internal.process.EntityVersionGuard;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
+import dev.hookledger.runtime.internal.process.HandlerDeadline;
 import dev.hookledger.runtime.internal.process.Retries;
 import dev.hookledger.runtime.internal.receive.HeaderCheck;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
@@ -123,12 +130,15 @@ public final class WebhookRuntime implements AutoCloseable {
   private final WebhookListener listener;
   private final String owner = OwnerToken.create();
   private final LeaseClaimer claimer;
+  private final LeaseRenewals renewals;
   private final Notifier notifier;
   private final GroupCommit writer;
   private final EventProcessor processor;
   private final Receiver receiver;
   private final HeaderCheck headerCheck;
   private final BodyBudget bodyBudget;
+  private final HandlerDeadline deadline;
+  private final ShadowRows shadowRows;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private volatile WorkerPool pool;
 
@@ -139,17 +149,21 @@ public final class WebhookRuntime implements AutoCloseable {
     this.schema = b.schema;
     this.mode = b.mode;
     this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy,
-        InboxSettings.defaultMaxClaimBytes());
+        InboxSettings.defaultMaxClaimBytes(), b.handlerTimeout);
     this.clock = b.clock;
-    this.dsl = LedgerDsl.on(dataSource);
+    // the pool built here carries the session timeouts; a pool the application gives gets them per transaction
+    this.dsl = ownedPool != null ? LedgerDsl.on(dataSource) : LedgerDsl.on(dataSource, b.deadlines());
+    this.deadline = new HandlerDeadline(b.handlerTimeout, "hookledger-" + schema + "-deadline");
     EventTable events = new EventTable(schema);
     // one listener or several, each call guarded: a listener cannot change an outcome
     this.listener = new CompositeWebhookListener(b.listeners);
     this.claimer = new LeaseClaimer(dsl, events);
+    this.renewals = new LeaseRenewals(dsl, events);
+    this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, schema);
     ProcessingRows rows = new ProcessingRows(dsl, events);
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
-        new Retries(rows, b.retryPolicy, clock, listener), clock, listener);
+        new Retries(rows, b.retryPolicy, clock, listener), clock, listener, deadline);
     this.writer = GroupCommit.of(dataSource, events, clock, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
         MAX_COMMIT_WAIT, "hookledger-" + schema);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, clock, writer), processor,
@@ -194,7 +208,7 @@ public final class WebhookRuntime implements AutoCloseable {
     }
     // the pool exists before receive() can see STARTED, so no accepted event misses it
     if (inbox.workers() > 0 && mode != ProcessingMode.SHADOW) {
-      pool = WorkerPool.start(inbox, claimer, processor, notifier, dataSource, owner, clock, listener,
+      pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, clock, listener,
           "hookledger-" + schema);
     }
     writer.start();
@@ -223,6 +237,7 @@ public final class WebhookRuntime implements AutoCloseable {
       p.close();
     }
     notifier.close();
+    deadline.close();
     if (ownedPool != null) {
       ownedPool.close();
     }
@@ -278,6 +293,31 @@ public final class WebhookRuntime implements AutoCloseable {
     return InboxAdmin.builder(dataSource).schema(schema).clock(clock).build();
   }
 
+  /**
+   * Whether this node can receive and process right now: its lifecycle, worker threads, notification
+   * listener, and one read of the ledger (reachable? how much waits, how old, how much is dead),
+   * through the partial indexes only, so it is cheap enough for a load balancer's poll (see
+   * {@link dev.hookledger.runtime.admin.HealthServlet}). Never throws; never null.
+   */
+  public Health health() {
+    boolean running = state.get() == State.STARTED;
+    WorkerPool p = pool;
+    PoolHealth threads = p == null ? new PoolHealth(0, 0, true, true, 0) : p.health();
+    Backlog backlog;
+    boolean reachable;
+    try {
+      backlog = admin().backlog();
+      reachable = true;
+    } catch (LedgerUnavailableException e) {
+      log.debug("health: the ledger is unreachable: {}", e.getMessage());
+      backlog = new Backlog(0, 0, Duration.ZERO);
+      reachable = false;
+    }
+    return new Health(running, reachable, threads.workers(), threads.workersAlive(), threads.pollerAlive(),
+        threads.listenerConnected(), threads.failuresSurvived(), backlog.waiting(), backlog.dead(),
+        backlog.oldestWaitingAge());
+  }
+
   /** The ledger's data source: the one given, or the pool built from the JDBC URL. */
   public DataSource dataSource() {
     return dataSource;
@@ -321,6 +361,26 @@ public final class WebhookRuntime implements AutoCloseable {
   /** The bound on body bytes held by this runtime's requests at once. */
   BodyBudget bodyBudget() {
     return bodyBudget;
+  }
+
+  /**
+   * SHADOW: the existing endpoint failed the delivery whose new row is {@code key}; the row is taken
+   * back, so that the provider's redelivery is recorded new, and runs the handlers once enforcing.
+   */
+  void shadowFailed(EventKey key, String how) {
+    try {
+      if (shadowRows.forget(key)) {
+        log.info("shadow mode: the existing endpoint {} for {}; its row is taken back, so that the provider's"
+            + " redelivery is processed", how, key);
+      } else {
+        log.warn("shadow mode: the existing endpoint {} for {}; its row is kept, as a copy of the delivery arrived"
+            + " meanwhile and may have succeeded", how, key);
+      }
+    } catch (DataAccessException e) {
+      log.error("shadow mode: the existing endpoint {} for {}, and its row cannot be taken back ({}): after the"
+          + " switch to enforcing, a redelivery is a duplicate; run its handlers with a forced retry", how, key,
+          LedgerErrors.describe(e));
+    }
   }
 
   /**
@@ -392,6 +452,12 @@ public final class WebhookRuntime implements AutoCloseable {
     private Duration pollInterval = Duration.ofSeconds(1);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private Duration handlerTimeout = Deadlines.DEFAULT_HANDLER;
+    private Duration statementTimeout = Deadlines.DEFAULT_STATEMENT;
+    private Duration lockTimeout = Deadlines.DEFAULT_LOCK;
+    private Duration idleInTransactionTimeout = Deadlines.DEFAULT_IDLE_IN_TRANSACTION;
+    private Duration connectTimeout = Deadlines.DEFAULT_CONNECT;
+    private Duration socketTimeout = Deadlines.DEFAULT_SOCKET;
     private int ledgerWriters = 2;
     private int receiveQueueCapacity = 1024;
     private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
@@ -406,7 +472,7 @@ public final class WebhookRuntime implements AutoCloseable {
 
     /**
      * The ledger's database as a PostgreSQL JDBC URL (user and password may be URL parameters); the
-     * runtime pools it with HikariCP (up to {@code workers + 8} connections, 5 s connection timeout)
+     * runtime pools it with HikariCP (up to {@code workers + 8} connections, 3 s connection timeout)
      * and closes the pool in {@link WebhookRuntime#close()}.
      */
     public Builder jdbcUrl(String url) {
@@ -565,9 +631,11 @@ public final class WebhookRuntime implements AutoCloseable {
     }
 
     /**
-     * How long a worker's claim on an event holds, at least 1 s; default 30 s. A worker that has not
-     * committed when its lease runs out (it died, or is too slow) is taken over by another, and its
-     * own commit is then refused. Longer than the slowest handler should take.
+     * How long a worker's claim on an event holds unless renewed, at least 1 s; default 30 s. A node
+     * renews the leases of its running attempts every third of it (until their handler deadline), so
+     * a lease runs out only under a worker that died, froze or lost the database: that long after, the
+     * event is taken over by another, and the first worker's commit is refused. It need not exceed the
+     * handlers' time.
      */
     public Builder lease(Duration lease) {
       requireNonNull(lease, "lease");
@@ -635,6 +703,100 @@ public final class WebhookRuntime implements AutoCloseable {
     }
 
     /**
+     * How long the {@code @OnEvent} methods of one attempt may run, at least 1 ms; default 30 s. At
+     * the deadline the statement running is cancelled and the thread interrupted; the attempt fails,
+     * its transaction rolls back, and the event is retried by the {@link RetryPolicy}. A handler that
+     * ignores both keeps its worker busy, but no longer keeps its event: its lease stops being
+     * renewed. 30 s is far beyond a sound handler (a few writes, a call or two to an API with its own
+     * timeouts), and short enough that a hung one frees its locks within a minute. Must be shorter
+     * than {@link #idleInTransactionTimeout}.
+     */
+    public Builder handlerTimeout(Duration timeout) {
+      this.handlerTimeout = positive("handlerTimeout", timeout, Duration.ofMillis(1));
+      return this;
+    }
+
+    /**
+     * PostgreSQL's {@code statement_timeout} on the runtime's transactions, handlers' statements
+     * included; default 5 s; {@link Duration#ZERO} turns it off. A statement running longer is
+     * cancelled: on the receive path the delivery is answered 503 (the provider retries), in a worker
+     * the attempt fails and is retried. 5 s is a hundred times what the ledger's statements take, and
+     * Shopify gives up on a delivery after 5 s anyway. Must be shorter than {@link #socketTimeout}.
+     */
+    public Builder statementTimeout(Duration timeout) {
+      this.statementTimeout = notNegative("statementTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * PostgreSQL's {@code lock_timeout} on the runtime's transactions; default 3 s; {@link Duration#ZERO}
+     * turns it off. A lock wait longer than this fails the statement: a worker queued behind another
+     * transaction's lock on the same event or {@code entity_version} row (a hung handler's, say) fails
+     * its attempt, which is retried with backoff, rather than hanging with it.
+     */
+    public Builder lockTimeout(Duration timeout) {
+      this.lockTimeout = notNegative("lockTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * PostgreSQL's {@code idle_in_transaction_session_timeout} on the runtime's sessions; default 60 s;
+     * {@link Duration#ZERO} turns it off. The server ends a session that holds a transaction open
+     * without a statement for longer (a handler stuck in a call outside the database that ignored its
+     * deadline, a node frozen by a pause), which releases the locks it holds. Longer than
+     * {@link #handlerTimeout}, so that it only ever ends what the handler deadline could not.
+     */
+    public Builder idleInTransactionTimeout(Duration timeout) {
+      this.idleInTransactionTimeout = notNegative("idleInTransactionTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * For a pool built from {@link #jdbcUrl}: the driver's TCP connect timeout, at least 1 s (whole
+     * seconds, rounded up); default 3 s. The login as a whole is bounded by the pool's 3 s
+     * connection timeout. Set it in your own pool's URL ({@code connectTimeout=3}) for a {@link #dataSource}.
+     */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = positive("connectTimeout", timeout, Duration.ofSeconds(1));
+      return this;
+    }
+
+    /**
+     * For a pool built from {@link #jdbcUrl}: the driver's socket read timeout, at least 1 s (whole
+     * seconds, rounded up); default 6 s. A database that stops answering, rather than refusing, fails
+     * the statement after this long, so that a delivery is answered 503 with {@code Retry-After}
+     * within 10 s (the pool's 3 s wait for a connection, then this; GitHub gives up on a delivery after
+     * 10 s) instead of holding a request thread for minutes. Longer than {@link #statementTimeout}, so that a slow statement is cancelled by the
+     * server, keeping its connection, before the socket gives up on it. Set it in your own pool's URL
+     * ({@code socketTimeout=6}) for a {@link #dataSource}.
+     */
+    public Builder socketTimeout(Duration timeout) {
+      this.socketTimeout = positive("socketTimeout", timeout, Duration.ofSeconds(1));
+      return this;
+    }
+
+    private Deadlines deadlines() {
+      return new Deadlines(handlerTimeout, statementTimeout, lockTimeout, idleInTransactionTimeout, connectTimeout,
+          socketTimeout);
+    }
+
+    private static Duration positive(String name, Duration d, Duration min) {
+      requireNonNull(d, name);
+      if (d.compareTo(min) < 0) {
+        throw new IllegalArgumentException(name + " must be >= " + min.toMillis() + " ms, but was " + d);
+      }
+      return d;
+    }
+
+    private static Duration notNegative(String name, Duration d) {
+      requireNonNull(d, name);
+      if (d.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative, but was " + d);
+      }
+      return d;
+    }
+
+    /**
      * Checks the configuration as a whole and builds the runtime. Does not connect to the database.
      *
      * @throws IllegalArgumentException naming what does not fit
@@ -653,6 +815,7 @@ public final class WebhookRuntime implements AutoCloseable {
         throw new IllegalArgumentException("inline(" + inline + ") selects INLINE types within STORE_FIRST, "
             + "but mode is " + mode);
       }
+      checkDeadlines();
       ProviderRegistry registry = ProviderRegistry.of(withBodyLimits());
       if (mode == ProcessingMode.INLINE || !inline.isEmpty()) {
         for (ProviderRegistry.Registration r : registry.all()) {
@@ -668,8 +831,20 @@ public final class WebhookRuntime implements AutoCloseable {
         log.info("no @OnEvent handlers registered: every event will settle 'ignored'");
       }
       HikariDataSource pool = jdbcUrl == null ? null
-          : Pools.create(jdbcUrl, user, password, workers + 8, "hookledger-" + schema);
+          : Pools.create(jdbcUrl, user, password, workers + 8, "hookledger-" + schema, deadlines());
       return new WebhookRuntime(this, registry, dispatcher, pool == null ? dataSource : pool, pool);
+    }
+
+    private void checkDeadlines() {
+      if (jdbcUrl != null && !statementTimeout.isZero() && socketTimeout.compareTo(statementTimeout) <= 0) {
+        throw new IllegalArgumentException("socketTimeout (" + socketTimeout + ") must be longer than statementTimeout ("
+            + statementTimeout + "), so that the server cancels a slow statement before the socket gives up on it");
+      }
+      if (!idleInTransactionTimeout.isZero() && idleInTransactionTimeout.compareTo(handlerTimeout) <= 0) {
+        throw new IllegalArgumentException("idleInTransactionTimeout (" + idleInTransactionTimeout
+            + ") must be longer than handlerTimeout (" + handlerTimeout + "), so that the server never ends a"
+            + " transaction whose handler is within its time");
+      }
     }
 
     private List<ProviderRegistry.Registration> withBodyLimits() {

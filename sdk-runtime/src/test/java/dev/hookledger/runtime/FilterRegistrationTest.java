@@ -93,6 +93,12 @@ class FilterRegistrationTest {
     holder.setInitParameter("handlers", Recorder.class.getName());
     holder.setInitParameter("schema", "initparams");
     holder.setInitParameter("path-prefix", "/in");
+    holder.setInitParameter("handler-timeout", "20s");
+    holder.setInitParameter("statement-timeout", "4s");
+    holder.setInitParameter("lock-timeout", "1500ms");
+    holder.setInitParameter("idle-in-transaction-timeout", "2m");
+    holder.setInitParameter("connect-timeout", "2s");
+    holder.setInitParameter("socket-timeout", "PT5S");
 
     try (TestServer server = TestServer.start(context -> context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST)))) {
       HttpResponse<String> response = TestHttp.send(new TestHookSigner("new-secret")
@@ -162,9 +168,10 @@ class FilterRegistrationTest {
   void unknownInitParamIsRefusedWithTheKnownOnes() {
     ServletException e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "provider", "testhook"), Map.of()));
-    assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: handlers, inline, jdbc-url,"
-        + " jdbc-url-env, ledger-writers, max-in-flight-body-bytes, mode, path-prefix, providers, receive-queue-capacity,"
-        + " schema, workers, and per listed provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
+    assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: connect-timeout,"
+        + " handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, ledger-writers,"
+        + " lock-timeout, max-in-flight-body-bytes, mode, path-prefix, providers, receive-queue-capacity, schema, socket-timeout,"
+        + " statement-timeout, workers, and per listed provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
   }
 
   @Test
@@ -176,6 +183,25 @@ class FilterRegistrationTest {
     e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "max-in-flight-body-bytes", "0"), Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl())));
     assertEquals("hookledger filter 'hookledger': maxInFlightBodyBytes must be >= 1, but was 0", e.getMessage());
+  }
+
+  @Test
+  void deadlinesAreReadAsDurationsAndABadOneIsNamed() {
+    ServletException e = assertThrows(ServletException.class, () -> init(
+        Map.of("providers", "testhook", "lock-timeout", "3 seconds"),
+        Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl(), "HOOKLEDGER_TESTHOOK_SECRET", "s")));
+    assertEquals("hookledger filter 'hookledger': init-param lock-timeout: must be a duration such as 500ms, 30s, 2m or"
+        + " PT30S, but was '3 seconds'", e.getMessage());
+    ServletException tooShort = assertThrows(ServletException.class, () -> init(
+        Map.of("providers", "testhook", "statement-timeout", "10s", "socket-timeout", "PT8S"),
+        Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl(), "HOOKLEDGER_TESTHOOK_SECRET", "s")));
+    assertEquals("hookledger filter 'hookledger': socketTimeout (PT8S) must be longer than statementTimeout (PT10S), so"
+        + " that the server cancels a slow statement before the socket gives up on it", tooShort.getMessage());
+    ServletException negative = assertThrows(ServletException.class, () -> init(
+        Map.of("providers", "testhook", "handler-timeout", "0ms"),
+        Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl(), "HOOKLEDGER_TESTHOOK_SECRET", "s")));
+    assertEquals("hookledger filter 'hookledger': init-param handler-timeout: handlerTimeout must be >= 1 ms, but was"
+        + " PT0S", negative.getMessage());
   }
 
   @Test

@@ -141,6 +141,27 @@ class WebhookRuntimeBuilderTest {
     return captured.toString(StandardCharsets.UTF_8);
   }
 
+  @Test
+  void deadlinesAreCheckedAloneAndTogether() {
+    assertMessage("handlerTimeout must be >= 1 ms, but was PT0S", () -> valid().handlerTimeout(java.time.Duration.ZERO));
+    assertMessage("statementTimeout must not be negative, but was PT-1S",
+        () -> valid().statementTimeout(java.time.Duration.ofSeconds(-1)));
+    assertMessage("lockTimeout must not be negative, but was PT-0.001S",
+        () -> valid().lockTimeout(java.time.Duration.ofMillis(-1)));
+    assertMessage("socketTimeout must be >= 1000 ms, but was PT0.5S",
+        () -> valid().socketTimeout(java.time.Duration.ofMillis(500)));
+    assertMessage("connectTimeout must be >= 1000 ms, but was PT0S", () -> valid().connectTimeout(java.time.Duration.ZERO));
+    assertMessage("idleInTransactionTimeout (PT30S) must be longer than handlerTimeout (PT30S), so that the server never"
+        + " ends a transaction whose handler is within its time",
+        () -> valid().idleInTransactionTimeout(java.time.Duration.ofSeconds(30)).build());
+    assertMessage("socketTimeout (PT6S) must be longer than statementTimeout (PT6S), so that the server cancels a slow"
+        + " statement before the socket gives up on it", () -> WebhookRuntime.builder()
+        .jdbcUrl("jdbc:postgresql://localhost/app").provider(new TestHookAdapter(), Secrets.of("s"))
+        .statementTimeout(java.time.Duration.ofSeconds(6)).build());
+    // a data source of the application's: its socket timeout is its own, so a long statement timeout is fine
+    valid().statementTimeout(java.time.Duration.ofMinutes(1)).idleInTransactionTimeout(java.time.Duration.ZERO).build();
+  }
+
   private static WebhookRuntime.Builder valid() {
     return WebhookRuntime.builder().dataSource(new PGSimpleDataSource()).provider(new TestHookAdapter(), Secrets.of("s"));
   }

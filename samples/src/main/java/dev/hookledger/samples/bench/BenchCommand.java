@@ -129,6 +129,8 @@ public final class BenchCommand implements Callable<Integer> {
         long halfStart = System.nanoTime();
         LoadGenerator.Run halfRun = load.run(half, halfClients, halfStart + Duration.ofSeconds(maxSeconds).toNanos());
         latencyLine("at half load", halfRun, halfClients, rawHalf);
+        // the lone client is measured on an idle server: the half-load phase's events settled first
+        awaitProcessed(app.admin(), halfStart, halfStart + Duration.ofSeconds(maxSeconds).toNanos());
         long oneStart = System.nanoTime();
         LoadGenerator.Run oneRun = load.run(single, 1, oneStart + Duration.ofSeconds(maxSeconds).toNanos());
         latencyLine("at 1 client", oneRun, 1, rawOne);

@@ -61,7 +61,7 @@ public final class SampleApp implements AutoCloseable {
       runtime.migrate();
       runtime.start();
       InboxAdmin admin = runtime.admin();
-      SampleServer server = SampleServer.start(host, port, runtime, admin, ds);
+      SampleServer server = SampleServer.start(host, port, runtime, secrets.adminToken(), ds);
       return new SampleApp(database, runtime, admin, server);
     } catch (RuntimeException e) {
       if (runtime != null) {

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The webhook signing secrets the sample server verifies with. {@link #toString()} never shows a
- * value.
+ * The webhook signing secrets the sample server verifies with, and the token its admin page asks
+ * for. {@link #toString()} never shows a value.
  *
  * @param stripe the Stripe endpoint's signing secret ({@code whsec_...})
  * @param github the GitHub webhook's secret
@@ -18,14 +18,17 @@ import java.util.Map;
  * @param standard the Standard Webhooks secret ({@code whsec_<base64>}); empty when
  *     {@value #STANDARD_ENV} is unset, and then provider {@code standard} is not served (it is never
  *     generated: a sender shows its own secret)
- * @param generated the providers whose secret was generated for development, not configured
+ * @param adminToken the token of {@code /admin}, sent as {@code Authorization: Bearer <token>}
+ * @param generated the variables whose value was generated for development, not configured
  */
-public record SampleSecrets(String stripe, String github, String shopify, String standard, List<String> generated) {
+public record SampleSecrets(String stripe, String github, String shopify, String standard, String adminToken,
+    List<String> generated) {
   /** The environment variables read by {@link #fromEnvironment}. */
   public static final String STRIPE_ENV = "STRIPE_WEBHOOK_SECRET";
   public static final String GITHUB_ENV = "GITHUB_WEBHOOK_SECRET";
   public static final String SHOPIFY_ENV = "SHOPIFY_WEBHOOK_SECRET";
   public static final String STANDARD_ENV = "STANDARD_WEBHOOK_SECRET";
+  public static final String ADMIN_TOKEN_ENV = "HOOKLEDGER_ADMIN_TOKEN";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -34,18 +37,19 @@ public record SampleSecrets(String stripe, String github, String shopify, String
     requireNonNull(github, "github");
     requireNonNull(shopify, "shopify");
     requireNonNull(standard, "standard");
+    requireNonNull(adminToken, "adminToken");
     generated = List.copyOf(generated);
   }
 
-  /** Fresh random secrets for the three built-in providers, as the demo and the benchmark use. */
+  /** Fresh random secrets for the three built-in providers and the admin page, as the demo and the benchmark use. */
   public static SampleSecrets generate() {
     return fromEnvironment(Map.of());
   }
 
   /**
-   * The secrets named by {@value #STRIPE_ENV}, {@value #GITHUB_ENV} and {@value #SHOPIFY_ENV} in
-   * {@code env}; each one unset or blank is generated, and listed in {@link #generated()}. Also
-   * {@value #STANDARD_ENV}, if set.
+   * The secrets named by {@value #STRIPE_ENV}, {@value #GITHUB_ENV}, {@value #SHOPIFY_ENV} and
+   * {@value #ADMIN_TOKEN_ENV} in {@code env}; each one unset or blank is generated, and listed in
+   * {@link #generated()}. Also {@value #STANDARD_ENV}, if set (never generated).
    */
   public static SampleSecrets fromEnvironment(Map<String, String> env) {
     List<String> generated = new ArrayList<>();
@@ -53,7 +57,8 @@ public record SampleSecrets(String stripe, String github, String shopify, String
     String github = orGenerate(env, GITHUB_ENV, "", generated);
     String shopify = orGenerate(env, SHOPIFY_ENV, "shpss_", generated);
     String standard = env.getOrDefault(STANDARD_ENV, "").strip();
-    return new SampleSecrets(stripe, github, shopify, standard, generated);
+    String adminToken = orGenerate(env, ADMIN_TOKEN_ENV, "", generated);
+    return new SampleSecrets(stripe, github, shopify, standard, adminToken, generated);
   }
 
   private static String orGenerate(Map<String, String> env, String name, String prefix,
@@ -75,6 +80,7 @@ public record SampleSecrets(String stripe, String github, String shopify, String
       case GITHUB_ENV -> github;
       case SHOPIFY_ENV -> shopify;
       case STANDARD_ENV -> standard;
+      case ADMIN_TOKEN_ENV -> adminToken;
       default -> throw new IllegalArgumentException("unknown secret variable " + name);
     };
   }

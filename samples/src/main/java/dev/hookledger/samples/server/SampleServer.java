@@ -4,8 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.WebhookFilter;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.AdminServlet;
-import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.HealthServlet;
 import dev.hookledger.samples.app.StateServlet;
 import jakarta.servlet.DispatcherType;
 import java.net.URI;
@@ -26,8 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sample application's HTTP server (embedded Jetty 12, ee10): the webhook filter on
- * {@code /webhooks/*}, the operations page on {@code /admin}, and the business state on
- * {@code /sample/state.json}.
+ * {@code /webhooks/*}, the operations page on {@code /admin} (behind a bearer token), the load
+ * balancer's health check on {@code /healthz}, and the business state on {@code /sample/state.json}.
  *
  * <p>{@link #close()} stops gracefully: no new connections, requests in flight are answered
  * (for up to {@link #STOP_TIMEOUT}), so that no provider sees its delivery cut off.
@@ -48,9 +49,9 @@ public final class SampleServer implements AutoCloseable {
 
   /**
    * Starts serving {@code runtime} and the sample pages on {@code host:port} ({@code port} 0
-   * picks a free one).
+   * picks a free one); {@code /admin} answers only requests carrying {@code adminToken}.
    */
-  public static SampleServer start(String host, int port, WebhookRuntime runtime, InboxAdmin admin,
+  public static SampleServer start(String host, int port, WebhookRuntime runtime, String adminToken,
       DataSource dataSource) {
     requireNonNull(runtime, "runtime");
     if (port < 0 || port > 65535) {
@@ -68,7 +69,9 @@ public final class SampleServer implements AutoCloseable {
     context.setContextPath("/");
     context.addFilter(new FilterHolder(new WebhookFilter(runtime)), "/webhooks/*",
         EnumSet.of(DispatcherType.REQUEST));
-    context.addServlet(new ServletHolder(new AdminServlet(admin)), "/admin/*");
+    context.addServlet(new ServletHolder(
+        new AdminServlet(runtime, AdminAuthorizer.bearerToken(adminToken))), "/admin/*");
+    context.addServlet(new ServletHolder(new HealthServlet(runtime)), "/healthz");
     context.addServlet(new ServletHolder(new StateServlet(DSL.using(dataSource, SQLDialect.POSTGRES))),
         "/sample/state.json");
     jetty.setHandler(new GracefulHandler(context));

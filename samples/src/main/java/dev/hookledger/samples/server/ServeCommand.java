@@ -21,7 +21,9 @@ import picocli.CommandLine.Option;
         "Secrets come from STRIPE_WEBHOOK_SECRET, GITHUB_WEBHOOK_SECRET and SHOPIFY_WEBHOOK_SECRET;"
             + " any that is unset is generated for development and printed.",
         "With STANDARD_WEBHOOK_SECRET (whsec_...) set, Standard Webhooks deliveries are also served at"
-            + " POST /webhooks/standard."})
+            + " POST /webhooks/standard.",
+        "The admin page asks for the token in HOOKLEDGER_ADMIN_TOKEN (Authorization: Bearer <token>, or as the"
+            + " password a browser asks for); if unset, one is generated and printed once."})
 public final class ServeCommand implements Callable<Integer> {
   /** Where the embedded database keeps its data unless {@code --data-dir} says otherwise. */
   public static final Path DEFAULT_DATA_DIR =
@@ -91,7 +93,8 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("database: " + database.description());
     out.println("routes:   POST " + app.uri() + "/webhooks/stripe | github | shopify"
         + (secrets.standard().isEmpty() ? "" : " | " + SampleApp.STANDARD_PROVIDER));
-    out.println("          GET  " + app.uri() + "/admin        (operations)");
+    out.println("          GET  " + app.uri() + "/admin        (operations; Authorization: Bearer $HOOKLEDGER_ADMIN_TOKEN)");
+    out.println("          GET  " + app.uri() + "/healthz      (200 up / 503 down)");
     out.println("          GET  " + app.uri() + "/sample/state.json");
     out.println("listening on " + app.uri());
     out.flush();

@@ -58,7 +58,16 @@ public final class WebhookClient {
 
   /** {@code GET path} on the server, for pages such as {@code /sample/state.json}. */
   public String get(String path) {
-    HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).build();
+    return get(path, null);
+  }
+
+  /** {@code GET path} with {@code Authorization: Bearer <token>} (none if null), for the admin page. */
+  public String get(String path, String bearerToken) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30));
+    if (bearerToken != null) {
+      b.header("Authorization", "Bearer " + bearerToken);
+    }
+    HttpRequest request = b.build();
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {

@@ -38,7 +38,10 @@ class ServeProcessTest {
     try (ChildJvm serve = serve(data)) {
       WebhookClient client = new WebhookClient(URI.create(serve.awaitLine("listening on ")));
       assertTrue(serve.output().contains("DEVELOPMENT ONLY: no secret configured for GITHUB_WEBHOOK_SECRET,"
-          + " SHOPIFY_WEBHOOK_SECRET; generated these for this run."), serve.output());
+          + " SHOPIFY_WEBHOOK_SECRET, HOOKLEDGER_ADMIN_TOKEN; generated these for this run."), serve.output());
+      String adminToken = serve.output().replaceAll("(?s).*\n  HOOKLEDGER_ADMIN_TOKEN=(dev_[0-9a-f]{48})\n.*", "$1");
+      assertTrue(adminToken.matches("dev_[0-9a-f]{48}"), "the generated admin token is printed: " + serve.output());
+      assertEquals(1, serve.output().split(java.util.regex.Pattern.quote(adminToken), -1).length - 1, "printed once");
       assertTrue(serve.output().contains("\n  GITHUB_WEBHOOK_SECRET=dev_"), serve.output());
       assertTrue(serve.output().contains("\n  SHOPIFY_WEBHOOK_SECRET=shpss_dev_"), serve.output());
       assertTrue(!serve.output().contains(STRIPE_SECRET), "a configured secret is never printed");
@@ -47,6 +50,10 @@ class ServeProcessTest {
 
       assertEquals("200 accepted", client.send(signedByStripeJava(body)).toString());
       Await.until("the invoice is booked", () -> Long.valueOf(1234).equals(balance(client)));
+      assertTrue(client.get("/admin/status.json", adminToken).contains("\"done\""));
+      IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+          () -> client.get("/admin/status.json"));
+      assertEquals("GET /admin/status.json answered 401", refused.getMessage());
 
       assertEquals(143, serve.terminate(), "the JVM's exit code after SIGTERM");
       assertTrue(serve.output().endsWith("stopped"), serve.output() + "\nstderr: " + serve.stderrText());

@@ -185,9 +185,20 @@ class ServeProtectionsTest {
   }
 
   @Test
-  void adminPageAnswersBesideTheWebhooks() {
-    String page = client.get("/admin");
+  void adminPageAnswersBesideTheWebhooksOnlyWithTheToken() {
+    String page = client.get("/admin", sample.secrets.adminToken());
     assertTrue(page.contains("hookledger"), page);
+    IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> client.get("/admin"));
+    assertEquals("GET /admin answered 401", refused.getMessage());
+    assertThrows401(() -> client.get("/admin/status.json", "wrong-token-0123456789"));
+    assertTrue(client.get("/admin/health.json", sample.secrets.adminToken()).contains("\"up\":true"));
+    assertEquals("up\n", client.get("/healthz"), "the load balancer's check needs no token and tells nothing more");
+  }
+
+  private static void assertThrows401(org.junit.jupiter.api.function.Executable get) {
+    IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, get);
+    assertTrue(e.getMessage().endsWith(" answered 401"), e.getMessage());
   }
 
   private void sendSettled(String eventId, String stripeBody) {

@@ -22,9 +22,10 @@ public final class RunningSample implements AutoCloseable {
   public final SampleApp app;
   public final WebhookClient client;
   public final SampleSigners sign;
+  public final SampleSecrets secrets;
 
   public RunningSample() {
-    SampleSecrets secrets = SampleSecrets.generate();
+    secrets = SampleSecrets.generate();
     app = SampleApp.start(SampleDatabase.external(TestDatabase.create().jdbcUrl()), secrets, "127.0.0.1", 0,
         UnaryOperator.identity());
     client = new WebhookClient(app.uri());

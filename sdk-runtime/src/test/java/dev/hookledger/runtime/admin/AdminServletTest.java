@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class AdminServletTest {
+  static final String TOKEN = "admin-token-0123456789abcdef";
   private static final String EVIL_ERROR = "<script>alert('x')</script> & \"quoted\"";
 
   private final LedgerFixture ledger = new LedgerFixture();
@@ -39,7 +40,9 @@ class AdminServletTest {
     connector.setPort(0);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/app");
-    context.addServlet(new ServletHolder(new AdminServlet(ledger.admin())), "/admin/*");
+    context.addServlet(new ServletHolder(new AdminServlet(ledger.admin(), AdminAuthorizer.bearerToken(TOKEN))),
+        "/admin/*");
+    context.addServlet(new ServletHolder(new AdminServlet(ledger.admin())), "/closed/*");
     server.setHandler(context);
     server.start();
     base = "http://localhost:" + connector.getLocalPort() + "/app/admin";
@@ -134,14 +137,77 @@ class AdminServletTest {
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
   }
 
+  @Test
+  void everyRouteAnswers401WithoutAValidTokenAndChangesNothing() throws Exception {
+    for (String authorization : new String[] {null, "Bearer wrong-token-0123456789", "Bearer " + TOKEN + "x",
+        "Basic " + basic("ops", "wrong"), "Token " + TOKEN}) {
+      for (String path : new String[] {"/", "/status.json", "/dead.json", "/health.json", "/nowhere"}) {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + path)).GET(), authorization);
+        assertEquals(401, r.statusCode(), path + " with " + authorization);
+        assertEquals(AdminServlet.UNAUTHORIZED, Json.MAPPER.readTree(r.body()).get("error").asText());
+        assertEquals(java.util.List.of("Bearer realm=\"hookledger admin\"",
+            "Basic realm=\"hookledger admin\", charset=\"UTF-8\""), r.headers().allValues("WWW-Authenticate"));
+        assertFalse(r.body().contains("guid"), "nothing of the ledger is read");
+      }
+      for (String path : new String[] {"/retry", "/retry-dead"}) {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/x-www-form-urlencoded").header(AdminServlet.GUARD_HEADER, "1")
+            .POST(HttpRequest.BodyPublishers.ofString("provider=github&scope=hook-7&eventId=guid-%3C1%3E")), authorization);
+        assertEquals(401, r.statusCode(), path + " with " + authorization);
+      }
+    }
+    assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
+  }
+
+  @Test
+  void theTokenAlsoOpensThePageAsTheBasicPasswordSoThatABrowserCanAskForIt() throws Exception {
+    HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + "/status.json")).GET(),
+        "Basic " + basic("anyone", TOKEN));
+    assertEquals(200, r.statusCode(), r.body());
+    assertEquals(200, send(HttpRequest.newBuilder(URI.create(base + "/")).GET(), "bearer  " + TOKEN + " ").statusCode());
+  }
+
+  @Test
+  void aServletBuiltWithoutAnAuthorizerRefusesEverything() throws Exception {
+    String closed = base.replace("/admin", "/closed");
+    HttpResponse<String> page = send(HttpRequest.newBuilder(URI.create(closed + "/")).GET(), "Bearer " + TOKEN);
+    assertEquals(403, page.statusCode());
+    assertEquals(AdminServlet.CLOSED, Json.MAPPER.readTree(page.body()).get("error").asText());
+    HttpResponse<String> retry = send(HttpRequest.newBuilder(URI.create(closed + "/retry-dead"))
+        .header(AdminServlet.GUARD_HEADER, "1").POST(HttpRequest.BodyPublishers.noBody()), "Bearer " + TOKEN);
+    assertEquals(403, retry.statusCode());
+    assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
+  }
+
+  @Test
+  void rejectsAShortToken() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> AdminAuthorizer.bearerToken("  short-token  "));
+    assertEquals("admin token must be at least 16 characters, but was 11", e.getMessage());
+  }
+
+  private HttpResponse<String> send(HttpRequest.Builder b, String authorization) throws Exception {
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String basic(String user, String password) {
+    return java.util.Base64.getEncoder().encodeToString((user + ":" + password).getBytes(
+        java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   private HttpResponse<String> get(String path, String accept) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET().build(),
+    return http.send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept)
+            .header("Authorization", "Bearer " + TOKEN).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> post(String path, String form, boolean guard) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
         .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Authorization", "Bearer " + TOKEN)
         .POST(HttpRequest.BodyPublishers.ofString(form));
     if (guard) {
       b.header(AdminServlet.GUARD_HEADER, "1");

@@ -22,6 +22,26 @@ final class Gate {
     }
   }
 
+  /**
+   * As {@link #pass()}, but as a handler stuck in a call that ignores interrupts (a socket read
+   * without a timeout): the handler deadline's interrupt does not get it out; the interrupt is kept.
+   */
+  void passIgnoringInterrupts() {
+    entered.incrementAndGet();
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (open.getCount() > 0 && System.nanoTime() < deadline) {
+      try {
+        open.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   int entered() {
     return entered.get();
   }

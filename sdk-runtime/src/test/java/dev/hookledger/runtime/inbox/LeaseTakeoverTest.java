@@ -21,7 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
-/** A lease, not a lock, bounds an attempt: a worker that outlives its lease is replaced, and its commit refused. */
+/**
+ * A lease, not a lock, bounds an attempt: a worker stuck past its handler deadline (its lease no
+ * longer renewed) is replaced, and commits nothing.
+ */
 class LeaseTakeoverTest {
 
   @Test
@@ -31,9 +34,11 @@ class LeaseTakeoverTest {
     Writer slow = new Writer("A", gate);
     Writer fast = new Writer("B", null);
     List<String> heard = new CopyOnWriteArrayList<>();
-    // A polls rarely, so that only B can take the event over once A's one-second lease runs out
+    // A polls rarely, so that only B can take the event over once A's one-second lease runs out, which
+    // it does once A's handler is past its deadline, stuck where the deadline's interrupt cannot reach
     try (WebhookRuntime a = builder(db.jdbcUrl(), slow).workers(1).lease(Duration.ofSeconds(1))
-        .pollInterval(Duration.ofSeconds(30)).listener(listener("A", heard)).build()) {
+        .handlerTimeout(Duration.ofMillis(500)).pollInterval(Duration.ofSeconds(30)).listener(listener("A", heard))
+        .build()) {
       a.start();
       InboxFixture.receive(a, "evt_slow", "job.write", "{}");
       Await.until("A's handler has written and waits", () -> gate.entered() == 1);
@@ -85,7 +90,7 @@ class LeaseTakeoverTest {
       tx.execute("insert into effect (event_id, node) values (?, ?)", context.event().eventId(), node);
       context.afterCommit(() -> afterCommitRan.set(true));
       if (gate != null) {
-        gate.pass();
+        gate.passIgnoringInterrupts();
       }
     }
   }

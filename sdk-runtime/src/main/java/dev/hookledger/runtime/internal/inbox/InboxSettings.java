@@ -12,9 +12,10 @@ import java.time.Duration;
  * @param pollInterval the mean time between polls when no notification arrives
  * @param shutdownTimeout how long {@code close()} waits for events in flight
  * @param maxClaimBytes the most body bytes one claim takes into memory (at least one event is claimed)
+ * @param handlerTimeout how long an attempt's handlers may run (its lease is renewed until then)
  */
 public record InboxSettings(int workers, int batchSize, Duration lease, Duration pollInterval, Duration shutdownTimeout,
-    RetryPolicy retryPolicy, long maxClaimBytes) {
+    RetryPolicy retryPolicy, long maxClaimBytes, Duration handlerTimeout) {
 
   /** An eighth of the heap, at least 16 MiB: a claim of large bodies never crowds out the requests. */
   public static long defaultMaxClaimBytes() {

@@ -31,12 +31,20 @@ final class NotificationListener implements Runnable {
   private final DataSource dataSource;
   private final String channel;
   private final Wakeup wakeup;
+  private final BackgroundFailures failures;
   private volatile boolean running = true;
+  private volatile boolean connected;
 
-  NotificationListener(DataSource dataSource, String channel, Wakeup wakeup) {
+  NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures) {
     this.dataSource = dataSource;
     this.channel = channel;
     this.wakeup = wakeup;
+    this.failures = failures;
+  }
+
+  /** Whether it listens right now; while it does not, events are found by polling only. */
+  boolean connected() {
+    return connected;
   }
 
   void stop() {
@@ -60,13 +68,20 @@ final class NotificationListener implements Runnable {
           failing = false;
           retry = FIRST_RETRY;
           wakeup.signal(); // whatever was notified while no one listened
+          connected = true;
           receive(c, pg);
         } finally {
+          connected = false;
           found.restore(c);
         }
-      } catch (SQLException | RuntimeException e) {
+      } catch (SQLException | RuntimeException | Error e) {
+        connected = false;
         if (!running) {
           return;
+        }
+        if (e instanceof Error) {
+          // not an outage: reconnecting after the pause keeps the thread, and the wake-ups, alive
+          failures.caught(Thread.currentThread().getName(), "listening on " + channel, e);
         }
         if (!failing) {
           log.warn("not listening on {} (events are found by polling meanwhile): {}; retrying in {} s", channel,

@@ -27,11 +27,12 @@ final class Poller implements Runnable {
   private final Clock clock;
   private final WebhookListener listener;
   private final Wakeup wakeup;
+  private final BackgroundFailures failures;
   private volatile boolean running = true;
   private boolean failing;
 
   Poller(WorkerPool pool, LeaseClaimer claimer, InboxSettings settings, String owner, Clock clock,
-      WebhookListener listener, Wakeup wakeup) {
+      WebhookListener listener, Wakeup wakeup, BackgroundFailures failures) {
     this.pool = pool;
     this.claimer = claimer;
     this.settings = settings;
@@ -39,6 +40,7 @@ final class Poller implements Runnable {
     this.clock = clock;
     this.listener = listener;
     this.wakeup = wakeup;
+    this.failures = failures;
   }
 
   void stop() {
@@ -49,7 +51,12 @@ final class Poller implements Runnable {
   @Override
   public void run() {
     while (running) {
-      claimWhatFits();
+      try {
+        claimWhatFits();
+      } catch (Throwable e) {
+        // an Error past the claim (queuing, listener): polling on keeps the node processing
+        failures.caught(Thread.currentThread().getName(), "queuing claimed events", e);
+      }
       try {
         wakeup.await(nextWait());
       } catch (InterruptedException e) {
@@ -84,6 +91,10 @@ final class Poller implements Runnable {
           log.error("cannot claim waiting events: a due row cannot be read; polling on", e);
         }
         failing = true;
+        return;
+      } catch (Error e) {
+        pool.unreserve(room); // else the room reserved would be lost for good
+        failures.caught(Thread.currentThread().getName(), "claiming waiting events", e);
         return;
       }
       if (failing) {

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.inbox;
 
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
+import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.process.EventProcessor;
@@ -41,22 +42,26 @@ public final class WorkerPool {
   private final Poller poller;
   private final NotificationListener notifications;
   private final List<Thread> helpers = new ArrayList<>();
+  private final BackgroundFailures failures = new BackgroundFailures();
+  private final LeaseHeartbeat heartbeat;
   private volatile boolean backlog;
   private volatile boolean closing; // written under this
 
-  private WorkerPool(InboxSettings settings, LeaseClaimer claimer, EventProcessor processor, Notifier notifier,
-      DataSource dataSource, String owner, Clock clock, WebhookListener listener, String name) {
+  private WorkerPool(InboxSettings settings, LeaseClaimer claimer, LeaseRenewals renewals, EventProcessor processor,
+      Notifier notifier, DataSource dataSource, String owner, Clock clock, WebhookListener listener, String name) {
     this.settings = settings;
     this.claimer = claimer;
     this.notifier = notifier;
     this.clock = clock;
     this.slots = new Semaphore(settings.workers() + settings.batchSize());
+    this.heartbeat = new LeaseHeartbeat(renewals, settings.lease(), settings.handlerTimeout(), clock, failures,
+        name + "-heartbeat");
     for (int i = 1; i <= settings.workers(); i++) {
       workers.add(thread(name + "-worker-" + i,
-          new InboxWorker(queue, processor, this::taskDone)));
+          new InboxWorker(queue, processor, this::taskDone, failures, heartbeat)));
     }
-    this.poller = new Poller(this, claimer, settings, owner, clock, listener, wakeup);
-    this.notifications = new NotificationListener(dataSource, notifier.channel(), wakeup);
+    this.poller = new Poller(this, claimer, settings, owner, clock, listener, wakeup, failures);
+    this.notifications = new NotificationListener(dataSource, notifier.channel(), wakeup, failures);
     helpers.add(thread(name + "-poller", poller));
     helpers.add(thread(name + "-listener", notifications));
   }
@@ -66,9 +71,11 @@ public final class WorkerPool {
    *
    * @param name the threads' name prefix
    */
-  public static WorkerPool start(InboxSettings settings, LeaseClaimer claimer, EventProcessor processor,
-      Notifier notifier, DataSource dataSource, String owner, Clock clock, WebhookListener listener, String name) {
-    WorkerPool pool = new WorkerPool(settings, claimer, processor, notifier, dataSource, owner, clock, listener, name);
+  public static WorkerPool start(InboxSettings settings, LeaseClaimer claimer, LeaseRenewals renewals,
+      EventProcessor processor, Notifier notifier, DataSource dataSource, String owner, Clock clock,
+      WebhookListener listener, String name) {
+    WorkerPool pool = new WorkerPool(settings, claimer, renewals, processor, notifier, dataSource, owner, clock, listener,
+        name);
     pool.workers.forEach(Thread::start);
     pool.helpers.forEach(Thread::start);
     return pool;
@@ -132,11 +139,18 @@ public final class WorkerPool {
     join(workers, deadline);
     // not interrupted: an event still running keeps its lease; once that runs out another worker
     // takes it over, and this one's commit is refused
+    heartbeat.close();
     long running = workers.stream().filter(Thread::isAlive).count();
     if (running > 0) {
       log.warn("{} events still in flight after {} ms; once their leases run out other workers take them over",
           running, settings.shutdownTimeout().toMillis());
     }
+  }
+
+  /** The pool's threads as they are now: which are alive, whether it listens, what its loops survived. */
+  public PoolHealth health() {
+    int alive = (int) workers.stream().filter(Thread::isAlive).count();
+    return new PoolHealth(workers.size(), alive, helpers.get(0).isAlive(), notifications.connected(), failures.count());
   }
 
   /**

@@ -1,7 +1,10 @@
 package dev.hookledger.runtime.internal.ledger;
 
+import dev.hookledger.runtime.internal.Deadlines;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
+import org.jooq.TransactionContext;
+import org.jooq.TransactionListener;
 import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
@@ -30,5 +33,22 @@ public final class LedgerDsl {
    */
   public static DSLContext on(DataSource dataSource) {
     return DSL.using(dataSource, SQLDialect.POSTGRES, new Settings().withExecuteLogging(false));
+  }
+
+  /**
+   * As {@link #on(DataSource)}, and each transaction begins by setting {@code deadlines}' statement,
+   * lock and idle-in-transaction timeouts for itself ({@code SET LOCAL}): for a data source the
+   * application pools, whose sessions carry whatever the application set, so that the runtime's
+   * transactions (the handlers' among them) are bounded all the same. One round trip per transaction.
+   */
+  public static DSLContext on(DataSource dataSource, Deadlines deadlines) {
+    DSLContext dsl = on(dataSource);
+    dsl.configuration().set(new TransactionListener() {
+      @Override
+      public void beginEnd(TransactionContext ctx) {
+        deadlines.applyLocal(ctx.dsl());
+      }
+    });
+    return dsl;
   }
 }

@@ -48,6 +48,9 @@ public final class SchemaMigrator {
     try {
       dsl.transaction(cfg -> {
         DSLContext tx = cfg.dsl();
+        // not the runtime's deadlines: waiting for another process's migration, or building an index
+        // on a large ledger, may rightly take longer than any one delivery's statement should
+        tx.execute("set local statement_timeout = 0; set local lock_timeout = 0");
         tx.fetch("select pg_advisory_xact_lock(?, ?)", LOCK_CLASS, schema.hashCode());
         tx.execute(ddl);
       });

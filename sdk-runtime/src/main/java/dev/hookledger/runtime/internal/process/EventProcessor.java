@@ -41,9 +41,10 @@ public final class EventProcessor {
   private final Retries retries;
   private final Clock clock;
   private final WebhookListener listener;
+  private final HandlerDeadline deadline;
 
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
-      Retries retries, Clock clock, WebhookListener listener) {
+      Retries retries, Clock clock, WebhookListener listener, HandlerDeadline deadline) {
     this.dsl = dsl;
     this.rows = rows;
     this.dispatcher = dispatcher;
@@ -51,6 +52,7 @@ public final class EventProcessor {
     this.retries = retries;
     this.clock = clock;
     this.listener = listener;
+    this.deadline = deadline;
   }
 
   /**
@@ -117,7 +119,7 @@ public final class EventProcessor {
   private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt) {
     TransactionEventContext context = new TransactionEventContext(event, attempt);
     boolean stale = dispatcher.skipsStale(event) && guard.isStale(tx, event);
-    Dispatcher.Dispatched d = dispatcher.dispatch(new Invocation(event, tx, context), stale);
+    Dispatcher.Dispatched d = deadline.run(tx, event, () -> dispatcher.dispatch(new Invocation(event, tx, context), stale));
     EventStatus status = d.invoked() > 0 ? EventStatus.DONE : d.skippedStale() > 0 ? EventStatus.STALE : EventStatus.IGNORED;
     return new Settled(event, status, attempt, context);
   }

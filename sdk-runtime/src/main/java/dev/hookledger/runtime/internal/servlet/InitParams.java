@@ -4,14 +4,20 @@ import dev.hookledger.Secrets;
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.WebhookRuntime;
 import java.lang.reflect.Constructor;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Turns a {@code web.xml} filter's init-params, and the environment variables they name, into a
@@ -21,8 +27,11 @@ public final class InitParams {
   /** The environment variable read for the JDBC URL when neither jdbc-url nor jdbc-url-env is given. */
   public static final String DEFAULT_JDBC_URL_ENV = "HOOKLEDGER_JDBC_URL";
   private static final Set<String> NAMES = Set.of("jdbc-url", "jdbc-url-env", "schema", "providers", "handlers",
-      "path-prefix", "mode", "inline", "workers", "ledger-writers", "receive-queue-capacity",
+      "path-prefix", "mode", "inline", "workers", "ledger-writers", "receive-queue-capacity", "handler-timeout",
+      "statement-timeout", "lock-timeout", "idle-in-transaction-timeout", "connect-timeout", "socket-timeout",
       "max-in-flight-body-bytes");
+  /** {@code 500ms}, {@code 30s}, {@code 2m}, or ISO-8601 ({@code PT30S}). */
+  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
   private static final String SECRET_ENV = ".secret-env";
   private static final String MAX_BODY_BYTES = ".max-body-bytes";
 
@@ -62,6 +71,7 @@ public final class InitParams {
     if (params.containsKey("max-in-flight-body-bytes")) {
       b.maxInFlightBodyBytes(longNumber("max-in-flight-body-bytes", params.get("max-in-flight-body-bytes")));
     }
+    deadlines(b, params);
     for (String id : providers) {
       String variable = params.getOrDefault(id + SECRET_ENV, secretVariable(id)).trim();
       b.provider(id, secrets(id, variable, environment.apply(variable)));
@@ -122,6 +132,44 @@ public final class InitParams {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("init-param mode must be one of " + Arrays.toString(ProcessingMode.values())
           + ", but was '" + value + "'", e);
+    }
+  }
+
+  private static void deadlines(WebhookRuntime.Builder b, Map<String, String> params) {
+    Map<String, BiConsumer<WebhookRuntime.Builder, Duration>> setters = Map.of(
+        "handler-timeout", WebhookRuntime.Builder::handlerTimeout,
+        "statement-timeout", WebhookRuntime.Builder::statementTimeout,
+        "lock-timeout", WebhookRuntime.Builder::lockTimeout,
+        "idle-in-transaction-timeout", WebhookRuntime.Builder::idleInTransactionTimeout,
+        "connect-timeout", WebhookRuntime.Builder::connectTimeout,
+        "socket-timeout", WebhookRuntime.Builder::socketTimeout);
+    for (Map.Entry<String, BiConsumer<WebhookRuntime.Builder, Duration>> s : new TreeMap<>(setters).entrySet()) {
+      if (params.containsKey(s.getKey())) {
+        try {
+          s.getValue().accept(b, duration(s.getKey(), params.get(s.getKey())));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("init-param " + s.getKey() + ": " + e.getMessage(), e);
+        }
+      }
+    }
+  }
+
+  /** A duration as {@code 500ms}, {@code 30s}, {@code 2m}, or ISO-8601 ({@code PT30S}). */
+  static Duration duration(String param, String value) {
+    String v = value.trim();
+    Matcher m = DURATION.matcher(v);
+    try {
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          default -> Duration.ofMinutes(n);
+        };
+      }
+      return Duration.parse(v);
+    } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
+      throw new IllegalArgumentException("must be a duration such as 500ms, 30s, 2m or PT30S, but was '" + value + "'", e);
     }
   }
 

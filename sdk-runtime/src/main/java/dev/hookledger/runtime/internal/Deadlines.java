@@ -1,0 +1,45 @@
+package dev.hookledger.runtime.internal;
+
+import java.time.Duration;
+import org.jooq.DSLContext;
+
+/**
+ * The time limits of a runtime, as the builder validated them: how long a handler may run, how long
+ * one statement, one lock wait and one idle open transaction may last on the runtime's sessions,
+ * and the JDBC connect and socket timeouts of the pool a runtime builds for itself. A zero
+ * statement, lock or idle timeout turns that one off, as in PostgreSQL.
+ */
+public record Deadlines(Duration handler, Duration statement, Duration lock, Duration idleInTransaction,
+    Duration connect, Duration socket) {
+  public static final Duration DEFAULT_HANDLER = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_STATEMENT = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_LOCK = Duration.ofSeconds(3);
+  public static final Duration DEFAULT_IDLE_IN_TRANSACTION = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_CONNECT = Duration.ofSeconds(3);
+  public static final Duration DEFAULT_SOCKET = Duration.ofSeconds(6);
+
+  public static Deadlines defaults() {
+    return new Deadlines(DEFAULT_HANDLER, DEFAULT_STATEMENT, DEFAULT_LOCK, DEFAULT_IDLE_IN_TRANSACTION,
+        DEFAULT_CONNECT, DEFAULT_SOCKET);
+  }
+
+  /**
+   * The PostgreSQL JDBC {@code options} property that sets the three session timeouts when a
+   * connection opens, so that they cost no round trip.
+   */
+  public String sessionOptions() {
+    return "-c statement_timeout=" + statement.toMillis() + " -c lock_timeout=" + lock.toMillis()
+        + " -c idle_in_transaction_session_timeout=" + idleInTransaction.toMillis();
+  }
+
+  /**
+   * Sets the three session timeouts for the rest of {@code tx}'s transaction only ({@code SET LOCAL}),
+   * for a data source the application gives, whose sessions the runtime must not change for good.
+   */
+  public void applyLocal(DSLContext tx) {
+    tx.fetch("select set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true),"
+        + " set_config('idle_in_transaction_session_timeout', ?, true)",
+        String.valueOf(statement.toMillis()), String.valueOf(lock.toMillis()),
+        String.valueOf(idleInTransaction.toMillis()));
+  }
+}

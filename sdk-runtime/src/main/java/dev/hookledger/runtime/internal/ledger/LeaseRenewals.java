@@ -1,0 +1,58 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.*;
+import static org.jooq.impl.DSL.row;
+import static org.jooq.impl.DSL.select;
+
+import dev.hookledger.runtime.EventStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.jooq.Row4;
+
+/**
+ * Renews the leases of attempts still running, so that a handler slower than the lease is not taken
+ * over and run a second time beside itself. Fenced as every statement on a leased row: a lease
+ * taken over, settled or given back is left alone. Thread-safe.
+ */
+public final class LeaseRenewals {
+  private final DSLContext dsl;
+  private final EventTable events;
+
+  public LeaseRenewals(DSLContext dsl, EventTable events) {
+    this.dsl = dsl;
+    this.events = events;
+  }
+
+  /**
+   * Moves {@code lease_until} (and {@code available_at}, which a claim reads for it) of each of
+   * {@code leases} still held and not yet run out at {@code now} to {@code now + lease}, in one
+   * statement. A lease that has run out is not revived: another worker may be claiming it right now,
+   * and a node whose heartbeat fell that far behind is not one to trust. Rows another transaction has
+   * locked are skipped, not waited for: the lock is the settling transaction's (about to clear the
+   * lease) or a claim's, and a renewal that queued behind locks could deadlock with a transaction
+   * locking several rows in another order. A skipped row is renewed at the next beat.
+   *
+   * @return how many leases were renewed
+   */
+  public int renew(List<Lease> leases, Instant now, Duration lease) {
+    Instant until = now.plus(lease);
+    if (leases.isEmpty()) {
+      return 0;
+    }
+    List<Row4<String, String, String, Integer>> held = leases.stream()
+        .map(l -> row(l.key().provider(), l.key().scope(), l.key().eventId(), l.attempt()))
+        .toList();
+    return dsl.update(events.table())
+        .set(LEASE_UNTIL, until)
+        .set(AVAILABLE_AT, until)
+        .where(row(PROVIDER, SCOPE, EVENT_ID).in(select(PROVIDER, SCOPE, EVENT_ID).from(events.table())
+            .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
+            .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
+            .and(LEASE_OWNER.eq(leases.get(0).owner()))
+            .and(LEASE_UNTIL.gt(now))
+            .forUpdate().skipLocked()))
+        .execute();
+  }
+}

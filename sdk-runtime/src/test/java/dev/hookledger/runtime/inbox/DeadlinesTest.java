@@ -1,0 +1,215 @@
+package dev.hookledger.runtime.inbox;
+
+import static dev.hookledger.runtime.inbox.InboxFixture.SIGNER;
+import static dev.hookledger.runtime.inbox.InboxFixture.builder;
+import static dev.hookledger.runtime.inbox.InboxFixture.event;
+import static dev.hookledger.runtime.inbox.InboxFixture.number;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.EventContext;
+import dev.hookledger.OnEvent;
+import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nothing waits without a bound: a handler past its deadline, a statement that would run for a
+ * minute, a lock held by another transaction; and a healthy handler slower than its lease keeps it.
+ */
+class DeadlinesTest {
+  static final RetryPolicy QUICK_RETRY = RetryPolicy.builder().firstDelay(Duration.ofMillis(50)).jitter(0).build();
+
+  final TestDatabase.Database db = InboxFixture.database();
+  final List<String> heard = new CopyOnWriteArrayList<>();
+
+  @Test
+  void handlerThatHangsPastItsTimeoutIsInterruptedRolledBackAndRetried() {
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Slow()).workers(1).handlerTimeout(Duration.ofMillis(300))
+        .retryPolicy(QUICK_RETRY).listener(retries(heard)).build()) {
+      runtime.start();
+      InboxFixture.receive(runtime, "evt_sleep", "job.sleep", "{}");
+      InboxFixture.awaitStatus(db, "evt_sleep", "done");
+    }
+    assertEquals(2, event(db, "evt_sleep").get("attempts"));
+    assertEquals(1, heard.size(), heard.toString());
+    assertEquals("retried 1: handlers of testhook event evt_sleep job.sleep ran past their timeout of 300 ms"
+        + " (then threw: java.lang.InterruptedException: sleep interrupted)", heard.get(0));
+    assertEquals(1, number(db, "select count(*) from effect where event_id = 'evt_sleep'"),
+        "the first attempt's write was rolled back");
+    assertEquals(0, number(db, "select count(*) from pg_stat_activity where datname = current_database()"
+        + " and state like 'idle in transaction%'"), "its transaction ended and its connection went back");
+  }
+
+  @Test
+  void statementStillRunningAtTheHandlerDeadlineIsCancelled() {
+    // no statement timeout: only the handler deadline can stop the minute-long sleep
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Slow()).workers(1).statementTimeout(Duration.ZERO)
+        .handlerTimeout(Duration.ofMillis(500)).retryPolicy(QUICK_RETRY).listener(retries(heard)).build()) {
+      runtime.start();
+      InboxFixture.receive(runtime, "evt_sql", "job.sql", "{}");
+      InboxFixture.awaitStatus(db, "evt_sql", "done"); // within Await's 15 s, not pg_sleep's 60
+    }
+    assertEquals(2, event(db, "evt_sql").get("attempts"));
+    assertEquals(1, heard.size(), heard.toString());
+    assertTrue(heard.get(0).startsWith("retried 1: handlers of testhook event evt_sql job.sql ran past their timeout of 500 ms"
+        + " (then threw: org.jooq.exception.DataAccessException: SQL [select pg_sleep(60)]; ERROR: canceling statement"
+        + " due to user request"), heard.get(0));
+  }
+
+  @Test
+  void handlerSlowerThanItsLeaseKeepsItAndRunsOnce() throws Exception {
+    Slow slow = new Slow();
+    // both nodes poll every 50 ms, and the lease is 2 s: without renewals, the 5 s handler would be
+    // taken over twice and run three times
+    try (WebhookRuntime a = builder(db.jdbcUrl(), slow).workers(1).lease(Duration.ofSeconds(2))
+        .pollInterval(Duration.ofMillis(50)).build();
+        WebhookRuntime b = builder(db.jdbcUrl(), slow).workers(2).lease(Duration.ofSeconds(2))
+            .pollInterval(Duration.ofMillis(50)).build()) {
+      a.start();
+      b.start();
+      InboxFixture.receive(a, "evt_long", "job.long", "{}");
+      InboxFixture.awaitStatus(db, "evt_long", "done");
+    }
+    assertEquals(1, slow.longRuns.get(), "the handler ran once");
+    Map<String, Object> row = event(db, "evt_long");
+    assertEquals(1, row.get("attempts"));
+    assertEquals(null, row.get("last_error"));
+    assertEquals(1, number(db, "select count(*) from effect where event_id = 'evt_long'"));
+  }
+
+  @Test
+  void attemptQueuedBehindAHeldEntityVersionLockTimesOutAndIsRetried() throws Exception {
+    Versions handler = new Versions();
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), handler).workers(1).lockTimeout(Duration.ofMillis(200))
+        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).factor(1).jitter(0).build())
+        .listener(retries(heard)).build()) {
+      runtime.start();
+      runtime.receive("testhook", SIGNER.delivery("testhook", "evt_v1", "plan.changed", "{}", "sub_9", 1));
+      InboxFixture.awaitStatus(db, "evt_v1", "done");
+
+      // another transaction (a hung handler's, on another node) holds the entity's version row
+      try (Connection holder = db.dataSource().getConnection(); Statement s = holder.createStatement()) {
+        holder.setAutoCommit(false);
+        s.execute("select * from hookledger.entity_version where entity_key = 'sub_9' for update");
+        runtime.receive("testhook", SIGNER.delivery("testhook", "evt_v2", "plan.changed", "{}", "sub_9", 2));
+        Await.until("two attempts of evt_v2 failed on the lock", () -> heard.size() >= 2);
+        assertTrue(heard.get(0).startsWith("retried 1: ") && heard.get(0).contains("canceling statement due to lock"
+            + " timeout"), heard.get(0));
+        holder.commit();
+      }
+      InboxFixture.awaitStatus(db, "evt_v2", "done");
+    }
+    assertEquals(List.of("evt_v1", "evt_v2"), handler.applied);
+    assertTrue((Integer) event(db, "evt_v2").get("attempts") >= 3);
+  }
+
+  @Test
+  void sessionTimeoutsHoldOnThePoolBuiltFromAUrlAndOnAGivenDataSource() {
+    Settings pooled = new Settings();
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), pooled).workers(1).build()) {
+      runtime.start();
+      InboxFixture.receive(runtime, "evt_url", "job.settings", "{}");
+      InboxFixture.awaitStatus(db, "evt_url", "done");
+    }
+    Settings given = new Settings();
+    try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(given).workers(1)
+        .statementTimeout(Duration.ofMillis(1500)).lockTimeout(Duration.ofMillis(700))
+        .idleInTransactionTimeout(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).build()) {
+      runtime.start();
+      InboxFixture.receive(runtime, "evt_ds", "job.settings", "{}");
+      InboxFixture.awaitStatus(db, "evt_ds", "done");
+    }
+    assertEquals(List.of("5s", "3s", "1min"), pooled.seen);
+    assertEquals(List.of("1500ms", "700ms", "2min"), given.seen);
+  }
+
+  private static WebhookListener retries(List<String> heard) {
+    return new WebhookListener() {
+      @Override
+      public void retried(WebhookEvent event, int attempt, Throwable error, Instant next) {
+        heard.add("retried " + attempt + ": " + describe(error));
+      }
+    };
+  }
+
+  /**
+   * The error's message, then the database's reason if a cause gives one, then the first line of what
+   * the handler threw after its deadline, if anything.
+   */
+  private static String describe(Throwable error) {
+    String message = String.valueOf(error.getMessage()).lines().findFirst().orElse("");
+    for (Throwable c = error.getCause(); c != null; c = c.getCause()) {
+      if (c instanceof java.sql.SQLException && !message.contains(String.valueOf(c.getMessage()))) {
+        message += " <- " + c.getMessage();
+      }
+    }
+    for (Throwable s : error.getSuppressed()) {
+      Throwable thrown = s.getCause() != null ? s.getCause() : s;
+      message += " (then threw: " + thrown.toString().lines().findFirst().orElse("") + ")";
+    }
+    return message;
+  }
+
+  static final class Slow {
+    final AtomicInteger longRuns = new AtomicInteger();
+
+    @OnEvent("job.sleep")
+    void sleep(EventContext context, DSLContext tx) throws InterruptedException {
+      tx.execute("insert into effect (event_id, node) values (?, 'slow')", context.event().eventId());
+      if (context.attempt() == 1) {
+        Thread.sleep(60_000);
+      }
+    }
+
+    @OnEvent("job.sql")
+    void sql(EventContext context, DSLContext tx) {
+      if (context.attempt() == 1) {
+        tx.execute("select pg_sleep(60)");
+      }
+    }
+
+    @OnEvent("job.long")
+    void longer(EventContext context, DSLContext tx) throws InterruptedException {
+      longRuns.incrementAndGet();
+      tx.execute("insert into effect (event_id, node) values (?, 'long')", context.event().eventId());
+      Thread.sleep(5_000); // two and a half leases long: a slow call to a healthy API
+    }
+  }
+
+  static final class Versions {
+    final List<String> applied = new CopyOnWriteArrayList<>();
+
+    @OnEvent(value = "plan.changed", skipStale = true)
+    void apply(WebhookEvent event) {
+      applied.add(event.eventId());
+    }
+  }
+
+  static final class Settings {
+    final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @OnEvent("job.settings")
+    void read(DSLContext tx) {
+      for (String name : List.of("statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout")) {
+        seen.add(tx.fetchValue("show " + name).toString());
+      }
+    }
+  }
+}
