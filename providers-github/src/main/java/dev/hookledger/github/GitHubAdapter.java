@@ -106,6 +106,13 @@ public final class GitHubAdapter implements ProviderAdapter {
     return delivery.headers().first(GitHubEventFields.HOOK_ID_HEADER).map(String::trim).orElse("");
   }
 
+  /** Refuses, before the body is read, a delivery with no secret for its hook or no well-formed signature. */
+  @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
+    signature.expected(delivery.headers());
+  }
+
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     HttpHeaders headers = delivery.headers();
