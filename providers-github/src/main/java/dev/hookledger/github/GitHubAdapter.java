@@ -106,10 +106,12 @@ public final class GitHubAdapter implements ProviderAdapter {
     return delivery.headers().first(GitHubEventFields.HOOK_ID_HEADER).map(String::trim).orElse("");
   }
 
-  /** Refuses, before the body is read, a delivery with no secret for its hook or no well-formed signature. */
+  /**
+   * Refuses, before the body is read, a delivery with no well-formed signature (a hook without a
+   * secret is the runtime's to refuse, before this is called).
+   */
   @Override
   public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
-    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     signature.expected(delivery.headers());
   }
 

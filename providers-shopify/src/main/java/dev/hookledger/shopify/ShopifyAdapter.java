@@ -110,10 +110,12 @@ public final class ShopifyAdapter implements ProviderAdapter {
     return ShopifyEventFields.header(delivery.headers(), ShopifyEventFields.SHOP_DOMAIN).orElse("");
   }
 
-  /** Refuses, before the body is read, a delivery with no secret for its shop or no well-formed HMAC. */
+  /**
+   * Refuses, before the body is read, a delivery with no well-formed HMAC (a shop without a secret
+   * is the runtime's to refuse, before this is called).
+   */
   @Override
   public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
-    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     expectedHmac(delivery.headers());
   }
 

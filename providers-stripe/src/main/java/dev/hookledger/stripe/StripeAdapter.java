@@ -105,10 +105,12 @@ public final class StripeAdapter implements ProviderAdapter {
     return slash < 0 ? rest : rest.substring(0, slash);
   }
 
-  /** Refuses, before the body is read, a delivery with no secret for its tenant or no well-formed signature. */
+  /**
+   * Refuses, before the body is read, a delivery with no well-formed signature (a tenant without a
+   * secret is the runtime's to refuse, before this is called).
+   */
   @Override
   public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
-    DeliveryChecks.requireSecrets(secrets, ID, tenantOf(delivery));
     StripeSignatureHeader.parse(delivery.headers());
   }
 

@@ -50,7 +50,7 @@ public final class TestHookAdapter implements ProviderAdapter {
     return at < 0 ? "" : delivery.path().substring(at + marker.length());
   }
 
-  /** Refuses a missing or malformed signature header, or no secret, before the body is read. */
+  /** Refuses a missing or malformed signature header before the body is read. */
   @Override
   public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
     signatureHeader(delivery, secrets);

@@ -4,13 +4,14 @@ import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.Secrets;
 import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.spi.Rejections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cheap refusal before a body is read: the provider's adapter looks at the headers alone
- * ({@link dev.hookledger.spi.ProviderAdapter#checkHeaders}) with the secrets resolved for the
- * delivery's tenant. Thread-safe.
+ * The cheap refusal before a body is read: a tenant without secrets (the runtime's rule), then the
+ * provider's adapter looking at the headers alone ({@link dev.hookledger.spi.ProviderAdapter#checkHeaders})
+ * with the secrets resolved for the delivery's tenant. Thread-safe.
  */
 public final class HeaderCheck {
   private static final Logger log = LoggerFactory.getLogger(HeaderCheck.class);
@@ -36,8 +37,14 @@ public final class HeaderCheck {
       return;
     }
     try {
-      Secrets secrets = provider.secrets().resolve(providerId, provider.adapter().tenantOf(headersOnly));
-      provider.adapter().checkHeaders(headersOnly, secrets == null ? Secrets.none() : secrets);
+      String tenant = provider.adapter().tenantOf(headersOnly);
+      Secrets resolved = provider.secrets().resolve(providerId, tenant);
+      Secrets secrets = resolved == null ? Secrets.none() : resolved;
+      // the runtime's rule, as Receiver applies it to a whole delivery: adapters keep no copy of it
+      if (secrets.isEmpty() && provider.adapter().needsSecrets()) {
+        throw Rejections.noSecret(providerId, tenant);
+      }
+      provider.adapter().checkHeaders(headersOnly, secrets);
     } catch (DeliveryRejectedException e) {
       log.debug("{} delivery rejected from its headers ({}): {}", providerId, e.reason(), e.getMessage());
       listener.rejected(providerId, e.reason());
