@@ -18,6 +18,7 @@ import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.NewRow;
+import dev.hookledger.runtime.internal.ledger.UnparsedEvents;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Settled;
@@ -166,7 +167,10 @@ public final class Receiver {
       public void committed(boolean isNew) {
         if (isNew) {
           // the row holds the exact until; this one is only for the logs: fencing uses owner and attempt
-          handOff.accept(new Lease(EventKey.of(event), owner, 1, clock.instant().plus(length), event, claimed, length));
+          // queued without the adapter's parsed tree: at most workers + batchSize events wait, but a tree
+          // is several times its body, and bodies may be 25 MiB
+          handOff.accept(new Lease(EventKey.of(event), owner, 1, clock.instant().plus(length),
+              UnparsedEvents.of(event), claimed, length));
         } else {
           handOff.unreserve();
         }
