@@ -558,7 +558,10 @@ public final class WebhookRuntime implements AutoCloseable {
       return this;
     }
 
-    /** The clock for signed timestamps and ledger times; default {@link Clock#systemUTC()}. */
+    /**
+     * The clock that judges signed timestamps (and the admin's ages); default {@link Clock#systemUTC()}.
+     * Never used for leases, due times or ledger times: those are the database's, one clock for all nodes.
+     */
     public Builder clock(Clock clock) {
       this.clock = requireNonNull(clock, "clock");
       return this;

@@ -243,7 +243,7 @@ public final class InboxAdmin {
       return this;
     }
 
-    /** The clock for ages, retry times and prune cutoffs; default the system clock. */
+    /** The clock for ages and prune cutoffs; default the system clock. Retried events are due at the database's {@code now()}. */
     public Builder clock(Clock clock) {
       this.clock = requireNonNull(clock, "clock");
       return this;
