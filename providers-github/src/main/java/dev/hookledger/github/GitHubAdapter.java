@@ -106,6 +106,15 @@ public final class GitHubAdapter implements ProviderAdapter {
     return delivery.headers().first(GitHubEventFields.HOOK_ID_HEADER).map(String::trim).orElse("");
   }
 
+  /**
+   * Refuses, before the body is read, a delivery with no well-formed signature (a hook without a
+   * secret is the runtime's to refuse, before this is called).
+   */
+  @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    signature.expected(delivery.headers());
+  }
+
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     HttpHeaders headers = delivery.headers();

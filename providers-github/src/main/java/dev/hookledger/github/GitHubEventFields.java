@@ -29,7 +29,10 @@ import java.util.Map;
  *       {@code pull_request:<pull_request.id>}, {@code issue_comment} and
  *       {@code pull_request_review_comment} → {@code <event>:<comment.id>}, {@code installation} →
  *       {@code installation:<installation.id>}; version = that {@code updated_at} in microseconds
- *       (GitHub gives seconds, so expect ties, which are never stale);
+ *       (GitHub gives seconds, so expect ties, which are never stale). It is an ISO-8601 string, or
+ *       integer Unix seconds in GitHub App {@code installation} payloads; one that is neither (or
+ *       null, or absent) leaves the event without a version, with a warning, and is never a reason
+ *       to refuse a verified delivery;
  *   <li>no API version, occurred-at or livemode: GitHub sends none.
  * </ul>
  */
@@ -79,7 +82,8 @@ record GitHubEventFields(
     if (field != null) {
       JsonNode resource = payload.path(field);
       String id = text(resource, "id");
-      Instant updated = resource.isObject() ? JsonFields.isoInstant(resource, "updated_at", WHAT + " " + field) : null;
+      // an ISO string, or integer Unix seconds in installation payloads; never a reason to refuse
+      Instant updated = resource.isObject() ? JsonFields.orderingInstant(resource, "updated_at", WHAT + " " + field) : null;
       if (id != null) {
         entityKey = KEY_PREFIX.getOrDefault(event, event) + ":" + id;
         version = updated == null ? null : JsonFields.micros(updated);

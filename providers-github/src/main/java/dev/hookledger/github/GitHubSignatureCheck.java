@@ -26,6 +26,13 @@ final class GitHubSignatureCheck {
     this.acceptSha1 = acceptSha1;
   }
 
+  /** The signature a delivery carries: which header, and the decoded HMAC. */
+  record Expected(String header, byte[] hmac) {
+    boolean sha256() {
+      return header.equals(SHA256_HEADER);
+    }
+  }
+
   /**
    * The secret whose HMAC matches.
    *
@@ -33,11 +40,22 @@ final class GitHubSignatureCheck {
    *     {@code SIGNATURE_MISMATCH}
    */
   Secret verify(HttpHeaders headers, ByteBuffer body, Secrets secrets) {
+    Expected expected = expected(headers);
+    byte[][] candidates = {expected.hmac()};
+    return (expected.sha256() ? Signatures.matchSha256(secrets, candidates, body)
+            : Signatures.matchSha1(secrets, candidates, body))
+        .orElseThrow(() -> Rejections.signatureMismatch(expected.header(), secrets, MISMATCH_HINT));
+  }
+
+  /**
+   * The signature header to check, read from the headers alone (no body needed).
+   *
+   * @throws DeliveryRejectedException {@code SIGNATURE_MISSING} or {@code SIGNATURE_MALFORMED}
+   */
+  Expected expected(HttpHeaders headers) {
     Optional<String> sha256 = value(headers, SHA256_HEADER);
     if (sha256.isPresent()) {
-      byte[] expected = decode(sha256.get(), SHA256_HEADER, "sha256=", 32);
-      return Signatures.matchSha256(secrets, new byte[][] {expected}, body)
-          .orElseThrow(() -> Rejections.signatureMismatch(SHA256_HEADER, secrets, MISMATCH_HINT));
+      return new Expected(SHA256_HEADER, decode(sha256.get(), SHA256_HEADER, "sha256=", 32));
     }
     Optional<String> sha1 = value(headers, SHA1_HEADER);
     if (sha1.isEmpty()) {
@@ -50,9 +68,7 @@ final class GitHubSignatureCheck {
           "only the legacy SHA-1 " + SHA1_HEADER + " is present, which is refused unless enabled with"
               + " GitHubAdapter.builder().acceptSha1(true)");
     }
-    byte[] expected = decode(sha1.get(), SHA1_HEADER, "sha1=", 20);
-    return Signatures.matchSha1(secrets, new byte[][] {expected}, body)
-        .orElseThrow(() -> Rejections.signatureMismatch(SHA1_HEADER, secrets, MISMATCH_HINT));
+    return new Expected(SHA1_HEADER, decode(sha1.get(), SHA1_HEADER, "sha1=", 20));
   }
 
   private static Optional<String> value(HttpHeaders headers, String name) {

@@ -4,6 +4,7 @@ import dev.hookledger.InboundDelivery;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.testkit.AdapterContractTest;
 import java.time.Instant;
+import java.util.Set;
 
 /** The adapter contract kit applied to {@link GitHubAdapter} with its defaults (SHA-256 only). */
 class GitHubAdapterContractTest extends AdapterContractTest {
@@ -34,5 +35,11 @@ class GitHubAdapterContractTest extends AdapterContractTest {
   @Override
   protected String nonAsciiBody() {
     return "{\"action\":\"edited\",\"issue\":{\"id\":2,\"title\":\"Café ☕ 日本語 🚀\"}}";
+  }
+
+  /** The id and the event name come from headers; the payload's {@code action} completes the type. */
+  @Override
+  protected Set<String> identifyingFields() {
+    return Set.of("/action");
   }
 }

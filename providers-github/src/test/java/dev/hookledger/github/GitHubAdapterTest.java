@@ -152,10 +152,10 @@ class GitHubAdapterTest {
   }
 
   @Test
-  void unparsableUpdatedAtIsMalformed() {
-    assertRejected(signer.delivery("issues", "{\"action\":\"opened\",\"issue\":{\"id\":9,\"updated_at\":\"yesterday\"}}"),
-        RejectionReason.MALFORMED,
-        "the GitHub payload issue field 'updated_at' is not an ISO-8601 timestamp with an offset");
+  void unparsableUpdatedAtLeavesTheVerifiedEventWithoutAVersion() {
+    WebhookEvent event = verify(signer.delivery("issues", "{\"action\":\"opened\",\"issue\":{\"id\":9,\"updated_at\":\"yesterday\"}}"));
+    assertEquals(Optional.of("issue:9"), event.entityKey());
+    assertTrue(event.entityVersion().isEmpty());
   }
 
   @Test

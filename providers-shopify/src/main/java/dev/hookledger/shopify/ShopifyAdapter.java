@@ -13,6 +13,7 @@ import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.Rejections;
 import dev.hookledger.spi.Signatures;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,7 +30,9 @@ import java.util.Optional;
  * body, keyed with the app's client secret as UTF-8, compared in constant time. Shopify sends one
  * signature and can take up to an hour to switch to a rotated secret, so configure the new and the
  * old secret together for that hour. Shopify signs no timestamp ({@code X-Shopify-Triggered-At} is
- * not signed), so there is no tolerance window.
+ * not signed), so there is no tolerance window; the unsigned header is believed only up to
+ * {@linkplain Builder#triggeredAtTolerance a tolerance} ahead of now, so that a forged far-future
+ * value cannot freeze an entity's ordering. The module's README lists what is signed and what is not.
  *
  * <p>Both header flavours are read: {@code X-Shopify-*} and the unprefixed {@code Shopify-*} of
  * Shopify's newer "Events" deliveries.
@@ -47,6 +50,8 @@ public final class ShopifyAdapter implements ProviderAdapter {
   public static final String ID = ShopifyEventFields.PROVIDER;
   /** Shopify publishes no body limit: 5 MiB, like any adapter that does not say otherwise. */
   public static final int DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+  /** How far in the future the unsigned {@code X-Shopify-Triggered-At} is believed by default: 300 s. */
+  public static final Duration DEFAULT_TRIGGERED_AT_TOLERANCE = Duration.ofSeconds(300);
 
   static final String HMAC = "Hmac-Sha256";
   private static final String HMAC_HEADER = "X-Shopify-" + HMAC;
@@ -67,6 +72,7 @@ public final class ShopifyAdapter implements ProviderAdapter {
 
   private final ShopifyEventIdentity identity;
   private final int maxBodyBytes;
+  private final Duration triggeredAtTolerance;
 
   /** An adapter with the defaults: ids from {@code X-Shopify-Webhook-Id}, body limit 5 MiB. */
   public ShopifyAdapter() {
@@ -76,6 +82,7 @@ public final class ShopifyAdapter implements ProviderAdapter {
   private ShopifyAdapter(Builder builder) {
     this.identity = builder.identity;
     this.maxBodyBytes = builder.maxBodyBytes;
+    this.triggeredAtTolerance = builder.triggeredAtTolerance;
   }
 
   public static Builder builder() {
@@ -103,14 +110,19 @@ public final class ShopifyAdapter implements ProviderAdapter {
     return ShopifyEventFields.header(delivery.headers(), ShopifyEventFields.SHOP_DOMAIN).orElse("");
   }
 
+  /**
+   * Refuses, before the body is read, a delivery with no well-formed HMAC (a shop without a secret
+   * is the runtime's to refuse, before this is called).
+   */
+  @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    expectedHmac(delivery.headers());
+  }
+
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     HttpHeaders headers = delivery.headers();
-    String hmac =
-        ShopifyEventFields.header(headers, HMAC)
-            .orElseThrow(() -> Rejections.signatureMissing(
-                HMAC_HEADER, "the request was not sent by Shopify, or a proxy removed the header"));
-    byte[] expected = Signatures.decodeBase64(hmac, 32, HMAC_HEADER);
+    byte[] expected = expectedHmac(headers);
     Secret secret =
         Signatures.matchSha256(secrets, new byte[][] {expected}, delivery.body())
             .orElseThrow(() -> Rejections.signatureMismatch(HMAC_HEADER, secrets, MISMATCH_HINT));
@@ -118,7 +130,7 @@ public final class ShopifyAdapter implements ProviderAdapter {
     byte[] body = delivery.bodyBytes();
     JsonNode payload = DeliveryChecks.parseJson(body, "the Shopify body");
     WebhookEvent.Builder event =
-        ShopifyEventFields.from(headers, payload, identity).applyTo(WebhookEvent.builder())
+        ShopifyEventFields.from(headers, payload, identity, clock, triggeredAtTolerance).applyTo(WebhookEvent.builder())
             .secretId(secret.id())
             .body(body)
             .payload(payload);
@@ -130,6 +142,14 @@ public final class ShopifyAdapter implements ProviderAdapter {
     return event.build();
   }
 
+  private static byte[] expectedHmac(HttpHeaders headers) {
+    String hmac =
+        ShopifyEventFields.header(headers, HMAC)
+            .orElseThrow(() -> Rejections.signatureMissing(
+                HMAC_HEADER, "the request was not sent by Shopify, or a proxy removed the header"));
+    return Signatures.decodeBase64(hmac, 32, HMAC_HEADER);
+  }
+
   private static void keep(HttpHeaders headers, String name, WebhookEvent.Builder event) {
     Optional<String> value = headers.first(name);
     value.ifPresent(v -> event.header(name, v));
@@ -137,13 +157,15 @@ public final class ShopifyAdapter implements ProviderAdapter {
 
   @Override
   public String toString() {
-    return "ShopifyAdapter[identity=" + identity + ", maxBodyBytes=" + maxBodyBytes + "]";
+    return "ShopifyAdapter[identity=" + identity + ", maxBodyBytes=" + maxBodyBytes + ", triggeredAtTolerance="
+        + triggeredAtTolerance + "]";
   }
 
   /** Options for a {@link ShopifyAdapter}; not thread-safe. */
   public static final class Builder {
     private ShopifyEventIdentity identity = ShopifyEventIdentity.WEBHOOK_ID;
     private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+    private Duration triggeredAtTolerance = DEFAULT_TRIGGERED_AT_TOLERANCE;
 
     private Builder() {}
 
@@ -156,6 +178,22 @@ public final class ShopifyAdapter implements ProviderAdapter {
     /** The largest body accepted, in bytes; at least 1. */
     public Builder maxBodyBytes(int maxBodyBytes) {
       this.maxBodyBytes = DeliveryChecks.requireBodyLimit(maxBodyBytes);
+      return this;
+    }
+
+    /**
+     * How far in the future {@code X-Shopify-Triggered-At} may lie and still give an event its time
+     * and, for {@code app/*}, {@code shop/*} and {@code *}{@code /delete} topics, its ordering version;
+     * at least one second; default {@link #DEFAULT_TRIGGERED_AT_TOLERANCE}. The header is not signed,
+     * so a later one is dropped (with a warning): believed, a year-9999 value would make every later
+     * event of that entity look stale.
+     */
+    public Builder triggeredAtTolerance(Duration tolerance) {
+      requireNonNull(tolerance, "tolerance");
+      if (tolerance.getSeconds() < 1) {
+        throw new IllegalArgumentException("triggeredAtTolerance must be at least 1 second, but was " + tolerance);
+      }
+      this.triggeredAtTolerance = tolerance;
       return this;
     }
 

@@ -8,8 +8,12 @@ import dev.hookledger.HttpHeaders;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How a Shopify delivery (its headers plus the parsed payload) maps to {@link WebhookEvent} fields,
@@ -25,9 +29,14 @@ import java.util.Optional;
  *       ({@code orders/create} → {@code order:820982911946154508}, exact above 2^53);
  *       {@code inventory_levels/*} → {@code inventory_level:<inventory_item_id>:<location_id>};
  *       {@code app/*} and {@code shop/*} → {@code shop:<shop domain>};
- *   <li>entity version: the payload's {@code updated_at} (ISO-8601 with offset, seconds), else
- *       {@code X-Shopify-Triggered-At} (RFC 3339, nanoseconds truncated to microseconds), as
- *       microseconds; occurred-at: {@code X-Shopify-Triggered-At}.
+ *   <li>entity version, as microseconds: for {@code app/*} and {@code shop/*},
+ *       {@code X-Shopify-Triggered-At} (RFC 3339, nanoseconds truncated to microseconds), as the
+ *       spec says; for other topics the payload's {@code updated_at} (ISO-8601 with offset,
+ *       seconds; signed with the body), else, when the payload has none ({@code *}{@code /delete}),
+ *       {@code X-Shopify-Triggered-At}. A timestamp that does not parse gives no version (with a
+ *       warning), never a refusal. The header is unsigned: one more than the tolerance in the future
+ *       is not believed;
+ *   <li>occurred-at: {@code X-Shopify-Triggered-At}, under the same rule.
  * </ul>
  *
  * <p>Every header is read in both flavours, {@code X-Shopify-*} and the unprefixed {@code Shopify-*}.
@@ -50,29 +59,40 @@ record ShopifyEventFields(
   static final String EVENT_ID = "Event-Id";
   static final String TRIGGERED_AT = "Triggered-At";
   private static final String WHAT = "the Shopify payload";
-
-  /** Reads the fields with the default identity, {@link ShopifyEventIdentity#WEBHOOK_ID}. */
-  static ShopifyEventFields from(HttpHeaders headers, JsonNode payload) {
-    return from(headers, payload, ShopifyEventIdentity.WEBHOOK_ID);
-  }
+  private static final String SHOP_KEY = "shop:";
+  private static final Logger log = LoggerFactory.getLogger(ShopifyEventFields.class);
 
   /**
    * Reads the fields from a delivery's headers and its parsed JSON payload.
    *
+   * @param unsignedSkew how far in the future the unsigned {@code X-Shopify-Triggered-At} may lie
+   *     and still be believed, measured on {@code clock}
    * @throws DeliveryRejectedException {@code MALFORMED} when the topic, the shop domain or every
-   *     usable id header is missing, a timestamp does not parse, or the payload is not an object
+   *     usable id header is missing, or the payload is not an object: what identifies the event.
+   *     A timestamp that does not parse only leaves the event without a version.
    */
-  static ShopifyEventFields from(HttpHeaders headers, JsonNode payload, ShopifyEventIdentity identity) {
+  static ShopifyEventFields from(HttpHeaders headers, JsonNode payload, ShopifyEventIdentity identity, Clock clock,
+      Duration unsignedSkew) {
     JsonFields.requireObject(payload, WHAT);
     String topic = required(headers, TOPIC);
     String shop = required(headers, SHOP_DOMAIN);
     String webhookId = header(headers, WEBHOOK_ID).orElse(null);
     String eventId = eventId(headers, identity, webhookId, topic);
-    Instant triggeredAt =
-        header(headers, TRIGGERED_AT).map(t -> JsonFields.parseIso(t, name(TRIGGERED_AT))).orElse(null);
+    Instant triggeredAt = triggeredAt(headers, clock, unsignedSkew);
     String entityKey = entityKey(topic, shop, payload);
-    Instant updatedAt = entityKey == null ? null : JsonFields.isoInstant(payload, "updated_at", WHAT);
-    Instant version = updatedAt != null ? updatedAt : triggeredAt;
+    Instant version;
+    if (entityKey == null) {
+      version = null;
+    } else if (entityKey.startsWith(SHOP_KEY)) {
+      // app/* and shop/*: the payload is the shop, whose updated_at is not this event's time (spec §3.4)
+      version = triggeredAt;
+    } else if (payload.hasNonNull("updated_at")) {
+      // signed, so believed as sent; one that does not parse is no version, never the header's
+      version = JsonFields.orderingInstant(payload, "updated_at", WHAT);
+    } else {
+      // */delete payloads are just {"id": ...}
+      version = triggeredAt;
+    }
     return new ShopifyEventFields(
         eventId,
         shop,
@@ -96,6 +116,21 @@ record ShopifyEventFields(
         .entityVersion(entityVersion)
         .occurredAt(occurredAt)
         .deliveryId(deliveryId);
+  }
+
+  /**
+   * {@code X-Shopify-Triggered-At}, believed only as far as an unsigned header can be: one that does
+   * not parse, or lies more than {@code skew} after now, is dropped with a warning, so that a forged
+   * year-9999 header cannot freeze an entity's ordering guard (nothing later would ever be newer).
+   */
+  private static Instant triggeredAt(HttpHeaders headers, Clock clock, Duration skew) {
+    Instant at = header(headers, TRIGGERED_AT).map(t -> JsonFields.orderingInstant(t, name(TRIGGERED_AT))).orElse(null);
+    if (at != null && at.isAfter(clock.instant().plus(skew))) {
+      log.warn("{} is more than {} s in the future; it is unsigned, so the event is recorded without it",
+          name(TRIGGERED_AT), skew.getSeconds());
+      return null;
+    }
+    return at;
   }
 
   /** The value of {@code X-Shopify-<suffix>}, else of the unprefixed {@code Shopify-<suffix>}. */
@@ -122,7 +157,7 @@ record ShopifyEventFields(
     int slash = topic.indexOf('/');
     String resource = slash >= 0 ? topic.substring(0, slash) : topic.split("\\.", 2)[0];
     if (resource.equals("app") || resource.equals("shop")) {
-      return "shop:" + shop;
+      return SHOP_KEY + shop;
     }
     if (resource.equals("inventory_levels")) {
       String item = text(payload, "inventory_item_id");

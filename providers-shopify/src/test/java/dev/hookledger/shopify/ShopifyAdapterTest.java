@@ -11,9 +11,12 @@ import dev.hookledger.RejectionReason;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** {@link ShopifyAdapter} beyond the contract kit: identity, header flavours, entities, messages. */
@@ -120,9 +123,53 @@ class ShopifyAdapterTest {
   }
 
   @Test
-  void unparsableTriggeredAtIsMalformed() {
-    assertRejected(withHeader(signer.delivery("orders/create", ORDER), "X-Shopify-Triggered-At", "last tuesday"),
-        RejectionReason.MALFORMED, "X-Shopify-Triggered-At is not an ISO-8601 timestamp with an offset");
+  void unparsableTriggeredAtIsDroppedNeverARefusal() {
+    WebhookEvent event = verify(adapter,
+        withHeader(signer.delivery("orders/create", ORDER), "X-Shopify-Triggered-At", "last tuesday"));
+    assertEquals(Optional.empty(), event.occurredAt());
+    assertEquals(OptionalLong.of(micros("2024-09-10T15:14:00Z")), event.entityVersion(), "updated_at still orders it");
+  }
+
+  @Test
+  void unparsableUpdatedAtLeavesTheOrderWithoutAVersionRatherThanTheUnsignedHeaders() {
+    WebhookEvent event = verify(adapter, signer.delivery("orders/updated", "{\"id\":7,\"updated_at\":\"soon\"}"));
+    assertEquals(Optional.of("order:7"), event.entityKey());
+    assertEquals(OptionalLong.empty(), event.entityVersion());
+  }
+
+  @Test
+  void triggeredAtInTheYear9999NeverBecomesAVersionThatWouldFreezeTheEntity() {
+    // a */delete payload has no updated_at: the header is the only version, and it is unsigned
+    InboundDelivery forged = withHeader(signer.delivery("products/delete", "{\"id\":5}"),
+        "X-Shopify-Triggered-At", "9999-12-31T23:59:59Z");
+    WebhookEvent event = adapter.verify(forged, Secrets.of(SECRET), Clock.fixed(TRIGGERED, ZoneOffset.UTC));
+    assertEquals(Optional.of("product:5"), event.entityKey());
+    assertEquals(OptionalLong.empty(), event.entityVersion());
+    assertEquals(Optional.empty(), event.occurredAt());
+  }
+
+  @Test
+  void triggeredAtWithinTheToleranceAheadIsBelievedAndBeyondItIsNot() {
+    InboundDelivery d = signer.delivery("products/delete", "{\"id\":5}");
+    Clock fiveMinutesBehind = Clock.fixed(TRIGGERED.minusSeconds(300), ZoneOffset.UTC);
+    Clock sixMinutesBehind = Clock.fixed(TRIGGERED.minusSeconds(360), ZoneOffset.UTC);
+    assertEquals(OptionalLong.of(micros(TRIGGERED.toString())),
+        adapter.verify(d, Secrets.of(SECRET), fiveMinutesBehind).entityVersion());
+    assertEquals(OptionalLong.empty(), adapter.verify(d, Secrets.of(SECRET), sixMinutesBehind).entityVersion());
+    ShopifyAdapter lenient = ShopifyAdapter.builder().triggeredAtTolerance(Duration.ofMinutes(10)).build();
+    assertEquals(OptionalLong.of(micros(TRIGGERED.toString())),
+        lenient.verify(d, Secrets.of(SECRET), sixMinutesBehind).entityVersion());
+  }
+
+  @Test
+  void appAndShopTopicsAreOrderedByTriggeredAtNotByTheShopsUpdatedAt() {
+    String shopPayload = "{\"id\":690933842,\"domain\":\"acme.myshopify.com\",\"updated_at\":\"2020-01-01T00:00:00-05:00\"}";
+    for (String topic : new String[] {"app/uninstalled", "shop/update"}) {
+      WebhookEvent event = adapter.verify(signer.delivery(topic, shopPayload), Secrets.of(SECRET),
+          Clock.fixed(TRIGGERED, ZoneOffset.UTC));
+      assertEquals(Optional.of("shop:acme.myshopify.com"), event.entityKey(), topic);
+      assertEquals(OptionalLong.of(micros(TRIGGERED.toString())), event.entityVersion(), topic);
+    }
   }
 
   @Test
@@ -149,6 +196,13 @@ class ShopifyAdapterTest {
     assertEquals("identity",
         assertThrows(NullPointerException.class, () -> ShopifyAdapter.builder().identity(null)).getMessage());
     assertEquals(ShopifyAdapter.DEFAULT_MAX_BODY_BYTES, new ShopifyAdapter().maxBodyBytes());
+    assertEquals("triggeredAtTolerance must be at least 1 second, but was PT0S", assertThrows(
+        IllegalArgumentException.class, () -> ShopifyAdapter.builder().triggeredAtTolerance(Duration.ZERO)).getMessage());
+  }
+
+  private static long micros(String iso) {
+    Instant at = Instant.parse(iso);
+    return at.getEpochSecond() * 1_000_000 + at.getNano() / 1_000;
   }
 
   private static WebhookEvent verify(ShopifyAdapter adapter, InboundDelivery d) {

@@ -43,6 +43,9 @@ import java.time.Instant;
  * after the provider's own ({@link InboundDelivery#providerPath()}): to use one secret per connected
  * account, register one URL per account ({@code /webhooks/stripe/acct_123}, or under any other
  * prefix the application mounts its webhooks); {@code /webhooks/stripe} alone has the empty tenant.
+ * When the tenant is an account id ({@code acct_...}) the event's scope is that account, the one
+ * whose secret verified it, and an event whose signed {@code account} names another account is
+ * refused ({@code SIGNATURE_MISMATCH}): one account's secret never vouches for another's events.
  *
  * <p>Immutable and thread-safe.
  */
@@ -54,6 +57,7 @@ public final class StripeAdapter implements ProviderAdapter {
   /** Stripe publishes no body limit: 5 MiB, like any adapter that does not say otherwise. */
   public static final int DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+  private static final String ACCOUNT_PREFIX = "acct_";
   private static final String MISMATCH_HINT =
       "the whsec_ prefix is part of the key, and each endpoint and each mode (test or live) has its own secret";
 
@@ -101,6 +105,15 @@ public final class StripeAdapter implements ProviderAdapter {
     return slash < 0 ? rest : rest.substring(0, slash);
   }
 
+  /**
+   * Refuses, before the body is read, a delivery with no well-formed signature (a tenant without a
+   * secret is the runtime's to refuse, before this is called).
+   */
+  @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    StripeSignatureHeader.parse(delivery.headers());
+  }
+
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     StripeSignatureHeader header = StripeSignatureHeader.parse(delivery.headers());
@@ -112,8 +125,13 @@ public final class StripeAdapter implements ProviderAdapter {
 
     byte[] body = delivery.bodyBytes();
     JsonNode json = DeliveryChecks.parseJson(body, "the Stripe body");
+    StripeEventFields fields = StripeEventFields.from(json);
+    String tenant = tenantOf(delivery);
+    if (tenant.startsWith(ACCOUNT_PREFIX)) {
+      fields = fields.verifiedBy(tenant);
+    }
     WebhookEvent.Builder event =
-        StripeEventFields.from(json).applyTo(WebhookEvent.builder())
+        fields.applyTo(WebhookEvent.builder())
             .secretId(secret.id())
             .signedAt(signedAt)
             .body(body)

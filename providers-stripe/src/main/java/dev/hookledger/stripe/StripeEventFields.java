@@ -4,8 +4,11 @@ import static dev.hookledger.internal.JsonFields.requiredText;
 import static dev.hookledger.internal.JsonFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
+import dev.hookledger.spi.Rejections;
 import java.time.Instant;
 
 /**
@@ -23,7 +26,8 @@ import java.time.Instant;
  *       for v2 thin events {@code related_object.type + ":" + related_object.id};
  *   <li>entity version and occurred-at: {@code created}, Unix seconds (an ISO string on v2 events),
  *       as microseconds. Seconds are coarse: events of one object often tie, and ties are never
- *       treated as stale;
+ *       treated as stale. A {@code created} of another type leaves the event without a version (and
+ *       a warning); only {@code id} and {@code type} can make a verified event malformed;
  *   <li>livemode: {@code livemode}. Stripe sends no delivery id.
  * </ul>
  */
@@ -67,6 +71,25 @@ record StripeEventFields(
         livemode != null && livemode.isBoolean() ? livemode.booleanValue() : null);
   }
 
+  /**
+   * These fields for an event verified with the secret of connected account {@code tenant}: its
+   * scope is that account. An event whose signed {@code account} names another is refused: the
+   * secret of one account must not vouch for events of another (or of the platform, where
+   * {@code account} is absent but the URL names an account, the scope is still the account that
+   * verified it).
+   *
+   * @throws DeliveryRejectedException {@code SIGNATURE_MISMATCH} naming both
+   */
+  StripeEventFields verifiedBy(String tenant) {
+    if (!scope.isEmpty() && !scope.equals(tenant)) {
+      throw new DeliveryRejectedException(RejectionReason.SIGNATURE_MISMATCH,
+          "the event's signed account '" + Rejections.printable(scope) + "' is not '"
+              + Rejections.printable(tenant) + "', whose secret verified it: the secret of one"
+              + " connected account cannot vouch for another's events (check which URL each account's endpoint uses)");
+    }
+    return new StripeEventFields(eventId, tenant, type, apiVersion, entityKey, entityVersion, occurredAt, livemode);
+  }
+
   /** Copies these fields (and the provider id) into {@code builder}; returns it. */
   WebhookEvent.Builder applyTo(WebhookEvent.Builder builder) {
     return builder
@@ -81,13 +104,9 @@ record StripeEventFields(
         .livemode(livemode);
   }
 
+  /** Unix seconds, or an RFC 3339 string on v2 "thin" events; anything else is no version, never a refusal. */
   private static Instant created(JsonNode event) {
-    JsonNode created = event.get("created");
-    if (created != null && created.isIntegralNumber()) {
-      return Instant.ofEpochSecond(created.longValue());
-    }
-    // v2 "thin" event notifications carry an RFC 3339 string
-    return JsonFields.isoInstant(event, "created", WHAT);
+    return JsonFields.orderingInstant(event, "created", WHAT);
   }
 
   private static String entityKey(JsonNode event) {

@@ -5,6 +5,7 @@ import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.testkit.AdapterContractTest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 import java.util.Optional;
 
 /** The adapter contract kit applied to {@link StripeAdapter} with its defaults. */
@@ -45,5 +46,10 @@ class StripeAdapterContractTest extends AdapterContractTest {
   @Override
   protected Optional<Duration> timestampTolerance() {
     return Optional.of(StripeAdapter.DEFAULT_TOLERANCE);
+  }
+
+  @Override
+  protected Set<String> identifyingFields() {
+    return Set.of("/id", "/type");
   }
 }

@@ -186,6 +186,38 @@ class StripeAdapterTest {
     assertEquals(Optional.of("old"), adapter.verify(withSignature(header, BODY), oldOnly, CLOCK).secretId());
   }
 
+  @Test
+  void eventOfAnotherAccountVerifiedWithOneAccountsSecretIsRefused() {
+    String connect = BODY.replace("{\"id\":\"evt_1\",", "{\"id\":\"evt_1\",\"account\":\"acct_B\",");
+    DeliveryRejectedException e = reject(signer.path("/webhooks/stripe/acct_A").delivery(connect, T), Secrets.of(SECRET));
+    assertEquals(RejectionReason.SIGNATURE_MISMATCH, e.reason());
+    assertEquals("the event's signed account 'acct_B' is not 'acct_A', whose secret verified it: the secret of one"
+        + " connected account cannot vouch for another's events (check which URL each account's endpoint uses)",
+        e.getMessage());
+  }
+
+  @Test
+  void eventVerifiedWithAnAccountsSecretIsScopedToThatAccount() {
+    String connect = BODY.replace("{\"id\":\"evt_1\",", "{\"id\":\"evt_1\",\"account\":\"acct_A\",");
+    assertEquals("acct_A",
+        adapter.verify(signer.path("/webhooks/stripe/acct_A").delivery(connect, T), Secrets.of(SECRET), CLOCK).scope());
+    // an event without account at an account's URL still belongs to the account whose secret verified it
+    assertEquals("acct_A",
+        adapter.verify(signer.path("/webhooks/stripe/acct_A").delivery(BODY, T), Secrets.of(SECRET), CLOCK).scope());
+    // a tenant that is no account id (one endpoint per environment, say) leaves the scope to the event
+    String other = BODY.replace("{\"id\":\"evt_1\",", "{\"id\":\"evt_1\",\"account\":\"acct_B\",");
+    assertEquals("acct_B",
+        adapter.verify(signer.path("/webhooks/stripe/live").delivery(other, T), Secrets.of(SECRET), CLOCK).scope());
+  }
+
+  @Test
+  void createdOfAnotherTypeLeavesTheEventWithoutAVersion() {
+    WebhookEvent event = adapter.verify(signer.delivery(BODY.replace("1717243100", "\"yesterday\""), T),
+        Secrets.of(SECRET), CLOCK);
+    assertEquals(Optional.of("invoice:in_1"), event.entityKey());
+    assertEquals(java.util.OptionalLong.empty(), event.entityVersion());
+  }
+
   private static InboundDelivery at(String path, String providerPath) {
     return InboundDelivery.post(path, HttpHeaders.empty(), "").withProviderPath(providerPath);
   }

@@ -71,6 +71,23 @@ public interface ProviderAdapter {
   }
 
   /**
+   * Refuses, from its headers alone, a delivery that {@link #verify} would refuse whatever its body:
+   * no signature header, a malformed one, no secret for the tenant. The runtime calls it before it
+   * reads the body, so that a flood of unsigned posts is answered 401 without a byte of their bodies
+   * in memory. Only signature checks belong here (reasons that answer 401); anything about the
+   * content waits for {@link #verify}, which still makes every check.
+   *
+   * <p>The default checks nothing. An override must be cheap (no HMAC: there is no body yet) and
+   * must never refuse a delivery that {@link #verify} would accept.
+   *
+   * @param delivery method, path and headers as received; its body is empty (not read yet)
+   * @param secrets the secrets resolved for {@link #tenantOf} this delivery; may be
+   *     {@linkplain Secrets#isEmpty() empty}
+   * @throws DeliveryRejectedException with the reason {@link #verify} would give
+   */
+  default void checkHeaders(InboundDelivery delivery, Secrets secrets) {}
+
+  /**
    * Verifies the delivery and extracts the event.
    *
    * @param delivery the request as received

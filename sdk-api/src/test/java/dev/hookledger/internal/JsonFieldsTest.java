@@ -50,4 +50,23 @@ class JsonFieldsTest {
   private static JsonNode parse(String json) throws Exception {
     return Json.parse(json.getBytes(StandardCharsets.UTF_8));
   }
+
+  @org.junit.jupiter.api.Test
+  void microsAreExactBeyondTheYear2262WhereNanosecondsOverflow() {
+    assertEquals(78_879_052_800_000_000L, JsonFields.micros(java.time.Instant.parse("4469-07-30T00:00:00Z")));
+    assertEquals(253_402_300_799_999_999L, JsonFields.micros(java.time.Instant.parse("9999-12-31T23:59:59.999999999Z")));
+    assertEquals(-62_135_596_800_000_000L, JsonFields.micros(java.time.Instant.parse("0001-01-01T00:00:00Z")));
+  }
+
+  @org.junit.jupiter.api.Test
+  void orderingInstantReadsIsoAndUnixSecondsAndNothingElse() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode node = Json.parse(("{\"iso\":\"2024-06-01T12:00:00+02:00\",\"unix\":1717243200,"
+        + "\"text\":\"soon\",\"bool\":true,\"far\":\"+99999-01-01T00:00:00Z\",\"huge\":99999999999999999999,"
+        + "\"null\":null}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(java.time.Instant.parse("2024-06-01T10:00:00Z"), JsonFields.orderingInstant(node, "iso", "t"));
+    assertEquals(java.time.Instant.ofEpochSecond(1717243200), JsonFields.orderingInstant(node, "unix", "t"));
+    for (String field : new String[] {"text", "bool", "far", "huge", "null", "absent"}) {
+      assertEquals(null, JsonFields.orderingInstant(node, field, "t"), field);
+    }
+  }
 }

@@ -3,6 +3,7 @@ package dev.hookledger.runtime;
 import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.runtime.internal.servlet.BodyRead;
 import dev.hookledger.runtime.internal.servlet.BodyReader;
 import dev.hookledger.runtime.internal.servlet.Deliveries;
 import dev.hookledger.runtime.internal.servlet.ReplayedBodyRequest;
@@ -26,37 +27,69 @@ final class ShadowPass {
 
   private ShadowPass() {}
 
+  /**
+   * The request to pass on, holding the body's bytes reserved in the runtime's budget until
+   * {@linkplain #close() closed}, after the rest of the chain has run.
+   */
+  record Passed(HttpServletRequest request, BodyRead body) implements AutoCloseable {
+    @Override
+    public void close() {
+      if (body != null) {
+        body.close();
+      }
+    }
+  }
+
   /** Records the delivery if it can, and returns the request to pass on. */
-  static HttpServletRequest record(WebhookRuntime runtime, HttpServletRequest request, String path, String providerPath,
+  static Passed record(WebhookRuntime runtime, HttpServletRequest request, String path, String providerPath,
       String provider) {
     OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
     if (maxBodyBytes.isEmpty()) {
       log.debug("shadow mode: no provider '{}' registered; request passed on unrecorded", provider);
-      return request;
+      return new Passed(request, null);
     }
     int limit = maxBodyBytes.getAsInt();
     if (!request.getMethod().equals("POST")) {
-      return request;
+      return new Passed(request, null);
     }
     if (request.getContentLengthLong() > limit) {
       tooLarge(runtime, provider, limit);
-      return request; // not a byte read: the container serves the body as ever
+      return new Passed(request, null); // not a byte read: the container serves the body as ever
     }
-    BodyReader.Read body;
+    InboundDelivery headers = Deliveries.headersOf(request, path).withProviderPath(providerPath);
     try {
-      body = BodyReader.readUpTo(request.getInputStream(), request.getContentLengthLong(), limit);
+      runtime.checkHeaders(provider, headers);
+    } catch (DeliveryRejectedException e) {
+      wouldReject(provider, e);
+      return new Passed(request, null);
+    } catch (RuntimeException e) {
+      log.error("shadow mode: {} delivery passed on unrecorded, its header check failed unexpectedly", provider, e);
+      return new Passed(request, null);
+    }
+    BodyRead body;
+    try {
+      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget());
     } catch (IOException e) {
       // the container's stream is broken or cut short: the existing endpoint finds the rest so too
       log.debug("shadow mode: {} delivery body could not be read, passed on unrecorded: {}", provider, e.toString());
-      return ReplayedBodyRequest.partlyRead(request, new byte[0]);
+      return new Passed(ReplayedBodyRequest.partlyRead(request, new byte[0]), null);
     }
-    if (body.overLimit()) {
-      tooLarge(runtime, provider, limit);
-      return ReplayedBodyRequest.partlyRead(request, body.bytes());
+    switch (body.status()) {
+      case TOO_LARGE -> tooLarge(runtime, provider, limit);
+      case OVER_BUDGET -> log.warn("shadow mode: {} delivery passed on unrecorded: the body budget is spent ({})",
+          provider, runtime.bodyBudget());
+      case READ -> {
+        ShadowOutcome.recorded(request, receive(runtime, provider, Deliveries.withBody(headers, body.bytes())));
+        return new Passed(ReplayedBodyRequest.whole(request, body.bytes()), body);
+      }
     }
-    ShadowOutcome.recorded(request,
-        receive(runtime, provider, Deliveries.of(request, path, body.bytes()).withProviderPath(providerPath)));
-    return ReplayedBodyRequest.whole(request, body.bytes());
+    // what was read goes on first, then the rest of the container's stream
+    return new Passed(body.bytes().length == 0 ? request : ReplayedBodyRequest.partlyRead(request, body.bytes()), body);
+  }
+
+  private static void wouldReject(String provider, DeliveryRejectedException e) {
+    log.warn("shadow mode: {} delivery would be rejected with {} ({}): {}; passed on unrecorded", provider,
+        e.httpStatus(), e.reason(), e.getMessage());
   }
 
   private static void tooLarge(WebhookRuntime runtime, String provider, int limit) {
@@ -72,8 +105,7 @@ final class ShadowPass {
       log.debug("shadow mode: {} {}; passed on", receipt.event(), receipt.outcome());
       return receipt;
     } catch (DeliveryRejectedException e) {
-      log.warn("shadow mode: {} delivery would be rejected with {} ({}): {}; passed on unrecorded", provider,
-          e.httpStatus(), e.reason(), e.getMessage());
+      wouldReject(provider, e);
     } catch (LedgerUnavailableException e) {
       log.warn("shadow mode: {} delivery passed on unrecorded, the ledger is unavailable: {}", provider, e.getMessage());
     } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.runtime.internal.servlet.BodyRead;
 import dev.hookledger.runtime.internal.servlet.BodyReader;
 import dev.hookledger.runtime.internal.servlet.Deliveries;
 import dev.hookledger.runtime.internal.servlet.InitParams;
@@ -58,7 +59,7 @@ import org.slf4j.LoggerFactory;
  *   <init-param><param-name>handlers</param-name><param-value>com.acme.Billing,com.acme.Issues</param-value></init-param>
  *   <!-- optional: jdbc-url (else the variable named by jdbc-url-env, default HOOKLEDGER_JDBC_URL),
  *        schema, path-prefix, mode (STORE_FIRST, INLINE, SHADOW), inline (type patterns), workers,
- *        <provider>.secret-env, <provider>.max-body-bytes, and the deadlines handler-timeout,
+ *        max-in-flight-body-bytes, <provider>.secret-env, <provider>.max-body-bytes, and the deadlines handler-timeout,
  *        statement-timeout, lock-timeout, idle-in-transaction-timeout, connect-timeout, socket-timeout
  *        as 500ms, 30s, 2m or PT30S -->
  *   <init-param><param-name>stripe.secret-env</param-name><param-value>STRIPE_WEBHOOK_SECRET</param-value></init-param>
@@ -67,12 +68,22 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <h2>Answers</h2>
- * Plain text naming the reason, never a secret or the body:
+ * Plain text naming the reason, never a secret, the body or the configuration:
  * 200 {@code accepted} (only once the row is committed), {@code duplicate} or {@code processed}
- * (INLINE); 400 malformed; 401 missing, malformed or wrong signature, stale timestamp; 404 unknown
+ * (INLINE); 400 malformed; 401 missing, malformed or wrong signature, stale timestamp, naming the
+ * check that failed and nothing more (never how many secrets exist or their ids); 404 unknown
  * provider; 405 not POST (with {@code Allow: POST}); 413 body over the provider's limit, whether
  * declared by {@code Content-Length} or sent chunked (reading stops past the limit); 500 an INLINE
- * handler failed; 503 with {@code Retry-After} when the ledger cannot record the delivery.
+ * handler failed; 503 with {@code Retry-After} when the ledger cannot record the delivery, or when
+ * the runtime's {@linkplain WebhookRuntime.Builder#maxInFlightBodyBytes body budget} cannot hold the
+ * body.
+ *
+ * <h2>Hostile input</h2>
+ * Before a byte of the body is read, the adapter looks at the headers
+ * ({@link dev.hookledger.spi.ProviderAdapter#checkHeaders}): no signature header, a malformed one
+ * or no secret for the tenant is answered 401 at once, and the connection closed. Then the body
+ * reserves its size in the runtime's budget (its {@code Content-Length}, or chunk by chunk) and is
+ * read into one array of its exact size; a body the budget cannot hold is answered 503 unread.
  *
  * <h2>Shadow mode</h2>
  * With {@link ProcessingMode#SHADOW} the filter answers nothing: it records each delivery (new
@@ -166,8 +177,10 @@ public final class WebhookFilter implements Filter {
       String requestPath = Deliveries.pathOf(request);
       Optional<String> provider = path.provider(requestPath);
       if (provider.isPresent() && runtime.mode() == ProcessingMode.SHADOW) {
-        ShadowOutcome.passOn(runtime, ShadowPass.record(runtime, request, requestPath, path.providerPath(requestPath),
-            provider.get()), response, chain);
+        try (ShadowPass.Passed passed =
+            ShadowPass.record(runtime, request, requestPath, path.providerPath(requestPath), provider.get())) {
+          ShadowOutcome.passOn(runtime, passed.request(), response, chain);
+        }
         return;
       }
       if (provider.isPresent()) {
@@ -192,20 +205,40 @@ public final class WebhookFilter implements Filter {
       Responses.methodNotAllowed(response, request.getMethod());
       return;
     }
-    Optional<byte[]> body;
+    InboundDelivery headers = Deliveries.headersOf(request, requestPath).withProviderPath(path.providerPath(requestPath));
     try {
-      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit);
+      runtime.checkHeaders(provider, headers);
+    } catch (DeliveryRejectedException e) {
+      Responses.unread(response);
+      Responses.rejected(response, e);
+      return;
+    } catch (RuntimeException e) {
+      log.error("{} delivery's header check failed unexpectedly", provider, e);
+      Responses.unread(response);
+      Responses.text(response, 500, "internal error");
+      return;
+    }
+    BodyRead body;
+    try {
+      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget());
     } catch (IOException e) {
       log.debug("{} delivery body could not be read: {}", provider, e.toString());
       Responses.text(response, 400, "malformed: the body could not be read");
       return;
     }
-    if (body.isEmpty()) {
-      runtime.rejectedTooLarge(provider);
-      Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
-      return;
+    try (body) {
+      switch (body.status()) {
+        case TOO_LARGE -> {
+          runtime.rejectedTooLarge(provider);
+          Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
+        }
+        case OVER_BUDGET -> {
+          log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.bodyBudget());
+          Responses.busy(response);
+        }
+        case READ -> answer(response, provider, Deliveries.withBody(headers, body.bytes()));
+      }
     }
-    answer(response, provider, Deliveries.of(request, requestPath, body.get()).withProviderPath(path.providerPath(requestPath)));
   }
 
   private void answer(HttpServletResponse response, String provider, InboundDelivery delivery) throws IOException {
@@ -213,11 +246,7 @@ public final class WebhookFilter implements Filter {
       Receipt receipt = runtime.receive(provider, delivery);
       Responses.text(response, 200, receipt.outcome().name().toLowerCase(Locale.ROOT));
     } catch (DeliveryRejectedException e) {
-      if (e.httpStatus() == 413) {
-        Responses.tooLarge(response, e.getMessage());
-      } else {
-        Responses.text(response, e.httpStatus(), "rejected (" + e.reason() + "): " + e.getMessage());
-      }
+      Responses.rejected(response, e);
     } catch (LedgerUnavailableException e) {
       log.warn("{} delivery answered 503: {}", provider, e.getMessage());
       Responses.unavailable(response);

@@ -40,10 +40,12 @@ import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.HandlerDeadline;
 import dev.hookledger.runtime.internal.process.Retries;
+import dev.hookledger.runtime.internal.receive.HeaderCheck;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.runtime.internal.servlet.BodyBudget;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
@@ -133,6 +135,8 @@ public final class WebhookRuntime implements AutoCloseable {
   private final GroupCommit writer;
   private final EventProcessor processor;
   private final Receiver receiver;
+  private final HeaderCheck headerCheck;
+  private final BodyBudget bodyBudget;
   private final HandlerDeadline deadline;
   private final ShadowRows shadowRows;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -164,6 +168,8 @@ public final class WebhookRuntime implements AutoCloseable {
         MAX_COMMIT_WAIT, "hookledger-" + schema);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,
         new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
+    this.headerCheck = new HeaderCheck(providers, listener);
+    this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
   }
 
   /**
@@ -343,6 +349,21 @@ public final class WebhookRuntime implements AutoCloseable {
   }
 
   /**
+   * Refuses, before its body is read, a delivery its adapter refuses from headers alone.
+   *
+   * @param headersOnly the request with an empty body
+   * @throws dev.hookledger.DeliveryRejectedException answered with its status
+   */
+  void checkHeaders(String providerId, InboundDelivery headersOnly) {
+    headerCheck.check(providerId, headersOnly);
+  }
+
+  /** The bound on body bytes held by this runtime's requests at once. */
+  BodyBudget bodyBudget() {
+    return bodyBudget;
+  }
+
+  /**
    * SHADOW: the existing endpoint failed the delivery whose new row is {@code key}; the row is taken
    * back, so that the provider's redelivery is recorded new, and runs the handlers once enforcing.
    */
@@ -439,6 +460,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private Duration socketTimeout = Deadlines.DEFAULT_SOCKET;
     private int ledgerWriters = 2;
     private int receiveQueueCapacity = 1024;
+    private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
 
     private Builder() {}
 
@@ -555,6 +577,19 @@ public final class WebhookRuntime implements AutoCloseable {
     public Builder maxBodyBytes(String provider, int bytes) {
       requireNonNull(provider, "provider");
       maxBodyBytes.put(provider, DeliveryChecks.requireBodyLimit(bytes));
+      return this;
+    }
+
+    /**
+     * The most request-body bytes held in memory at once, across every delivery being received: a
+     * body reserves its {@code Content-Length} (or, sent chunked, each chunk as it arrives) before it
+     * is read, and a delivery that does not fit is answered 503 with {@code Retry-After} without
+     * reading it, so that no burst of large posts can exhaust the heap. At least 1; default a quarter
+     * of the maximum heap ({@code -Xmx}), e.g. 128 MiB of 512 MiB. Keep it at least the largest
+     * provider body limit, or such bodies are always answered 503.
+     */
+    public Builder maxInFlightBodyBytes(long bytes) {
+      this.maxInFlightBodyBytes = BodyBudget.requireCapacity(bytes);
       return this;
     }
 

@@ -170,8 +170,19 @@ class FilterRegistrationTest {
         Map.of("providers", "testhook", "provider", "testhook"), Map.of()));
     assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: connect-timeout,"
         + " handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, ledger-writers,"
-        + " lock-timeout, mode, path-prefix, providers, receive-queue-capacity, schema, socket-timeout,"
+        + " lock-timeout, max-in-flight-body-bytes, mode, path-prefix, providers, receive-queue-capacity, schema, socket-timeout,"
         + " statement-timeout, workers, and per listed provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
+  }
+
+  @Test
+  void bodyBudgetInitParamMustBeAPositiveWholeNumber() {
+    ServletException e = assertThrows(ServletException.class, () -> init(
+        Map.of("providers", "testhook", "max-in-flight-body-bytes", "lots"), Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl())));
+    assertEquals("hookledger filter 'hookledger': init-param max-in-flight-body-bytes must be a whole number, but was"
+        + " 'lots'", e.getMessage());
+    e = assertThrows(ServletException.class, () -> init(
+        Map.of("providers", "testhook", "max-in-flight-body-bytes", "0"), Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl())));
+    assertEquals("hookledger filter 'hookledger': maxInFlightBodyBytes must be >= 1, but was 0", e.getMessage());
   }
 
   @Test

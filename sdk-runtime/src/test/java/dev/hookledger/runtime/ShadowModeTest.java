@@ -139,6 +139,25 @@ class ShadowModeTest {
     assertFalse(LedgerRows.event(db.dataSource(), "hookledger", "evt_1").isPresent());
   }
 
+  @Test
+  void aFormBeyondTheContainersLimitsIsRefusedAsTheContainerWouldNotBufferedWhole() throws Exception {
+    String huge = "note=" + "x".repeat(300_000);
+    String manyKeys = java.util.stream.IntStream.range(0, 1001).mapToObj(i -> "k" + i + "=v")
+        .collect(Collectors.joining("&"));
+    String fine = java.util.stream.IntStream.range(0, 1000).mapToObj(i -> "k" + i + "=v")
+        .collect(Collectors.joining("&"));
+    try (ServedRuntime shadow = serve(ProcessingMode.SHADOW, new Heard())) {
+      for (String body : List.of(huge, manyKeys, fine)) {
+        // over the filter's limit and chunked: the filter stops reading, the rest stays in the stream
+        HttpRequest chunkedForm = HttpRequest.newBuilder(chunked(shadow.uri("/webhooks/testhook"), "evt_f", body),
+            (name, value) -> true).header("Content-Type", "application/x-www-form-urlencoded").build();
+        assertEquals(200, send(chunkedForm, "form-guarded").statusCode());
+      }
+    }
+    assertEquals(List.of("refused the form: Form is larger than max length 200000",
+        "refused the form: Too many form keys > 1000", "form of 1000 keys"), existing.bodies);
+  }
+
   private ServedRuntime serve(ProcessingMode mode, Heard heard) {
     return ServedRuntime.serve(WebhookRuntime.builder()
         .dataSource(db.dataSource())
@@ -161,7 +180,7 @@ class ShadowModeTest {
   /** Sends {@code request}; the existing endpoint reads its body as {@code readWith} says. */
   private static HttpResponse<String> send(HttpRequest request, String readWith) {
     HttpRequest.Builder b = HttpRequest.newBuilder(request, (name, value) -> true).header("X-Read-With", readWith);
-    if (!readWith.equals("form")) {
+    if (!readWith.startsWith("form")) {
       // the container decodes application/json as UTF-8 for getReader(); the filter's replay must too
       b.header("Content-Type", "application/json");
     }
@@ -194,6 +213,15 @@ class ShadowModeTest {
         case "reader" -> req.getReader().lines().collect(Collectors.joining("\n"));
         case "form" -> req.getParameterMap().entrySet().stream()
             .map(e -> e.getKey() + "=" + List.of(e.getValue())).collect(Collectors.joining(" "));
+        case "form-guarded" -> {
+          try {
+            yield "form of " + req.getParameterMap().size() + " keys";
+          } catch (IllegalStateException e) {
+            // stream the rest away, as a container does before it answers a refused form
+            req.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            yield "refused the form: " + e.getMessage();
+          }
+        }
         default -> new String(req.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       };
       bodies.add(body);

@@ -141,8 +141,7 @@ class WebhookFilterTest {
     HttpResponse<String> response = TestHttp.send(request);
 
     assertEquals(401, response.statusCode());
-    assertEquals("rejected (SIGNATURE_MISMATCH): X-Test-Signature matches none of the configured secrets\n",
-        response.body());
+    assertEquals("rejected (SIGNATURE_MISMATCH): the signature does not match the body\n", response.body());
     assertNoRow(id);
   }
 
@@ -154,7 +153,7 @@ class WebhookFilterTest {
     HttpResponse<String> response = TestHttp.send(request);
 
     assertEquals(401, response.statusCode());
-    assertEquals("rejected (SIGNATURE_MISSING): X-Test-Signature header is missing\n", response.body());
+    assertEquals("rejected (SIGNATURE_MISSING): the delivery carries no signature\n", response.body());
     assertNoRow(id);
   }
 

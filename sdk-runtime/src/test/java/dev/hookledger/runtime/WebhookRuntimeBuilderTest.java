@@ -42,6 +42,7 @@ class WebhookRuntimeBuilderTest {
   @Test
   void maxBodyBytesMustBePositiveAndNameARegisteredProvider() {
     assertMessage("maxBodyBytes must be >= 1, but was 0", () -> WebhookRuntime.builder().maxBodyBytes("testhook", 0));
+    assertMessage("maxInFlightBodyBytes must be >= 1, but was 0", () -> WebhookRuntime.builder().maxInFlightBodyBytes(0));
     assertMessage("maxBodyBytes given for provider 'stripe', which is not registered (registered: testhook)",
         () -> valid().maxBodyBytes("stripe", 1024).build());
   }

@@ -48,15 +48,35 @@ public final class SampleEvents {
         .put("object", "subscription")
         .put("customer", customer)
         .put("status", status);
-    subscription.putObject("plan").put("id", plan).put("object", "plan");
-    return stripeEvent(eventId, "customer.subscription." + type, created, subscription);
+    // the current shape: what it sells is in items.data[].price (no top-level plan since 2025-03-31.basil)
+    ObjectNode items = subscription.putObject("items").put("object", "list");
+    ObjectNode item = items.putArray("data").addObject()
+        .put("id", "si_" + subscriptionId)
+        .put("object", "subscription_item")
+        .put("quantity", 1)
+        .put("current_period_start", created.getEpochSecond())
+        .put("current_period_end", created.getEpochSecond() + 30L * 24 * 3600);
+    item.putObject("price")
+        .put("id", "price_" + plan)
+        .put("object", "price")
+        .put("lookup_key", plan)
+        .put("product", "prod_" + plan)
+        .put("unit_amount", 1500)
+        .put("currency", "usd")
+        .putObject("recurring").put("interval", "month");
+    items.put("has_more", false).put("url", "/v1/subscription_items?subscription=" + subscriptionId);
+    return stripeEvent(eventId, "customer.subscription." + type, created, subscription, "2025-03-31.basil");
   }
 
   private static String stripeEvent(String id, String type, Instant created, ObjectNode object) {
+    return stripeEvent(id, type, created, object, "2024-06-20");
+  }
+
+  private static String stripeEvent(String id, String type, Instant created, ObjectNode object, String apiVersion) {
     ObjectNode event = JSON.createObjectNode()
         .put("id", id)
         .put("object", "event")
-        .put("api_version", "2024-06-20")
+        .put("api_version", apiVersion)
         .put("created", created.getEpochSecond())
         .put("livemode", false)
         .put("pending_webhooks", 1)

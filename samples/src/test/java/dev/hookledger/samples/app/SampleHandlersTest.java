@@ -7,6 +7,8 @@ import dev.hookledger.EventContext;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.samples.traffic.SampleEvents;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +65,27 @@ class SampleHandlersTest {
   }
 
   @Test
+  void subscriptionOfSeveralPricesRecordsEachByLookupKeyElseId() throws Exception {
+    new Subscriptions().changed(read("""
+        {"type":"customer.subscription.created","data":{"object":{"id":"sub_2","object":"subscription",
+         "customer":"cus_bo","status":"active","items":{"object":"list","data":[
+           {"id":"si_a","object":"subscription_item","price":{"id":"price_1Pz","lookup_key":"team"}},
+           {"id":"si_b","object":"subscription_item","price":{"id":"price_1Qx","lookup_key":null}}]}}}}""",
+        Subscriptions.SubscriptionChanged.class), db);
+    assertEquals(Map.of("sub_2", new SampleState.Subscription("active", "team+price_1Qx")), state().subscriptions());
+  }
+
+  @Test
+  void legacySubscriptionWithOnlyATopLevelPlanFailsTheAttemptRatherThanRecordNoPlan() throws Exception {
+    Subscriptions.SubscriptionChanged legacy = read("""
+        {"type":"customer.subscription.updated","data":{"object":{"id":"sub_3","object":"subscription",
+         "customer":"cus_cy","status":"active","plan":{"id":"gold"}}}}""", Subscriptions.SubscriptionChanged.class);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> new Subscriptions().changed(legacy, db));
+    assertEquals("subscription sub_3 has no items.data[].price: cannot tell its plan", e.getMessage());
+    assertEquals(Map.of(), state().subscriptions());
+  }
+
+  @Test
   void issueOpenedOpensOneTicketEachTimeItRuns() throws Exception {
     Tickets.IssueOpened opened = read("""
         {"action":"opened","issue":{"id":1,"number":1347,"title":"Found a bug"},
@@ -113,11 +136,11 @@ class SampleHandlersTest {
     return SampleState.read(db);
   }
 
+  /** A current-version event (items.data[].price, no top-level plan), as SampleEvents builds it. */
   private static Subscriptions.SubscriptionChanged subscription(String status, String plan)
       throws Exception {
-    return read("{\"type\":\"customer.subscription.updated\",\"data\":{\"object\":{\"id\":\"sub_1\","
-        + "\"object\":\"subscription\",\"customer\":\"cus_ada\",\"status\":\"" + status
-        + "\",\"plan\":{\"id\":\"" + plan + "\"}}}}", Subscriptions.SubscriptionChanged.class);
+    return read(SampleEvents.subscription("evt_1", "updated", "sub_1", "cus_ada", status, plan, Instant.now()),
+        Subscriptions.SubscriptionChanged.class);
   }
 
   private static <T> T read(String json, Class<T> type) throws Exception {

@@ -103,6 +103,29 @@ class ServeProtectionsTest {
   }
 
   @Test
+  void githubAppInstallationEventsWithUnixSecondTimestampsAreAcceptedNotRefused() {
+    // GitHub App installation payloads carry created_at/updated_at as integer Unix seconds; GitHub
+    // never retries, so a 400 here loses the event
+    String unix = "{\"action\":\"created\",\"installation\":{\"id\":2311213,\"app_id\":81234,"
+        + "\"target_type\":\"Organization\",\"created_at\":1501449845,\"updated_at\":1501449845,"
+        + "\"suspended_at\":null},\"repositories\":[],\"requester\":null,\"sender\":{\"login\":\"octocat\"}}";
+    String iso = unix.replace("\"created\"", "\"suspend\"").replace("1501449845,\"updated_at\":1501449845",
+        "\"2017-07-30T21:24:05.000-07:00\",\"updated_at\":\"2024-06-01T12:00:00Z\"");
+    String bare = "{\"action\":\"added\",\"installation\":{\"id\":2311213,\"updated_at\":null},"
+        + "\"repositories_added\":[{\"id\":1}],\"repositories_removed\":[]}";
+    String first = UUID.randomUUID().toString();
+    String second = UUID.randomUUID().toString();
+    String third = UUID.randomUUID().toString();
+    assertEquals("200 accepted", client.send(sign.github("installation", first, unix)).toString());
+    assertEquals("200 accepted", client.send(sign.github("installation", second, iso)).toString());
+    assertEquals("200 accepted", client.send(sign.github("installation_repositories", third, bare)).toString());
+    awaitSettled(first);
+    awaitSettled(second);
+    awaitSettled(third);
+    assertEquals("ignored", sample.status(first), "no sample handler wants installation events");
+  }
+
+  @Test
   void tamperedBodyIsRefusedWith401AndChangesNothing() {
     String body = SampleEvents.invoicePaid("evt_t1", "in_t1", "cus_mallory", 100, "usd", Instant.now());
     InboundDelivery signed = sign.stripe(body, Instant.now());

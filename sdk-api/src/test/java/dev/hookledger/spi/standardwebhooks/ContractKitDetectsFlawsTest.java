@@ -31,7 +31,7 @@ class ContractKitDetectsFlawsTest {
     Events tests = run(Sound.class);
     assertEquals(Set.of(), failed(tests));
     assertEquals(tests.started().count(), tests.succeeded().count());
-    assertTrue(tests.started().count() >= 19, "the kit's 19 checks ran, but only " + tests.started().count());
+    assertTrue(tests.started().count() >= 21, "the kit's 21 checks ran, but only " + tests.started().count());
   }
 
   @Test
@@ -56,6 +56,20 @@ class ContractKitDetectsFlawsTest {
     assertEquals(
         Set.of("timestampsBeyondTheToleranceAreRejectedOnBothSides", "rejectionMessagesNeverContainSecretsSignaturesOrBodies"),
         failed(run(IgnoresTimestamps.class)));
+  }
+
+  @Test
+  void anAdapterThatRefusesAVerifiedDeliveryOverADisplayFieldFailsTheOrderingFieldRule() {
+    assertEquals(
+        Set.of("verifiedDeliveryIsNeverRefusedOverAFieldUsedOnlyForOrderingOrDisplay"),
+        failed(run(RefusesOddTimestamp.class)));
+  }
+
+  @Test
+  void anAdapterWhoseHeaderCheckRefusesSignedDeliveriesFailsTheHeaderCheckRule() {
+    assertEquals(
+        Set.of("headerCheckPassesSignedDeliveriesAndRefusesOnlyAsVerifyWould"),
+        failed(run(HeaderCheckRefusesEverything.class)));
   }
 
   private static Events run(Class<?> fixture) {
@@ -110,6 +124,18 @@ class ContractKitDetectsFlawsTest {
   static final class IgnoresTimestamps extends FlawedContract {
     IgnoresTimestamps() {
       super(Flaw.IGNORES_TIMESTAMPS);
+    }
+  }
+
+  static final class RefusesOddTimestamp extends FlawedContract {
+    RefusesOddTimestamp() {
+      super(Flaw.REFUSES_ODD_TIMESTAMP);
+    }
+  }
+
+  static final class HeaderCheckRefusesEverything extends FlawedContract {
+    HeaderCheckRefusesEverything() {
+      super(Flaw.HEADER_CHECK_REFUSES_EVERYTHING);
     }
   }
 

@@ -8,6 +8,7 @@ import dev.hookledger.RejectionReason;
 import dev.hookledger.Secret;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.internal.JsonFields;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import java.time.Clock;
@@ -30,7 +31,11 @@ public final class FlawedAdapter implements ProviderAdapter {
     /** A signature mismatch lists the values of the secrets it tried. */
     ECHOES_SECRETS,
     /** A signed timestamp outside the window is let through. */
-    IGNORES_TIMESTAMPS
+    IGNORES_TIMESTAMPS,
+    /** A verified delivery whose display-only {@code timestamp} is not an ISO string is refused as malformed. */
+    REFUSES_ODD_TIMESTAMP,
+    /** The header check refuses a delivery it cannot judge: any without a body. */
+    HEADER_CHECK_REFUSES_EVERYTHING
   }
 
   private final StandardWebhooksAdapter sound = new StandardWebhooksAdapter();
@@ -50,9 +55,22 @@ public final class FlawedAdapter implements ProviderAdapter {
   }
 
   @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    if (flaw == Flaw.HEADER_CHECK_REFUSES_EVERYTHING && delivery.bodyLength() == 0) {
+      throw new DeliveryRejectedException(RejectionReason.SIGNATURE_MISMATCH, "cannot verify without a body");
+    }
+    sound.checkHeaders(delivery, secrets);
+  }
+
+  @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     try {
-      return sound.verify(delivery, secrets, clock);
+      WebhookEvent event = sound.verify(delivery, secrets, clock);
+      if (flaw == Flaw.REFUSES_ODD_TIMESTAMP) {
+        // the strict reading the rule forbids: a display field's type decides the delivery's fate
+        JsonFields.isoInstant(event.payload(), "timestamp", "the body");
+      }
+      return event;
     } catch (DeliveryRejectedException e) {
       if (flaw == Flaw.ACCEPTS_ANY_SIGNATURE && e.reason() == RejectionReason.SIGNATURE_MISMATCH) {
         return sound.verify(signedWith(secrets.list().get(0), delivery), secrets, clock);

@@ -26,6 +26,7 @@ import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,6 +63,11 @@ class StandardWebhooksAdapterContractTest extends AdapterContractTest {
   @Override
   protected Optional<Duration> timestampTolerance() {
     return Optional.of(Duration.ofMinutes(5));
+  }
+
+  @Override
+  protected Set<String> identifyingFields() {
+    return Set.of("/type");
   }
 
   @Override

@@ -117,6 +117,25 @@ public abstract class AdapterContractTest {
     return Clock.fixed(NOW, ZoneOffset.UTC);
   }
 
+  /**
+   * The JSON Pointers ({@code /id}, {@code /data/object/id}) of the fields of {@link #validBody()}
+   * that identify the event: its id and its type. Only these may make a verified delivery
+   * {@link RejectionReason#MALFORMED}; every other field is taken to serve ordering or display, and
+   * a delivery whose signature holds must be accepted whatever it holds. None by default.
+   */
+  protected Set<String> identifyingFields() {
+    return Set.of();
+  }
+
+  /**
+   * Headers outside the signature that serve only ordering or display ({@code X-Shopify-Triggered-At}).
+   * Removed, garbled or set far in the future, a signed delivery must still be accepted, and its
+   * entity version never taken from them. None by default.
+   */
+  protected Set<String> unsignedOrderingHeaders() {
+    return Set.of();
+  }
+
   // ---------------------------------------------------------------- acceptance
 
   @Test
@@ -178,6 +197,81 @@ public abstract class AdapterContractTest {
 
     assertEquals(Optional.of("old"), signedWithOld.secretId());
     assertEquals(Optional.of("new"), signedWithNew.secretId());
+  }
+
+  /**
+   * A verified delivery is never refused because a field used only for ordering or display is
+   * missing, null, of another JSON type, or does not parse: every field of {@link #validBody()} not
+   * in {@link #identifyingFields()}, and every {@link #unsignedOrderingHeaders() unsigned ordering
+   * header}, is changed in turn and the delivery signed again. Each must be accepted with an id and
+   * the same type, and with the entity version it had or none (never one read from a garbled value).
+   */
+  @Test
+  public void verifiedDeliveryIsNeverRefusedOverAFieldUsedOnlyForOrderingOrDisplay() {
+    WebhookEvent original = adapter().verify(sign(secretValue("primary"), utf8(validBody()), NOW), secrets("primary"), clock());
+    List<String> failures = new ArrayList<>();
+    for (BodyMutation mutation : BodyMutation.of(validBody(), identifyingFields())) {
+      InboundDelivery delivery = sign(secretValue("primary"), utf8(mutation.body()), NOW);
+      checkTolerated(original, delivery, mutation.description(), mutation.garbled(), failures);
+    }
+    InboundDelivery signed = sign(secretValue("primary"), utf8(validBody()), NOW);
+    for (String header : unsignedOrderingHeaders()) {
+      checkTolerated(original, withHeader(signed, header, null), "header " + header + " removed", false, failures);
+      checkTolerated(original, withHeader(signed, header, "not-a-value"), "header " + header + " garbled", true, failures);
+      checkTolerated(original, withHeader(signed, header, "9999-12-31T23:59:59Z"),
+          "header " + header + " in the year 9999", true, failures);
+    }
+    assertEquals(List.of(), failures, "verified deliveries refused or misread over an ordering or display field");
+  }
+
+  private void checkTolerated(WebhookEvent original, InboundDelivery delivery, String what, boolean garbled,
+      List<String> failures) {
+    WebhookEvent event;
+    try {
+      event = adapter().verify(delivery, secrets("primary"), clock());
+    } catch (DeliveryRejectedException e) {
+      failures.add(what + ": refused " + e.reason() + " (" + e.getMessage() + ")");
+      return;
+    } catch (RuntimeException e) {
+      failures.add(what + ": threw " + e);
+      return;
+    }
+    // the id may come from the signer (a fresh delivery GUID each time); the type may not change
+    if (event.eventId().isEmpty() || !event.type().equals(original.type())) {
+      failures.add(what + ": identity changed to '" + event.eventId() + "' " + event.type());
+    }
+    if (garbled && event.entityVersion().isPresent() && !event.entityVersion().equals(original.entityVersion())) {
+      failures.add(what + ": entity version " + event.entityVersion().getAsLong() + " read from it (was "
+          + original.entityVersion() + ")");
+    }
+  }
+
+  /**
+   * The header check before the body is read ({@link ProviderAdapter#checkHeaders}) passes every
+   * delivery {@code verify} accepts, and refuses only as {@code verify} would refuse.
+   */
+  @Test
+  public void headerCheckPassesSignedDeliveriesAndRefusesOnlyAsVerifyWould() {
+    InboundDelivery signed = sign(secretValue("primary"), utf8(validBody()), NOW);
+    adapter().checkHeaders(withBody(signed, new byte[0]), secrets("primary"));
+    adapter().checkHeaders(withBody(signed, new byte[0]), secrets("new", "primary"));
+    Map<String, InboundDelivery> refused = new java.util.LinkedHashMap<>();
+    refused.put("no signature header", withHeader(signed, signatureHeader(), null));
+    refused.put("a garbled signature header", withHeader(signed, signatureHeader(), garbledSignature()));
+    for (Map.Entry<String, InboundDelivery> c : refused.entrySet()) {
+      sameRefusal(c.getKey(), c.getValue(), secrets("primary"));
+    }
+    // no secret at all is the runtime's to refuse, before either check (noConfiguredSecretAcceptsNothing)
+  }
+
+  private void sameRefusal(String what, InboundDelivery delivery, Secrets secrets) {
+    RejectionReason byVerify = rejection(delivery, secrets).reason();
+    try {
+      adapter().checkHeaders(withBody(delivery, new byte[0]), secrets);
+    } catch (DeliveryRejectedException e) {
+      assertEquals(byVerify, e.reason(), "with " + what + ", the header check refused otherwise than verify");
+      assertNoLeak(e, delivery, delivery.bodyBytes());
+    }
   }
 
   // ---------------------------------------------------------------- rejections

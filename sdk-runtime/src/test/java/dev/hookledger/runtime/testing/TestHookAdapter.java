@@ -50,8 +50,13 @@ public final class TestHookAdapter implements ProviderAdapter {
     return at < 0 ? "" : delivery.path().substring(at + marker.length());
   }
 
+  /** Refuses a missing or malformed signature header before the body is read. */
   @Override
-  public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    signatureHeader(delivery, secrets);
+  }
+
+  private String signatureHeader(InboundDelivery delivery, Secrets secrets) {
     if (secrets.isEmpty()) {
       throw reject(RejectionReason.NO_SECRET_CONFIGURED, "no secret configured for " + id);
     }
@@ -60,6 +65,12 @@ public final class TestHookAdapter implements ProviderAdapter {
     if (!header.startsWith("sha256=")) {
       throw reject(RejectionReason.SIGNATURE_MALFORMED, SIGNATURE + " must start with sha256=");
     }
+    return header;
+  }
+
+  @Override
+  public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
+    String header = signatureHeader(delivery, secrets);
     byte[] candidate = Signatures.decodeHex(header.substring(7), 32, SIGNATURE);
     Optional<Secret> matched = Signatures.matchSha256(secrets, new byte[][] {candidate}, delivery.body());
     if (matched.isEmpty()) {

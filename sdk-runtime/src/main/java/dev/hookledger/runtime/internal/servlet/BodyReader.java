@@ -1,59 +1,145 @@
 package dev.hookledger.runtime.internal.servlet;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Reads a request body whole, as raw bytes, and stops as soon as it passes the limit: a body sent
- * chunked (no {@code Content-Length}) is refused after {@code limit + 1} bytes, never buffered whole.
+ * Reads a request body whole, as raw bytes, within a provider's limit and the runtime's
+ * {@link BodyBudget}. A body with a {@code Content-Length} reserves that many bytes first and is read
+ * into one array of exactly its size (no growing buffer, no second copy); a chunked body reserves
+ * each chunk before reading it, stops past the limit ({@code limit + 1} bytes, never buffered whole)
+ * and is copied once into an array of its size, reserved too. Nothing is read when the budget cannot
+ * hold the next bytes.
  */
 public final class BodyReader {
-  private static final int CHUNK = 16 * 1024;
+  private static final int CHUNK = 64 * 1024;
 
   private BodyReader() {}
 
   /**
-   * What was read of a body.
+   * Reads the body of one request.
    *
-   * @param bytes the whole body, or, when {@code overLimit}, what was read before reading stopped
-   *     (nothing if {@code Content-Length} declared too much; {@code limit + 1} bytes if chunked)
-   */
-  public record Read(byte[] bytes, boolean overLimit) {}
-
-  /**
    * @param declaredLength the {@code Content-Length}, or -1 if the body is chunked
-   * @return the body, or empty if it is larger than {@code limit}
+   * @return what was read, holding its reservation until {@linkplain BodyRead#close() closed}
    * @throws IOException if the body cannot be read or ends before its {@code Content-Length}
+   *     (nothing stays reserved)
    */
-  public static Optional<byte[]> read(InputStream in, long declaredLength, int limit) throws IOException {
-    Read read = readUpTo(in, declaredLength, limit);
-    return read.overLimit() ? Optional.empty() : Optional.of(read.bytes());
+  public static BodyRead read(InputStream in, long declaredLength, int limit, BodyBudget budget) throws IOException {
+    if (declaredLength > limit) {
+      return BodyRead.unread(BodyRead.Status.TOO_LARGE);
+    }
+    return declaredLength >= 0 ? declared(in, (int) declaredLength, budget) : chunked(in, limit, budget);
   }
 
-  /** As {@link #read}, but keeps what was read of a body over the limit (to pass it on whole). */
-  public static Read readUpTo(InputStream in, long declaredLength, int limit) throws IOException {
-    if (declaredLength > limit) {
-      return new Read(new byte[0], true);
+  private static BodyRead declared(InputStream in, int length, BodyBudget budget) throws IOException {
+    if (!budget.tryReserve(length)) {
+      return BodyRead.unread(BodyRead.Status.OVER_BUDGET);
     }
-    if (declaredLength >= 0) {
-      byte[] body = in.readNBytes((int) declaredLength);
-      // a body longer than its Content-Length is the container's to refuse; a shorter one is a broken request
-      if (body.length < declaredLength) {
-        throw new IOException("body ended after " + body.length + " of " + declaredLength + " bytes");
-      }
-      return new Read(body, false);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(limit, CHUNK));
-    byte[] buffer = new byte[CHUNK];
+    byte[] body = new byte[length];
     int n;
-    while ((n = in.read(buffer, 0, Math.min(buffer.length, limit + 1 - out.size()))) > 0) {
-      out.write(buffer, 0, n);
-      if (out.size() > limit) {
-        return new Read(out.toByteArray(), true);
+    try {
+      n = in.readNBytes(body, 0, length);
+    } catch (IOException | RuntimeException e) {
+      budget.release(length);
+      throw e;
+    }
+    // a body longer than its Content-Length is the container's to refuse; a shorter one is a broken request
+    if (n < length) {
+      budget.release(length);
+      throw new IOException("body ended after " + n + " of " + length + " bytes");
+    }
+    return new BodyRead(BodyRead.Status.READ, body, budget, length);
+  }
+
+  private static BodyRead chunked(InputStream in, int limit, BodyBudget budget) throws IOException {
+    Chunks chunks = new Chunks(budget);
+    try {
+      while (true) {
+        int want = (int) budget.reserveUpTo(Math.min(CHUNK, limit + 1L - chunks.length));
+        if (want == 0) {
+          return chunks.partial(BodyRead.Status.OVER_BUDGET);
+        }
+        byte[] chunk = new byte[want];
+        int n;
+        try {
+          n = in.readNBytes(chunk, 0, want);
+        } catch (IOException | RuntimeException e) {
+          budget.release(want);
+          throw e;
+        }
+        chunks.add(chunk, n, want);
+        if (chunks.length > limit) {
+          return chunks.partial(BodyRead.Status.TOO_LARGE);
+        }
+        if (n < want) {
+          return chunks.whole();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      chunks.releaseAll();
+      throw e;
+    }
+  }
+
+  /** The chunks of a chunked body read so far, and the bytes they hold reserved. */
+  private static final class Chunks {
+    private final BodyBudget budget;
+    private final List<byte[]> arrays = new ArrayList<>();
+    private long length;
+    private long reserved;
+    private int lastLength;
+
+    Chunks(BodyBudget budget) {
+      this.budget = budget;
+    }
+
+    void add(byte[] chunk, int n, int reservedForIt) {
+      reserved += n;
+      budget.release(reservedForIt - n);
+      if (n > 0) {
+        arrays.add(chunk);
+        lastLength = n;
+        length += n;
       }
     }
-    return new Read(out.toByteArray(), false);
+
+    /** The whole body in one array of its size: reserved as well before copying, or over budget. */
+    BodyRead whole() {
+      if (arrays.size() == 1 && arrays.get(0).length == length) {
+        return new BodyRead(BodyRead.Status.READ, arrays.get(0), budget, reserved);
+      }
+      if (!budget.tryReserve(length)) {
+        return partial(BodyRead.Status.OVER_BUDGET);
+      }
+      byte[] body = join();
+      budget.release(reserved);
+      return new BodyRead(BodyRead.Status.READ, body, budget, length);
+    }
+
+    /** What was read before reading stopped; its reservation ends with the chunks. */
+    BodyRead partial(BodyRead.Status status) {
+      byte[] prefix = join();
+      releaseAll();
+      return new BodyRead(status, prefix, budget, 0);
+    }
+
+    void releaseAll() {
+      budget.release(reserved);
+      reserved = 0;
+    }
+
+    private byte[] join() {
+      byte[] out = new byte[(int) length];
+      int at = 0;
+      for (int i = 0; i < arrays.size(); i++) {
+        int n = i == arrays.size() - 1 ? lastLength : arrays.get(i).length;
+        System.arraycopy(arrays.get(i), 0, out, at, n);
+        arrays.set(i, null); // let the chunk go while the copy grows
+        at += n;
+      }
+      return out;
+    }
   }
 }

@@ -16,6 +16,17 @@ public final class Deliveries {
     return context != null && !context.isEmpty() && uri.startsWith(context) ? uri.substring(context.length()) : uri;
   }
 
+  /** The request before its body is read: method, path and headers, with an empty body. */
+  public static InboundDelivery headersOf(HttpServletRequest request, String path) {
+    return of(request, path, new byte[0]);
+  }
+
+  /** {@code headersOnly} (from {@link #headersOf}) with the body read since. */
+  public static InboundDelivery withBody(InboundDelivery headersOnly, byte[] body) {
+    return InboundDelivery.of(headersOnly.method(), headersOnly.path(), headersOnly.headers(), body)
+        .withProviderPath(headersOnly.providerPath());
+  }
+
   public static InboundDelivery of(HttpServletRequest request, String path, byte[] body) {
     HttpHeaders.Builder headers = HttpHeaders.builder();
     Enumeration<String> names = request.getHeaderNames();

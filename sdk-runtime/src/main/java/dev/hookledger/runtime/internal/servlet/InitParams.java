@@ -28,7 +28,8 @@ public final class InitParams {
   public static final String DEFAULT_JDBC_URL_ENV = "HOOKLEDGER_JDBC_URL";
   private static final Set<String> NAMES = Set.of("jdbc-url", "jdbc-url-env", "schema", "providers", "handlers",
       "path-prefix", "mode", "inline", "workers", "ledger-writers", "receive-queue-capacity", "handler-timeout",
-      "statement-timeout", "lock-timeout", "idle-in-transaction-timeout", "connect-timeout", "socket-timeout");
+      "statement-timeout", "lock-timeout", "idle-in-transaction-timeout", "connect-timeout", "socket-timeout",
+      "max-in-flight-body-bytes");
   /** {@code 500ms}, {@code 30s}, {@code 2m}, or ISO-8601 ({@code PT30S}). */
   private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
   private static final String SECRET_ENV = ".secret-env";
@@ -66,6 +67,9 @@ public final class InitParams {
     }
     if (params.containsKey("workers")) {
       b.workers(number("workers", params.get("workers")));
+    }
+    if (params.containsKey("max-in-flight-body-bytes")) {
+      b.maxInFlightBodyBytes(longNumber("max-in-flight-body-bytes", params.get("max-in-flight-body-bytes")));
     }
     deadlines(b, params);
     for (String id : providers) {
@@ -172,6 +176,14 @@ public final class InitParams {
   private static int number(String param, String value) {
     try {
       return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("init-param " + param + " must be a whole number, but was '" + value + "'", e);
+    }
+  }
+
+  private static long longNumber(String param, String value) {
+    try {
+      return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("init-param " + param + " must be a whole number, but was '" + value + "'", e);
     }

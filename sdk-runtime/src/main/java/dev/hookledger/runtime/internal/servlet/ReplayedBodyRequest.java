@@ -4,7 +4,6 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
@@ -12,6 +11,7 @@ import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
@@ -24,6 +24,11 @@ import java.util.Map;
  * {@link #getInputStream()} or {@link #getReader()} (one of them, as the servlet API says), and, for
  * a form post, through the {@code getParameter} methods, which would otherwise find the stream
  * consumed. The bytes are exactly those received.
+ *
+ * <p>Form parameters are parsed within the container's bounds ({@link FormLimits}): a form body
+ * larger than its form-size limit, or with more keys than its key limit, is refused with an
+ * {@link IllegalStateException} as the container refuses it, and the rest of a body the filter
+ * stopped reading is read no further than that limit, never buffered whole.
  */
 public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
   private static final String FORM = "application/x-www-form-urlencoded";
@@ -106,11 +111,13 @@ public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
   /** The query string's parameters, then the body's (as the servlet API orders them); read once. */
   private Map<String, String[]> formParameters() {
     if (formParameters == null) {
+      FormLimits limits = FormLimits.of(getServletContext());
       Map<String, List<String>> values = new LinkedHashMap<>();
-      decode(getQueryString(), StandardCharsets.UTF_8, values);
+      decode(getQueryString(), StandardCharsets.UTF_8, values, limits);
       // a body the application already read as a stream is not there to parse, as with the container
       if (stream == null && reader == null) {
-        decode(new String(wholeBody(), charset(StandardCharsets.UTF_8)), charset(StandardCharsets.UTF_8), values);
+        Charset charset = charset(StandardCharsets.UTF_8);
+        decode(new String(formBody(limits), charset), charset, values, limits);
       }
       Map<String, String[]> out = new LinkedHashMap<>();
       values.forEach((k, v) -> out.put(k, v.toArray(String[]::new)));
@@ -119,20 +126,28 @@ public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
     return formParameters;
   }
 
-  private byte[] wholeBody() {
+  /** The whole form body, refused past the container's form-size limit before the rest is read. */
+  private byte[] formBody(FormLimits limits) {
+    if (read.length > limits.maxContentSize()) {
+      throw limits.tooLarge();
+    }
+    if (!partial) {
+      return read;
+    }
     try {
-      ByteArrayOutputStream all = new ByteArrayOutputStream(read.length);
-      all.write(read);
-      if (partial) {
-        super.getInputStream().transferTo(all);
+      byte[] rest = super.getInputStream().readNBytes(limits.maxContentSize() - read.length + 1);
+      if (read.length + rest.length > limits.maxContentSize()) {
+        throw limits.tooLarge();
       }
-      return all.toByteArray();
+      byte[] all = Arrays.copyOf(read, read.length + rest.length);
+      System.arraycopy(rest, 0, all, read.length, rest.length);
+      return all;
     } catch (IOException e) {
       throw new UncheckedIOException("the rest of the form body could not be read", e);
     }
   }
 
-  private static void decode(String text, Charset charset, Map<String, List<String>> into) {
+  private static void decode(String text, Charset charset, Map<String, List<String>> into, FormLimits limits) {
     if (text == null || text.isEmpty()) {
       return;
     }
@@ -144,6 +159,9 @@ public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
       String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), charset);
       String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), charset);
       into.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+      if (into.size() > limits.maxKeys()) {
+        throw limits.tooManyKeys();
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.servlet;
 
+import dev.hookledger.DeliveryRejectedException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,36 @@ public final class Responses {
   public static void tooLarge(HttpServletResponse response, String message) throws IOException {
     response.setHeader("Connection", "close");
     text(response, 413, "too large: " + message);
+  }
+
+  /**
+   * The answer to a refused delivery. A 401 names the check that failed and nothing else: the
+   * adapter's message (for the log) can say how many secrets were tried, their ids or the
+   * tolerance, which describe the configuration to whoever posts. A 400 or 413 keeps the message,
+   * which is about the body the caller sent.
+   */
+  public static void rejected(HttpServletResponse response, DeliveryRejectedException e) throws IOException {
+    if (e.httpStatus() == 413) {
+      tooLarge(response, e.getMessage());
+      return;
+    }
+    text(response, e.httpStatus(), "rejected (" + e.reason() + "): "
+        + (e.httpStatus() == 401 ? RejectionAnswers.of(e.reason()) : e.getMessage()));
+  }
+
+  /**
+   * Marks an answer given before the body was read: the connection closes after it, rather than
+   * the container reading (or failing to discard) the rest of a body nobody wants.
+   */
+  public static void unread(HttpServletResponse response) {
+    response.setHeader("Connection", "close");
+  }
+
+  /** 503 with {@code Retry-After} when the body budget cannot hold the body, which is left unread. */
+  public static void busy(HttpServletResponse response) throws IOException {
+    unread(response);
+    response.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+    text(response, 503, "busy: too many delivery bodies are being received at once; retry later");
   }
 
   /** 503 with {@code Retry-After}. */
