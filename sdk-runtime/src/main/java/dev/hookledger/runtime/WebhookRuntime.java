@@ -163,10 +163,10 @@ public final class WebhookRuntime implements AutoCloseable {
     this.notifier = new Notifier(dsl, schema);
     ProcessingRows rows = new ProcessingRows(dsl, events);
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
-        new Retries(rows, b.retryPolicy, clock, listener), clock, listener, deadline);
-    this.writer = GroupCommit.of(dataSource, events, clock, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
+        new Retries(rows, b.retryPolicy, listener), listener, deadline);
+    this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
         MAX_COMMIT_WAIT, "hookledger-" + schema);
-    this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, clock, writer), processor,
+    this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,
         new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
     this.headerCheck = new HeaderCheck(providers, listener);
     this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
@@ -208,7 +208,7 @@ public final class WebhookRuntime implements AutoCloseable {
     }
     // the pool exists before receive() can see STARTED, so no accepted event misses it
     if (inbox.workers() > 0 && mode != ProcessingMode.SHADOW) {
-      pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, clock, listener,
+      pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener,
           "hookledger-" + schema);
     }
     writer.start();
@@ -593,7 +593,10 @@ public final class WebhookRuntime implements AutoCloseable {
       return this;
     }
 
-    /** The clock for signed timestamps and ledger times; default {@link Clock#systemUTC()}. */
+    /**
+     * The clock that judges signed timestamps (and the admin's ages); default {@link Clock#systemUTC()}.
+     * Never used for leases, due times or ledger times: those are the database's, one clock for all nodes.
+     */
     public Builder clock(Clock clock) {
       this.clock = requireNonNull(clock, "clock");
       return this;

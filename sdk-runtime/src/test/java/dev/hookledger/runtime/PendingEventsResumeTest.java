@@ -13,8 +13,6 @@ import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,7 +28,7 @@ class PendingEventsResumeTest {
     TestDatabase.Database db = TestDatabase.create();
     Flaky flaky = new Flaky();
     flaky.failing.set(true);
-    try (WebhookRuntime first = runtime(db, flaky, Clock.systemUTC())) {
+    try (WebhookRuntime first = runtime(db, flaky)) {
       first.migrate();
       first.start();
       first.receive("testhook", SIGNER.delivery("testhook", "evt_flaky", "job.run", "{}"));
@@ -40,8 +38,11 @@ class PendingEventsResumeTest {
     assertEquals("pending", LedgerRows.event(db.dataSource(), "hookledger", "evt_flaky").orElseThrow().get("status"));
 
     flaky.failing.set(false);
-    // the next runtime starts after the first retry delay (10 s by default) has passed
-    try (WebhookRuntime second = runtime(db, flaky, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))) {
+    // the next runtime starts after the first retry delay (10 s by default) has passed, by the database's clock
+    assertTrue(LedgerRows.number(db.dataSource(), "select extract(epoch from available_at - now())"
+        + " from hookledger.event where event_id = 'evt_flaky'") > 5, "not due before the retry delay");
+    db.execute("update hookledger.event set available_at = available_at - interval '1 minute' where event_id = 'evt_flaky'");
+    try (WebhookRuntime second = runtime(db, flaky)) {
       second.start();
       Await.until("the event settles", () -> "done".equals(
           LedgerRows.event(db.dataSource(), "hookledger", "evt_flaky").orElseThrow().get("status")));
@@ -60,7 +61,7 @@ class PendingEventsResumeTest {
     Flaky handler = new Flaky();
     WebhookEvent event = WebhookEvent.builder().provider("testhook").eventId("evt_replayed").type("job.run")
         .body("{}".getBytes(StandardCharsets.UTF_8)).build();
-    try (WebhookRuntime runtime = runtime(db, handler, Clock.systemUTC())) {
+    try (WebhookRuntime runtime = runtime(db, handler)) {
       runtime.migrate();
 
       assertTrue(runtime.replaySink().offer(event));
@@ -78,9 +79,8 @@ class PendingEventsResumeTest {
     assertEquals(List.of(1), handler.attempts);
   }
 
-  private static WebhookRuntime runtime(TestDatabase.Database db, Object handler, Clock clock) {
+  private static WebhookRuntime runtime(TestDatabase.Database db, Object handler) {
     return WebhookRuntime.builder()
-        .clock(clock)
         .dataSource(db.dataSource())
         .provider(new TestHookAdapter(), Secrets.of("resume-secret"))
         .handlers(handler)

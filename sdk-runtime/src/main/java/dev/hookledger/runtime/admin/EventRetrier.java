@@ -10,9 +10,8 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
@@ -31,12 +30,10 @@ final class EventRetrier {
 
   private final DSLContext db;
   private final EventTable events;
-  private final Clock clock;
 
-  EventRetrier(DSLContext db, EventTable events, Clock clock) {
+  EventRetrier(DSLContext db, EventTable events) {
     this.db = db;
     this.events = events;
-    this.clock = clock;
   }
 
   /**
@@ -82,11 +79,10 @@ final class EventRetrier {
   }
 
   private UpdateSetMoreStep<org.jooq.Record> requeue() {
-    Instant now = clock.instant();
     return db.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, 0)
-        .set(AVAILABLE_AT, now)
+        .set(AVAILABLE_AT, LedgerTime.NOW)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .setNull(SETTLED_AT);

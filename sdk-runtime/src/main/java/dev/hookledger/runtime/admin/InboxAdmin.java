@@ -75,7 +75,7 @@ public final class InboxAdmin {
     this.dataSource = b.dataSource;
     this.statusReader = new StatusReader(db, events, clock);
     this.eventReader = new EventReader(db, events);
-    this.retrier = new EventRetrier(db, events, clock);
+    this.retrier = new EventRetrier(db, events);
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
   }
 
@@ -209,8 +209,8 @@ public final class InboxAdmin {
     requireNonNull(source, "source");
     requireNonNull(since, "since");
     requireNonNull(type, "type");
-    ReplayRecorder sink = new ReplayRecorder(new Ledger(db, events, clock,
-        GroupCommit.direct(dataSource, events, clock)), ReplayRecorder.LEAVE_PENDING,
+    ReplayRecorder sink = new ReplayRecorder(new Ledger(db, events,
+        GroupCommit.direct(dataSource, events)), ReplayRecorder.LEAVE_PENDING,
         source.provider());
     ReplayReport fetched = LedgerErrors.guard(events.schema(), () -> source.replay(since, type, sink));
     ReplayReport report = new ReplayReport(fetched.fetched(), sink.recorded(), sink.alreadyReceived(),
@@ -243,7 +243,7 @@ public final class InboxAdmin {
       return this;
     }
 
-    /** The clock for ages, retry times and prune cutoffs; default the system clock. */
+    /** The clock for ages and prune cutoffs; default the system clock. Retried events are due at the database's {@code now()}. */
     public Builder clock(Clock clock) {
       this.clock = requireNonNull(clock, "clock");
       return this;

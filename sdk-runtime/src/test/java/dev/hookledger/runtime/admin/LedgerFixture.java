@@ -3,6 +3,7 @@ package dev.hookledger.runtime.admin;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
  * A fresh database with the ledger applied, and rows written straight into it, as the receive
@@ -38,6 +40,18 @@ public final class LedgerFixture {
   public LedgerFixture(String schema) {
     this.schema = schema;
     admin().migrate();
+  }
+
+  /** The database's {@code now()}: the clock of due times, which the admin's {@link #CLOCK} does not move. */
+  public Instant databaseNow() {
+    return sql.select(DSL.field("now()", SQLDataType.INSTANT)).fetchSingle().value1();
+  }
+
+  /** Asserts that {@code t} is no earlier than {@code from} and no later than the database's now. */
+  public void assertDatabaseTimeSince(Instant from, Instant t) {
+    Instant to = databaseNow();
+    assertTrue(!t.isBefore(from) && !t.isAfter(to),
+        t + " is not between " + from + " and " + to + " by the database's clock");
   }
 
   public InboxAdmin admin() {

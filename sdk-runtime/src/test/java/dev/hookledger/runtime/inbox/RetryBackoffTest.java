@@ -12,11 +12,12 @@ import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.Await;
-import dev.hookledger.runtime.testing.MutableClock;
+import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,35 +26,43 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Failed attempts come back on the policy's schedule and end {@code dead}; so does an event whose
- * worker never finishes, since attempts count claims. Time is a clock the test moves: no waiting.
+ * leases run out, since attempts count claims. Due times and leases are the database's, so time is
+ * moved there, by the test: no waiting.
  */
 class RetryBackoffTest {
-  static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
   @Test
   void failedAttemptsComeBackOnThePolicysScheduleAndTheLastLeavesTheEventDeadWithItsError() {
     TestDatabase.Database db = InboxFixture.database();
-    MutableClock clock = new MutableClock(T0);
     List<String> heard = new CopyOnWriteArrayList<>();
+    List<Instant> nextAttempts = new CopyOnWriteArrayList<>();
     RetryPolicy policy = RetryPolicy.builder().firstDelay(Duration.ofSeconds(10)).factor(2)
         .maxDelay(Duration.ofSeconds(30)).maxAttempts(4).jitter(0).build();
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new AlwaysFails()).clock(clock).retryPolicy(policy)
-        .pollInterval(Duration.ofMillis(20)).listener(listener(heard)).build()) {
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new AlwaysFails()).retryPolicy(policy)
+        .pollInterval(Duration.ofMillis(20)).listener(listener(heard, nextAttempts)).build()) {
       runtime.start();
+      Instant before = databaseNow(db);
       InboxFixture.receive(runtime, "evt_backoff", "job.fail", "{}");
 
-      // 10 s, then 20 s, then 30 s (the cap, not 40 s)
+      // 10 s, then 20 s, then 30 s (the cap, not 40 s), after each failure by the database's clock
       List<Duration> delays = List.of(Duration.ofSeconds(10), Duration.ofSeconds(20), Duration.ofSeconds(30));
-      Instant failedAt = T0;
       for (int attempt = 1; attempt <= 3; attempt++) {
         Map<String, Object> row = awaitFailed(db, attempt);
-        Instant due = failedAt.plus(delays.get(attempt - 1));
-        assertEquals(due, ((Timestamp) row.get("available_at")).toInstant(), "attempt " + attempt);
+        Instant after = databaseNow(db);
+        Instant due = ((Timestamp) row.get("available_at")).toInstant();
+        Instant failedAt = due.minus(delays.get(attempt - 1));
+        assertTrue(!failedAt.isBefore(before) && !failedAt.isAfter(after),
+            "attempt " + attempt + " failed at " + failedAt + ", between " + before + " and " + after + "?");
+        int retried = attempt;
+        Await.until("the listener heard of retry " + attempt, () -> nextAttempts.size() == retried);
+        assertEquals(due, nextAttempts.get(attempt - 1), "the listener is told the due time the ledger holds");
         assertTrue(((String) row.get("last_error")).contains("IllegalStateException: down on attempt " + attempt),
             (String) row.get("last_error"));
         assertEquals(null, row.get("lease_owner"));
-        clock.advance(Duration.between(failedAt, due));
-        failedAt = due;
+        before = databaseNow(db);
+        // the delay passes: the event is due from the time it failed
+        db.execute("update hookledger.event set available_at = available_at - interval '"
+            + delays.get(attempt - 1).toSeconds() + " seconds' where event_id = 'evt_backoff'");
       }
       InboxFixture.awaitStatus(db, "evt_backoff", "dead");
     }
@@ -62,39 +71,38 @@ class RetryBackoffTest {
     assertTrue(((String) dead.get("last_error")).contains("down on attempt 4"), (String) dead.get("last_error"));
     assertEquals(null, dead.get("lease_owner"));
     assertEquals(null, dead.get("settled_at"));
-    assertEquals(List.of("retried 1, next at 2030-01-01T00:00:10Z", "retried 2, next at 2030-01-01T00:00:30Z",
-        "retried 3, next at 2030-01-01T00:01:00Z", "dead after attempt 4: down on attempt 4"), heard);
+    assertEquals(List.of("retried 1", "retried 2", "retried 3", "dead after attempt 4: down on attempt 4"), heard);
   }
 
   @Test
-  void eventWhoseWorkerNeverFinishesIsTakenOverEachTimeItsLeaseRunsOutThenSetAsideDead() {
+  void eventWhoseLeaseRunsOutIsTakenOverEachTimeThenSetAsideDead() {
     TestDatabase.Database db = InboxFixture.database();
-    MutableClock clock = new MutableClock(T0);
     Gate gate = new Gate();
     List<String> heard = new CopyOnWriteArrayList<>();
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Stuck(gate)).clock(clock).workers(3)
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Stuck(gate)).workers(3)
         .lease(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20)).shutdownTimeout(Duration.ofSeconds(2))
-        .retryPolicy(RetryPolicy.builder().maxAttempts(3).build()).listener(listener(heard)).build()) {
+        .retryPolicy(RetryPolicy.builder().maxAttempts(3).build()).listener(listener(heard, new ArrayList<>()))
+        .build()) {
       runtime.start();
       try {
         InboxFixture.receive(runtime, "evt_stuck", "job.stuck", "{}");
         Await.until("attempt 1 is stuck", () -> gate.entered() == 1);
         String owner = (String) event(db, "evt_stuck").get("lease_owner");
         for (int attempt = 2; attempt <= 3; attempt++) {
-          clock.advance(Duration.ofSeconds(2)); // the lease of the attempt before has run out
+          Instant ranOut = runOutLease(db); // as if its node had stopped renewing it an hour ago
           int entered = attempt;
           Await.until("attempt " + attempt + " is stuck too", () -> gate.entered() == entered);
           Map<String, Object> row = event(db, "evt_stuck");
           assertEquals(attempt, row.get("attempts"));
           assertEquals("attempt " + (attempt - 1) + " by " + owner + " was abandoned: its lease ran out at "
-              + T0.plusSeconds(2L * attempt - 3) + " (the worker stopped, or ran longer than its lease)",
+              + ranOut + " (its node stopped, or lost the database, for longer than the lease)",
               row.get("last_error"));
         }
-        clock.advance(Duration.ofSeconds(2));
+        Instant ranOut = runOutLease(db);
         InboxFixture.awaitStatus(db, "evt_stuck", "dead");
 
-        String reason = "attempt 3 by " + owner + " was abandoned: its lease ran out at " + T0.plusSeconds(5)
-            + " (the worker stopped, or ran longer than its lease); no attempt left (3 of 3)";
+        String reason = "attempt 3 by " + owner + " was abandoned: its lease ran out at " + ranOut
+            + " (its node stopped, or lost the database, for longer than the lease); no attempt left (3 of 3)";
         Map<String, Object> dead = event(db, "evt_stuck");
         assertEquals(reason, dead.get("last_error"));
         assertEquals(3, dead.get("attempts"));
@@ -108,6 +116,18 @@ class RetryBackoffTest {
     assertEquals(0, InboxFixture.number(db, "select count(*) from effect"));
   }
 
+  /** Moves the running lease of {@code evt_stuck} an hour back, out of reach of renewals; returns its end. */
+  private static Instant runOutLease(TestDatabase.Database db) {
+    Map<String, Object> row = LedgerRows.first(db.dataSource(), "update hookledger.event"
+        + " set lease_until = lease_until - interval '1 hour', available_at = available_at - interval '1 hour'"
+        + " where event_id = 'evt_stuck' and status = 'processing' returning lease_until").orElseThrow();
+    return ((Timestamp) row.get("lease_until")).toInstant();
+  }
+
+  private static Instant databaseNow(TestDatabase.Database db) {
+    return ((Timestamp) LedgerRows.first(db.dataSource(), "select now() as now").orElseThrow().get("now")).toInstant();
+  }
+
   private static Map<String, Object> awaitFailed(TestDatabase.Database db, int attempt) {
     Await.until("attempt " + attempt + " failed", () -> {
       Map<String, Object> row = event(db, "evt_backoff");
@@ -116,11 +136,12 @@ class RetryBackoffTest {
     return event(db, "evt_backoff");
   }
 
-  private static WebhookListener listener(List<String> heard) {
+  private static WebhookListener listener(List<String> heard, List<Instant> nextAttempts) {
     return new WebhookListener() {
       @Override
       public void retried(WebhookEvent event, int attempt, Throwable error, Instant nextAttemptAt) {
-        heard.add("retried " + attempt + ", next at " + nextAttemptAt);
+        nextAttempts.add(nextAttemptAt);
+        heard.add("retried " + attempt);
       }
 
       @Override

@@ -3,7 +3,6 @@ package dev.hookledger.runtime.internal.inbox;
 import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +28,6 @@ final class LeaseHeartbeat implements AutoCloseable {
   private final LeaseRenewals renewals;
   private final Duration lease;
   private final long deadlineNanos;
-  private final Clock clock;
   private final BackgroundFailures failures;
   /** By identity: a lease's record equality would hash its event's body on every put. */
   private final Set<Attempt> running = ConcurrentHashMap.newKeySet();
@@ -38,14 +36,12 @@ final class LeaseHeartbeat implements AutoCloseable {
 
   /**
    * @param handlerTimeout how long an attempt's handlers may run; no renewal past it
-   * @param clock the clock leases are computed with (the claim's)
    */
-  LeaseHeartbeat(LeaseRenewals renewals, Duration lease, Duration handlerTimeout, Clock clock,
+  LeaseHeartbeat(LeaseRenewals renewals, Duration lease, Duration handlerTimeout,
       BackgroundFailures failures, String threadName) {
     this.renewals = renewals;
     this.lease = lease;
     this.deadlineNanos = handlerTimeout.toNanos();
-    this.clock = clock;
     this.failures = failures;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, threadName);
@@ -78,7 +74,7 @@ final class LeaseHeartbeat implements AutoCloseable {
           live.add(a.lease);
         }
       }
-      int renewed = renewals.renew(live, clock.instant(), lease);
+      int renewed = renewals.renew(live, lease);
       if (failing) {
         log.info("renewing leases again");
         failing = false;

@@ -4,7 +4,6 @@ import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.ledger.Buried;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jooq.exception.DataAccessException;
@@ -24,20 +23,18 @@ final class Poller implements Runnable {
   private final LeaseClaimer claimer;
   private final InboxSettings settings;
   private final String owner;
-  private final Clock clock;
   private final WebhookListener listener;
   private final Wakeup wakeup;
   private final BackgroundFailures failures;
   private volatile boolean running = true;
   private boolean failing;
 
-  Poller(WorkerPool pool, LeaseClaimer claimer, InboxSettings settings, String owner, Clock clock,
+  Poller(WorkerPool pool, LeaseClaimer claimer, InboxSettings settings, String owner,
       WebhookListener listener, Wakeup wakeup, BackgroundFailures failures) {
     this.pool = pool;
     this.claimer = claimer;
     this.settings = settings;
     this.owner = owner;
-    this.clock = clock;
     this.listener = listener;
     this.wakeup = wakeup;
     this.failures = failures;
@@ -74,7 +71,7 @@ final class Poller implements Runnable {
       }
       LeaseClaimer.Claimed claimed;
       try {
-        claimed = claimer.claim(owner, clock.instant(), settings.lease(), room, settings.retryPolicy().maxAttempts(),
+        claimed = claimer.claim(owner, settings.lease(), room, settings.retryPolicy().maxAttempts(),
             settings.maxClaimBytes());
       } catch (DataAccessException e) {
         pool.unreserve(room);

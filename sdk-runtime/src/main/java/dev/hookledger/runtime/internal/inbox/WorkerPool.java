@@ -6,7 +6,6 @@ import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.process.EventProcessor;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -34,7 +33,6 @@ public final class WorkerPool {
   private final InboxSettings settings;
   private final LeaseClaimer claimer;
   private final Notifier notifier;
-  private final Clock clock;
   private final Semaphore slots;
   private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
   private final Wakeup wakeup = new Wakeup();
@@ -48,19 +46,18 @@ public final class WorkerPool {
   private volatile boolean closing; // written under this
 
   private WorkerPool(InboxSettings settings, LeaseClaimer claimer, LeaseRenewals renewals, EventProcessor processor,
-      Notifier notifier, DataSource dataSource, String owner, Clock clock, WebhookListener listener, String name) {
+      Notifier notifier, DataSource dataSource, String owner, WebhookListener listener, String name) {
     this.settings = settings;
     this.claimer = claimer;
     this.notifier = notifier;
-    this.clock = clock;
     this.slots = new Semaphore(settings.workers() + settings.batchSize());
-    this.heartbeat = new LeaseHeartbeat(renewals, settings.lease(), settings.handlerTimeout(), clock, failures,
+    this.heartbeat = new LeaseHeartbeat(renewals, settings.lease(), settings.handlerTimeout(), failures,
         name + "-heartbeat");
     for (int i = 1; i <= settings.workers(); i++) {
       workers.add(thread(name + "-worker-" + i,
           new InboxWorker(queue, processor, this::taskDone, failures, heartbeat)));
     }
-    this.poller = new Poller(this, claimer, settings, owner, clock, listener, wakeup, failures);
+    this.poller = new Poller(this, claimer, settings, owner, listener, wakeup, failures);
     this.notifications = new NotificationListener(dataSource, notifier.channel(), wakeup, failures);
     helpers.add(thread(name + "-poller", poller));
     helpers.add(thread(name + "-listener", notifications));
@@ -72,9 +69,9 @@ public final class WorkerPool {
    * @param name the threads' name prefix
    */
   public static WorkerPool start(InboxSettings settings, LeaseClaimer claimer, LeaseRenewals renewals,
-      EventProcessor processor, Notifier notifier, DataSource dataSource, String owner, Clock clock,
+      EventProcessor processor, Notifier notifier, DataSource dataSource, String owner,
       WebhookListener listener, String name) {
-    WorkerPool pool = new WorkerPool(settings, claimer, renewals, processor, notifier, dataSource, owner, clock, listener,
+    WorkerPool pool = new WorkerPool(settings, claimer, renewals, processor, notifier, dataSource, owner, listener,
         name);
     pool.workers.forEach(Thread::start);
     pool.helpers.forEach(Thread::start);
@@ -204,7 +201,7 @@ public final class WorkerPool {
     }
     List<Lease> leases = unstarted.stream().map(Task::lease).toList();
     try {
-      int released = claimer.release(leases, clock.instant());
+      int released = claimer.release(leases);
       log.info("gave back {} claimed events not yet started", released);
     } catch (DataAccessException e) {
       log.warn("cannot give back {} leases (ledger unavailable: {}); they run out at the latest {} after the claim",

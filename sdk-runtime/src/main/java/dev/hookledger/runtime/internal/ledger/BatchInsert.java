@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -43,6 +42,8 @@ final class BatchInsert {
   private static final List<Field<?>> COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, API_VERSION, ENTITY_KEY,
       ENTITY_VERSION, OCCURRED_AT, LIVEMODE, DELIVERY_ID, BODY, PAYLOAD, HEADERS, SECRET_ID, SIGNED_AT, SOURCE, STATUS,
       ATTEMPTS, AVAILABLE_AT, LEASE_OWNER, LEASE_UNTIL, RECEIVED_AT, SETTLED_AT);
+  /** Bind values per row: all columns but {@code received_at}, the database's {@code now()}. */
+  private static final int BINDS_PER_ROW = COLUMNS.size() - 1;
   /** The order batches write their rows in; any total order does, as long as every batch uses the same. */
   static final Comparator<EventKey> KEY_ORDER = Comparator.comparing(EventKey::provider)
       .thenComparing(EventKey::scope).thenComparing(EventKey::eventId);
@@ -62,20 +63,20 @@ final class BatchInsert {
   }
 
   /**
-   * Inserts {@code rows} received at {@code now} and counts the duplicates among them, in the
+   * Inserts {@code rows}, received at the database's {@code now()}, and counts the duplicates among them, in the
    * caller's transaction. Of several rows with one key, the first in {@code rows} is the one
    * that can be new; the others are duplicates of it.
    *
    * @return for each of {@code rows}, in order, whether its row was inserted
    */
-  boolean[] write(Connection c, List<NewRow> rows, Instant now) throws SQLException {
+  boolean[] write(Connection c, List<NewRow> rows) throws SQLException {
     Map<EventKey, Integer> firstOfKey = new TreeMap<>(KEY_ORDER);
     for (int i = 0; i < rows.size(); i++) {
       firstOfKey.putIfAbsent(rows.get(i).key(), i);
     }
     List<NewRow> unique = new ArrayList<>(firstOfKey.size());
     firstOfKey.values().forEach(i -> unique.add(rows.get(i)));
-    Set<EventKey> inserted = insert(c, unique, now);
+    Set<EventKey> inserted = insert(c, unique);
 
     boolean[] isNew = new boolean[rows.size()];
     Map<EventKey, Integer> duplicates = new TreeMap<>(KEY_ORDER);
@@ -90,12 +91,12 @@ final class BatchInsert {
     return isNew;
   }
 
-  private Set<EventKey> insert(Connection c, List<NewRow> rows, Instant now) throws SQLException {
+  private Set<EventKey> insert(Connection c, List<NewRow> rows) throws SQLException {
     Set<EventKey> inserted = new HashSet<>();
     try (PreparedStatement ps = c.prepareStatement(insertSql(rows.size()))) {
       int p = 0;
       for (NewRow row : rows) {
-        p = bind(ps, p, row, now);
+        p = bind(ps, p, row);
       }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -130,19 +131,36 @@ final class BatchInsert {
     String sql = insertSql.get(rows);
     if (sql == null) {
       InsertValuesStepN<Record> insert = render.insertInto(events.table(), COLUMNS);
-      List<Field<?>> placeholders = COLUMNS.stream().<Field<?>>map(f -> DSL.val(null, f)).toList();
+      List<Field<?>> placeholders = COLUMNS.stream().<Field<?>>map(BatchInsert::placeholder).toList();
       for (int i = 0; i < rows; i++) {
         insert = insert.values(placeholders);
       }
       sql = RenderedSql.render(insert.onConflict(PROVIDER, SCOPE, EVENT_ID).doNothing()
-          .returningResult(PROVIDER, SCOPE, EVENT_ID), rows * COLUMNS.size());
+          .returningResult(PROVIDER, SCOPE, EVENT_ID), rows * BINDS_PER_ROW);
       insertSql.set(rows, sql);
     }
     return sql;
   }
 
+  /**
+   * The value of {@code column} in a row: a bind value, but for the times, which are the database's
+   * (see {@link LedgerTime}): {@code available_at} is {@code now()} plus the lease (0 for a row not
+   * leased), {@code lease_until} {@code now()} plus the lease (null for none), {@code received_at}
+   * {@code now()}, {@code settled_at} {@code now()} if the row is bound as settled.
+   */
+  private static Field<?> placeholder(Field<?> column) {
+    if (column == AVAILABLE_AT || column == LEASE_UNTIL) {
+      return LedgerTime.nowPlusMillis(DSL.val(0L));
+    } else if (column == RECEIVED_AT) {
+      return LedgerTime.NOW;
+    } else if (column == SETTLED_AT) {
+      return DSL.when(DSL.val(false), LedgerTime.NOW);
+    }
+    return DSL.val(null, column);
+  }
+
   /** Binds one row's values in the order of {@link #COLUMNS}, after parameter {@code p}; returns the last one bound. */
-  private static int bind(PreparedStatement ps, int p, NewRow row, Instant now) throws SQLException {
+  private static int bind(PreparedStatement ps, int p, NewRow row) throws SQLException {
     WebhookEvent e = row.event();
     ps.setString(++p, e.provider());
     ps.setString(++p, e.scope());
@@ -167,18 +185,18 @@ final class BatchInsert {
     ps.setString(++p, SourceColumn.sql(row.source()));
     ps.setString(++p, StatusColumn.sql(row.status()));
     ps.setInt(++p, row.attempts());
-    Instant until = row.lease() == null ? null : now.plus(row.lease());
+    Long lease = row.lease() == null ? null : row.lease().toMillis();
     // a leased row is due when its lease runs out, as a claimed one is: then any worker takes it over
-    RenderedSql.setInstant(ps, ++p, until != null ? until : now);
+    ps.setLong(++p, lease != null ? lease : 0L);
     ps.setString(++p, row.leaseOwner());
-    RenderedSql.setInstant(ps, ++p, until);
-    RenderedSql.setInstant(ps, ++p, now);
-    RenderedSql.setInstant(ps, ++p, row.settled() ? now : null);
+    ps.setObject(++p, lease, Types.BIGINT);
+    // received_at: now(), nothing bound
+    ps.setBoolean(++p, row.settled());
     return p;
   }
 
   /** The most rows one statement can bind: PostgreSQL's protocol counts parameters in 16 bits. */
   static int maxRowsPerStatement() {
-    return Short.MAX_VALUE / COLUMNS.size();
+    return Short.MAX_VALUE / BINDS_PER_ROW;
   }
 }

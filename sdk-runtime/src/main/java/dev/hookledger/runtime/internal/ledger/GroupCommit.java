@@ -3,7 +3,6 @@ package dev.hookledger.runtime.internal.ledger;
 import dev.hookledger.LedgerUnavailableException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +59,6 @@ public final class GroupCommit implements AutoCloseable {
 
   private final DataSource dataSource;
   private final BatchInsert insert;
-  private final Clock clock;
   private final int maxBatch;
   private final Duration maxWait;
   private final ArrayBlockingQueue<Request> queue;
@@ -69,12 +67,11 @@ public final class GroupCommit implements AutoCloseable {
   private volatile boolean started;
   private volatile boolean closed;
 
-  private GroupCommit(DataSource dataSource, EventTable events, Clock clock, int writers, int capacity, int maxBatch,
+  private GroupCommit(DataSource dataSource, EventTable events, int writers, int capacity, int maxBatch,
       Duration maxWait, String name) {
     this.dataSource = dataSource;
     this.maxBatch = Math.min(maxBatch, BatchInsert.maxRowsPerStatement());
     this.insert = new BatchInsert(events, this.maxBatch);
-    this.clock = clock;
     this.maxWait = maxWait;
     this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
     for (int i = 1; i <= writers; i++) {
@@ -89,14 +86,14 @@ public final class GroupCommit implements AutoCloseable {
    * queue of {@code capacity} requests, once {@linkplain #start started}; a request waits at most
    * {@code maxWait} for its commit.
    */
-  public static GroupCommit of(DataSource dataSource, EventTable events, Clock clock, int writers, int capacity,
+  public static GroupCommit of(DataSource dataSource, EventTable events, int writers, int capacity,
       int maxBatch, Duration maxWait, String name) {
-    return new GroupCommit(dataSource, events, clock, writers, capacity, maxBatch, maxWait, name);
+    return new GroupCommit(dataSource, events, writers, capacity, maxBatch, maxWait, name);
   }
 
   /** Writes each row on the caller's thread, in a transaction of its own: for callers with no request rate to share. */
-  public static GroupCommit direct(DataSource dataSource, EventTable events, Clock clock) {
-    return new GroupCommit(dataSource, events, clock, 0, 1, 1, Duration.ZERO, "direct");
+  public static GroupCommit direct(DataSource dataSource, EventTable events) {
+    return new GroupCommit(dataSource, events, 0, 1, 1, Duration.ZERO, "direct");
   }
 
   /** Starts the writer threads. Idempotent. */
@@ -187,7 +184,7 @@ public final class GroupCommit implements AutoCloseable {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
       try {
-        isNew = insert.write(c, rows, clock.instant());
+        isNew = insert.write(c, rows);
         c.commit();
         batches.incrementAndGet();
       } catch (SQLException | RuntimeException e) {

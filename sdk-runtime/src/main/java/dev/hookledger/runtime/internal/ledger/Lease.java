@@ -11,7 +11,8 @@ import java.time.Instant;
  * @param owner the claiming runtime's token
  * @param attempt the row's {@code attempts} after this claim; with {@code owner}, what the
  *     processing transaction checks before it commits
- * @param until when the lease runs out and another worker may take the event over
+ * @param until when the lease runs out and another worker may take the event over, by the
+ *     database's clock as the claim wrote it (informational: renewals move it in the ledger only)
  * @param claimedNanos {@link System#nanoTime()} before the claim was written: the lease runs out
  *     no sooner than {@code length} after it, whatever the clocks say
  * @param length how long the lease was granted for
@@ -21,9 +22,9 @@ public record Lease(EventKey key, String owner, int attempt, Instant until, Webh
 
   /**
    * Whether less than half of the lease has passed, by this JVM's monotonic clock. Another runtime
-   * takes an event over only once the lease's end has passed by its own clock, so a fresh lease
-   * cannot have been taken over unless that clock runs half a lease ahead: the processor then
-   * skips the check before the handlers, and relies on the fenced settle alone.
+   * takes an event over only once the lease's end has passed by the database's clock, which set it,
+   * so a fresh lease cannot have been taken over unless that clock jumps half a lease ahead: the
+   * processor then skips the check before the handlers, and relies on the fenced settle alone.
    */
   public boolean fresh() {
     return System.nanoTime() - claimedNanos < length.toNanos() / 2;

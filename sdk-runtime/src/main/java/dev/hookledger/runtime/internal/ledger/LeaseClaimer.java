@@ -5,7 +5,6 @@ import static org.jooq.impl.DSL.row;
 
 import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -23,12 +22,15 @@ import org.jooq.impl.SQLDataType;
  * Claims waiting events as leases, each claim committed before its event is processed: status
  * {@code processing}, {@code lease_owner}, {@code lease_until}, {@code attempts + 1}, and
  * {@code available_at = lease_until}, so that an expired lease is found by the same condition as a
- * pending event that is due ({@code available_at <= now} on the partial index of waiting rows).
+ * pending event that is due ({@code available_at <= now()} on the partial index of waiting rows). All
+ * times are the database's ({@link LedgerTime}): nodes whose clocks disagree judge leases alike.
  * Thread-safe; any number of runtimes may claim from one ledger at once.
  */
 public final class LeaseClaimer {
   private static final List<Field<?>> EVENT_AND_ATTEMPTS = Stream.concat(EventRows.EVENT_COLUMNS.stream(), Stream.of(ATTEMPTS))
       .toList();
+  private static final List<Field<?>> EVENT_ATTEMPTS_AND_LEASE = Stream.concat(EVENT_AND_ATTEMPTS.stream(),
+      Stream.of(LEASE_UNTIL)).toList();
 
   /** The size of a row's body and payload: what its event holds in memory once claimed. */
   private static final Field<Long> BODY_BYTES = DSL.field("octet_length({0}) + coalesce(octet_length({1}), 0)",
@@ -56,16 +58,15 @@ public final class LeaseClaimer {
    * is taken over (its {@code last_error} says so); one that has no attempt left is set
    * {@code dead} instead.
    */
-  public Claimed claim(String owner, Instant now, Duration lease, int limit, int maxAttempts, long maxBytes) {
+  public Claimed claim(String owner, Duration lease, int limit, int maxAttempts, long maxBytes) {
     long claimed = System.nanoTime();
-    Instant until = now.plus(lease);
     return dsl.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
       List<Lease> leases = new ArrayList<>();
       List<Buried> buried = new ArrayList<>();
       List<Row3<String, String, String>> due = new ArrayList<>();
       long bytes = 0;
-      for (Record r : dueRows(tx, now, limit).fetch()) {
+      for (Record r : dueRows(tx, limit).fetch()) {
         bytes += r.get(BODY_BYTES);
         if (bytes > maxBytes && !(leases.isEmpty() && due.isEmpty())) {
           break; // the rows not taken are unlocked at the commit, for the next claim
@@ -77,13 +78,13 @@ public final class LeaseClaimer {
           String reason = (abandoned ? abandoned(r) + "; " : "") + "no attempt left (" + attempts + " of " + maxAttempts + ")";
           buried.add(bury(tx, key, abandoned ? reason : r.get(LAST_ERROR), reason));
         } else if (abandoned) {
-          leases.add(take(tx, is(key), owner, until, abandoned(r), claimed, lease).get(0));
+          leases.add(take(tx, is(key), owner, abandoned(r), claimed, lease).get(0));
         } else {
           due.add(row(key.provider(), key.scope(), key.eventId()));
         }
       }
       if (!due.isEmpty()) {
-        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, until, null, claimed, lease));
+        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, null, claimed, lease));
       }
       return new Claimed(leases, buried);
     });
@@ -91,11 +92,11 @@ public final class LeaseClaimer {
 
   /**
    * Gives back leases whose events were claimed but not started (a shutdown): {@code pending} again,
-   * the claim's attempt not counted, due at {@code now}. A lease already taken over is left alone.
+   * the claim's attempt not counted, due at once. A lease already taken over is left alone.
    *
    * @return how many were given back
    */
-  public int release(List<Lease> leases, Instant now) {
+  public int release(List<Lease> leases) {
     if (leases.isEmpty()) {
       return 0;
     }
@@ -105,7 +106,7 @@ public final class LeaseClaimer {
     return dsl.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, ATTEMPTS.minus(1))
-        .set(AVAILABLE_AT, now)
+        .set(AVAILABLE_AT, LedgerTime.NOW)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
@@ -118,30 +119,30 @@ public final class LeaseClaimer {
    * The select of a claim: the oldest due waiting rows, locked, skipping those another transaction
    * holds. Public so that a test can check its plan reads the partial index of waiting rows.
    */
-  public ResultQuery<Record> dueRows(DSLContext tx, Instant now, int limit) {
+  public ResultQuery<Record> dueRows(DSLContext tx, int limit) {
     return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR, BODY_BYTES))
         .from(events.table())
-        .where(WAITING).and(AVAILABLE_AT.le(now))
+        .where(WAITING).and(AVAILABLE_AT.le(LedgerTime.NOW))
         .orderBy(AVAILABLE_AT)
         .limit(limit)
         .forUpdate().skipLocked();
   }
 
-  private List<Lease> take(DSLContext tx, Condition which, String owner, Instant until, String lastError,
-      long claimedNanos, Duration length) {
+  private List<Lease> take(DSLContext tx, Condition which, String owner, String lastError, long claimedNanos,
+      Duration length) {
     var update = tx.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PROCESSING))
         .set(ATTEMPTS, ATTEMPTS.plus(1))
         .set(LEASE_OWNER, owner)
-        .set(LEASE_UNTIL, until)
-        .set(AVAILABLE_AT, until);
+        .set(LEASE_UNTIL, LedgerTime.nowPlus(length))
+        .set(AVAILABLE_AT, LedgerTime.nowPlus(length));
     if (lastError != null) {
       update = update.set(LAST_ERROR, lastError);
     }
     return update.where(which)
-        .returningResult(EVENT_AND_ATTEMPTS)
+        .returningResult(EVENT_ATTEMPTS_AND_LEASE)
         .fetch(r -> new Lease(new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)), owner, r.get(ATTEMPTS),
-            until, EventRows.toEvent(r), claimedNanos, length));
+            r.get(LEASE_UNTIL), EventRows.toEvent(r), claimedNanos, length));
   }
 
   private Buried bury(DSLContext tx, EventKey key, String lastError, String reason) {
@@ -158,6 +159,6 @@ public final class LeaseClaimer {
 
   private static String abandoned(Record r) {
     return "attempt " + r.get(ATTEMPTS) + " by " + r.get(LEASE_OWNER) + " was abandoned: its lease ran out at "
-        + r.get(LEASE_UNTIL) + " (the worker stopped, or ran longer than its lease)";
+        + r.get(LEASE_UNTIL) + " (its node stopped, or lost the database, for longer than the lease)";
   }
 }

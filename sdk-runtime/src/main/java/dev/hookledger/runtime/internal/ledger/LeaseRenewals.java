@@ -6,7 +6,6 @@ import static org.jooq.impl.DSL.select;
 
 import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.Row4;
@@ -27,7 +26,7 @@ public final class LeaseRenewals {
 
   /**
    * Moves {@code lease_until} (and {@code available_at}, which a claim reads for it) of each of
-   * {@code leases} still held and not yet run out at {@code now} to {@code now + lease}, in one
+   * {@code leases} still held and not yet run out to {@code now() + lease}, by the database's clock, in one
    * statement. A lease that has run out is not revived: another worker may be claiming it right now,
    * and a node whose heartbeat fell that far behind is not one to trust. Rows another transaction has
    * locked are skipped, not waited for: the lock is the settling transaction's (about to clear the
@@ -36,8 +35,7 @@ public final class LeaseRenewals {
    *
    * @return how many leases were renewed
    */
-  public int renew(List<Lease> leases, Instant now, Duration lease) {
-    Instant until = now.plus(lease);
+  public int renew(List<Lease> leases, Duration lease) {
     if (leases.isEmpty()) {
       return 0;
     }
@@ -45,13 +43,13 @@ public final class LeaseRenewals {
         .map(l -> row(l.key().provider(), l.key().scope(), l.key().eventId(), l.attempt()))
         .toList();
     return dsl.update(events.table())
-        .set(LEASE_UNTIL, until)
-        .set(AVAILABLE_AT, until)
+        .set(LEASE_UNTIL, LedgerTime.nowPlus(lease))
+        .set(AVAILABLE_AT, LedgerTime.nowPlus(lease))
         .where(row(PROVIDER, SCOPE, EVENT_ID).in(select(PROVIDER, SCOPE, EVENT_ID).from(events.table())
             .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
             .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
             .and(LEASE_OWNER.eq(leases.get(0).owner()))
-            .and(LEASE_UNTIL.gt(now))
+            .and(LEASE_UNTIL.gt(LedgerTime.NOW))
             .forUpdate().skipLocked()))
         .execute();
   }

@@ -3,7 +3,6 @@ package dev.hookledger.runtime.internal.ledger;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventSource;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -25,14 +24,12 @@ public final class Ledger {
 
   private final DSLContext dsl;
   private final EventTable events;
-  private final Clock clock;
   private final GroupCommit writer;
   private final BatchInsert inlineInsert;
 
-  public Ledger(DSLContext dsl, EventTable events, Clock clock, GroupCommit writer) {
+  public Ledger(DSLContext dsl, EventTable events, GroupCommit writer) {
     this.dsl = dsl;
     this.events = events;
-    this.clock = clock;
     this.writer = writer;
     this.inlineInsert = new BatchInsert(events, 1);
   }
@@ -67,7 +64,7 @@ public final class Ledger {
       return dsl.transactionResult(cfg -> {
         DSLContext tx = cfg.dsl();
         NewRow row = NewRow.waiting(event, EventSource.DELIVERY);
-        boolean isNew = tx.connectionResult(c -> inlineInsert.write(c, List.of(row), clock.instant()))[0];
+        boolean isNew = tx.connectionResult(c -> inlineInsert.write(c, List.of(row)))[0];
         return isNew ? Optional.of(work.apply(tx)) : Optional.<T>empty();
       });
     } catch (DataAccessException e) {

@@ -7,7 +7,9 @@ import static org.jooq.impl.DSL.val;
 
 import dev.hookledger.runtime.EventStatus;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record1;
@@ -28,13 +30,13 @@ public final class ProcessingRows {
     this.events = events;
     this.settleLeasedSql = RenderedSql.render(RenderedSql.renderer().update(events.table())
         .set(STATUS, val(""))
-        .set(SETTLED_AT, val((Instant) null, SETTLED_AT))
+        .set(SETTLED_AT, LedgerTime.STATEMENT_TIME)
         .set(LAST_ERROR, inline((String) null, LAST_ERROR))
         .set(LEASE_OWNER, inline((String) null, LEASE_OWNER))
         .set(LEASE_UNTIL, inline((Instant) null, LEASE_UNTIL))
         .where(PROVIDER.eq(val(""))).and(SCOPE.eq(val(""))).and(EVENT_ID.eq(val("")))
         .and(STATUS.eq(inline(StatusColumn.sql(EventStatus.PROCESSING))))
-        .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 7);
+        .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 6);
   }
 
   /**
@@ -48,16 +50,15 @@ public final class ProcessingRows {
    * @return false if the lease no longer held (taken over): nothing was changed, and the caller
    *     must roll back
    */
-  public boolean settleLeased(DSLContext tx, Lease lease, EventStatus status, Instant now) {
+  public boolean settleLeased(DSLContext tx, Lease lease, EventStatus status) {
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(settleLeasedSql)) {
         ps.setString(1, StatusColumn.sql(status));
-        RenderedSql.setInstant(ps, 2, now);
-        ps.setString(3, lease.key().provider());
-        ps.setString(4, lease.key().scope());
-        ps.setString(5, lease.key().eventId());
-        ps.setString(6, lease.owner());
-        ps.setInt(7, lease.attempt());
+        ps.setString(2, lease.key().provider());
+        ps.setString(3, lease.key().scope());
+        ps.setString(4, lease.key().eventId());
+        ps.setString(5, lease.owner());
+        ps.setInt(6, lease.attempt());
         return ps.executeUpdate() == 1;
       }
     });
@@ -74,11 +75,11 @@ public final class ProcessingRows {
   }
 
   /** Settles a row the caller has just inserted ({@code INLINE}): its final status, the attempt, when; lease cleared. */
-  public void settle(DSLContext tx, EventKey key, EventStatus status, int attempt, Instant now) {
+  public void settle(DSLContext tx, EventKey key, EventStatus status, int attempt) {
     tx.update(events.table())
         .set(STATUS, StatusColumn.sql(status))
         .set(ATTEMPTS, attempt)
-        .set(SETTLED_AT, now)
+        .set(SETTLED_AT, LedgerTime.STATEMENT_TIME)
         .setNull(LAST_ERROR)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
@@ -88,19 +89,22 @@ public final class ProcessingRows {
 
   /**
    * Records a failed attempt, in a transaction of its own (the attempt's was rolled back): the row
-   * is {@code pending} again from {@code next}, with {@code last_error} set and the lease cleared.
+   * is {@code pending} again {@code delay} after the database's {@code now()}, with {@code last_error}
+   * set and the lease cleared.
    *
-   * @return false if the lease no longer held (taken over), so nothing was changed
+   * @return when the event is due again, by the database's clock; empty if the lease no longer held
+   *     (taken over), so nothing was changed
    */
-  public boolean reschedule(Lease lease, Instant next, String error) {
+  public Optional<Instant> reschedule(Lease lease, Duration delay, String error) {
     return dsl.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
-        .set(AVAILABLE_AT, next)
+        .set(AVAILABLE_AT, LedgerTime.nowPlus(delay))
         .set(LAST_ERROR, error)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .where(leased(lease))
-        .execute() == 1;
+        .returningResult(AVAILABLE_AT)
+        .fetchOptional(AVAILABLE_AT);
   }
 
   /**

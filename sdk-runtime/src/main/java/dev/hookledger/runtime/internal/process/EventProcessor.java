@@ -13,7 +13,6 @@ import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -39,18 +38,16 @@ public final class EventProcessor {
   private final Dispatcher dispatcher;
   private final OrderingGuard guard;
   private final Retries retries;
-  private final Clock clock;
   private final WebhookListener listener;
   private final HandlerDeadline deadline;
 
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
-      Retries retries, Clock clock, WebhookListener listener, HandlerDeadline deadline) {
+      Retries retries, WebhookListener listener, HandlerDeadline deadline) {
     this.dsl = dsl;
     this.rows = rows;
     this.dispatcher = dispatcher;
     this.guard = guard;
     this.retries = retries;
-    this.clock = clock;
     this.listener = listener;
     this.deadline = deadline;
   }
@@ -72,7 +69,7 @@ public final class EventProcessor {
           throw new LeaseLostException(lease, "before it started");
         }
         Settled s = dispatch(tx, lease.event(), lease.attempt());
-        if (!rows.settleLeased(tx, lease, s.status(), clock.instant())) {
+        if (!rows.settleLeased(tx, lease, s.status())) {
           throw new LeaseLostException(lease, "while its handlers ran");
         }
         return s;
@@ -98,7 +95,7 @@ public final class EventProcessor {
    */
   public Settled runInTransaction(DSLContext tx, WebhookEvent event, int attempt) {
     Settled settled = dispatch(tx, event, attempt);
-    rows.settle(tx, EventKey.of(event), settled.status(), attempt, clock.instant());
+    rows.settle(tx, EventKey.of(event), settled.status(), attempt);
     return settled;
   }
 

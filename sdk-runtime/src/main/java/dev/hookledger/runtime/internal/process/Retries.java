@@ -5,8 +5,9 @@ import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
@@ -21,13 +22,11 @@ public final class Retries {
 
   private final ProcessingRows rows;
   private final RetryPolicy policy;
-  private final Clock clock;
   private final WebhookListener listener;
 
-  public Retries(ProcessingRows rows, RetryPolicy policy, Clock clock, WebhookListener listener) {
+  public Retries(ProcessingRows rows, RetryPolicy policy, WebhookListener listener) {
     this.rows = rows;
     this.policy = policy;
-    this.clock = clock;
     this.listener = listener;
   }
 
@@ -51,8 +50,10 @@ public final class Retries {
           return;
         }
       } else {
-        Instant next = clock.instant().plus(policy.delayAfter(attempt, ThreadLocalRandom.current()));
-        if (rows.reschedule(lease, next, error)) {
+        Duration delay = policy.delayAfter(attempt, ThreadLocalRandom.current());
+        Optional<Instant> due = rows.reschedule(lease, delay, error);
+        if (due.isPresent()) {
+          Instant next = due.get(); // the database's clock, as the claims that read it
           log.warn("{} attempt {} of {} failed; next attempt at {}: {}", lease.key(), attempt, policy.maxAttempts(),
               next, failure.getMessage(), cause);
           listener.retried(lease.event(), attempt, cause, next);

@@ -6,9 +6,7 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
@@ -23,16 +21,15 @@ class ClaimByteBoundTest {
     DSLContext dsl = LedgerDsl.on(db.dataSource());
     SchemaMigrator.migrate(dsl, "hookledger");
     EventTable events = new EventTable("hookledger");
-    Ledger ledger = new Ledger(dsl, events, Clock.systemUTC(), GroupCommit.direct(db.dataSource(), events, Clock.systemUTC()));
+    Ledger ledger = new Ledger(dsl, events, GroupCommit.direct(db.dataSource(), events));
     for (int i = 0; i < 5; i++) {
       ledger.record(NewRow.waiting(event("evt_" + i, MIB), EventSource.DELIVERY));
     }
     LeaseClaimer claimer = new LeaseClaimer(dsl, events);
-    Instant later = Instant.now().plusSeconds(1);
 
-    LeaseClaimer.Claimed two = claimer.claim("node-a", later, Duration.ofSeconds(30), 16, 12, 2 * MIB + MIB / 2);
-    LeaseClaimer.Claimed one = claimer.claim("node-a", later, Duration.ofSeconds(30), 16, 12, MIB / 2);
-    LeaseClaimer.Claimed rest = claimer.claim("node-a", later, Duration.ofSeconds(30), 16, 12, 100L * MIB);
+    LeaseClaimer.Claimed two = claimer.claim("node-a", Duration.ofSeconds(30), 16, 12, 2 * MIB + MIB / 2);
+    LeaseClaimer.Claimed one = claimer.claim("node-a", Duration.ofSeconds(30), 16, 12, MIB / 2);
+    LeaseClaimer.Claimed rest = claimer.claim("node-a", Duration.ofSeconds(30), 16, 12, 100L * MIB);
 
     assertEquals(2, two.leases().size(), "two bodies of 1 MiB fit in 2.5 MiB");
     assertEquals(1, one.leases().size(), "one event even when its body alone is over the bound");

@@ -12,7 +12,6 @@ import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -169,7 +168,7 @@ class GroupCommitTest {
   }
 
   private void start(int writers, int capacity) {
-    writer = GroupCommit.of(gate, new EventTable(SCHEMA), Clock.systemUTC(), writers, capacity, 128,
+    writer = GroupCommit.of(gate, new EventTable(SCHEMA), writers, capacity, 128,
         Duration.ofSeconds(30), "test");
     writer.start();
   }
