@@ -10,40 +10,6 @@ import java.time.Duration;
  * ledger are woken. No method blocks on the database.
  */
 public interface EventHandOff {
-  /** Hands nothing to anyone: events stay {@code pending} for whichever workers poll. */
-  EventHandOff NONE = new EventHandOff() {
-    @Override
-    public boolean reserve() {
-      return false;
-    }
-
-    @Override
-    public void accept(Lease lease) {
-      throw new IllegalStateException("nothing was reserved");
-    }
-
-    @Override
-    public void unreserve() {}
-
-    @Override
-    public void pendingRecorded() {}
-
-    @Override
-    public boolean processes() {
-      return false;
-    }
-
-    @Override
-    public String owner() {
-      return "none";
-    }
-
-    @Override
-    public Duration lease() {
-      return Duration.ZERO;
-    }
-  };
-
   /**
    * Whether this runtime processes events itself. Only then are its handlers the ones that decide
    * that no method matches an event (recorded {@code ignored} at once): a runtime that only

@@ -2,9 +2,7 @@ package dev.hookledger.runtime.internal.receive;
 
 import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.InboundDelivery;
-import dev.hookledger.Secrets;
 import dev.hookledger.runtime.WebhookListener;
-import dev.hookledger.spi.Rejections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,14 +35,7 @@ public final class HeaderCheck {
       return;
     }
     try {
-      String tenant = provider.adapter().tenantOf(headersOnly);
-      Secrets resolved = provider.secrets().resolve(providerId, tenant);
-      Secrets secrets = resolved == null ? Secrets.none() : resolved;
-      // the runtime's rule, as Receiver applies it to a whole delivery: adapters keep no copy of it
-      if (secrets.isEmpty() && provider.adapter().needsSecrets()) {
-        throw Rejections.noSecret(providerId, tenant);
-      }
-      provider.adapter().checkHeaders(headersOnly, secrets);
+      provider.adapter().checkHeaders(headersOnly, provider.secretsFor(providerId, headersOnly));
     } catch (DeliveryRejectedException e) {
       log.debug("{} delivery rejected from its headers ({}): {}", providerId, e.reason(), e.getMessage());
       listener.rejected(providerId, e.reason());

@@ -1,8 +1,12 @@
 package dev.hookledger.runtime.internal.receive;
 
+import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.InboundDelivery;
 import dev.hookledger.SecretResolver;
+import dev.hookledger.Secrets;
 import dev.hookledger.runtime.UnknownProviderException;
 import dev.hookledger.spi.ProviderAdapter;
+import dev.hookledger.spi.Rejections;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,5 +71,23 @@ public final class ProviderRegistry {
    *
    * @param maxBodyBytes the effective limit: the builder's override, else the adapter's
    */
-  public record Registration(ProviderAdapter adapter, SecretResolver secrets, int maxBodyBytes) {}
+  public record Registration(ProviderAdapter adapter, SecretResolver secrets, int maxBodyBytes) {
+
+    /**
+     * The secrets of the delivery's tenant (read from headers or path only), refusing a tenant that
+     * has none when the adapter needs them: the runtime's one copy of that rule, asked by the header
+     * check before the body is read and by {@code Receiver} for a whole delivery.
+     *
+     * @throws DeliveryRejectedException {@code NO_SECRET_CONFIGURED}, naming the tenant
+     */
+    public Secrets secretsFor(String providerId, InboundDelivery delivery) {
+      String tenant = adapter.tenantOf(delivery);
+      Secrets resolved = secrets.resolve(providerId, tenant);
+      Secrets found = resolved == null ? Secrets.none() : resolved;
+      if (found.isEmpty() && adapter.needsSecrets()) {
+        throw Rejections.noSecret(providerId, tenant);
+      }
+      return found;
+    }
+  }
 }

@@ -22,7 +22,6 @@ import dev.hookledger.runtime.internal.ledger.UnparsedEvents;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Settled;
-import dev.hookledger.spi.Rejections;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -103,15 +102,7 @@ public final class Receiver {
       if (delivery.bodyLength() > provider.maxBodyBytes()) {
         throw new DeliveryRejectedException(RejectionReason.TOO_LARGE, tooLarge(providerId, provider.maxBodyBytes()));
       }
-      String tenant = provider.adapter().tenantOf(delivery);
-      Secrets secrets = provider.secrets().resolve(providerId, tenant);
-      if (secrets == null) {
-        secrets = Secrets.none();
-      }
-      // the one place a missing secret is refused: adapters keep no copy of the rule
-      if (secrets.isEmpty() && provider.adapter().needsSecrets()) {
-        throw Rejections.noSecret(providerId, tenant);
-      }
+      Secrets secrets = provider.secretsFor(providerId, delivery);
       WebhookEvent event = provider.adapter().verify(delivery, secrets, clock);
       if (!event.provider().equals(providerId)) {
         throw new IllegalStateException(provider.adapter().getClass().getName() + " registered as '" + providerId
