@@ -30,8 +30,8 @@ final class AdminHtml {
       "table{border-collapse:collapse}th,td{text-align:left;padding:3px 6px;border-bottom:1px solid #eaeef2;vertical-align:top}",
       "td.n,th.n{text-align:right}table.events{width:100%;table-layout:fixed}",
       "table.events td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}",
-      "col.c-received{width:7em}col.c-provider{width:7em}col.c-event{width:11em}col.c-type{width:9em}",
-      "col.c-status{width:8em}col.c-attempt{width:5em}col.c-next{width:8em}col.c-action{width:6.5em}",
+      "col.c-received{width:7em}col.c-provider{width:7em}col.c-event{width:10em}col.c-type{width:9em}",
+      "col.c-status{width:10.5em}col.c-attempt{width:5em}col.c-next{width:8.5em}col.c-action{width:7.5em}",
       "nav.tabs{display:flex;gap:4px;border-bottom:1px solid #d0d7de;margin-top:14px}",
       "nav.tabs a{padding:5px 12px;text-decoration:none;border:1px solid transparent;border-bottom:0;border-radius:6px 6px 0 0}",
       "nav.tabs a.on{border-color:#d0d7de;background:#fff;font-weight:600;margin-bottom:-1px}",
@@ -67,17 +67,27 @@ final class AdminHtml {
         .append("  if (notice) {\n    sessionStorage.removeItem('hookledger.notice');\n")
         .append("    var n = JSON.parse(notice), p = document.getElementById('notice');\n")
         .append("    p.textContent = n.text; p.className = n.error ? 'error' : ''; p.hidden = false;\n  }\n")
-        .append("  document.querySelectorAll('form[data-action]').forEach(function (f) {\n")
+        .append("  var forms = document.querySelectorAll('form[data-action]');\n")
+        .append("  for (var i = 0; i < forms.length; i++) { (function (f) {\n")
         .append("    f.addEventListener('submit', function (e) {\n      e.preventDefault();\n")
-        .append("      fetch(f.action, {method: 'POST', credentials: 'same-origin', headers: {'")
-        .append(guardHeader).append("': '1', 'Content-Type': 'application/x-www-form-urlencoded'},\n")
-        .append("        body: new URLSearchParams(new FormData(f)).toString()})\n")
-        .append("        .then(function (r) { return r.json().then(function (j) {\n")
-        .append("          sessionStorage.setItem('hookledger.notice', JSON.stringify(\n")
-        .append("              {text: r.ok ? j.message : j.error, error: !r.ok}));\n")
-        .append("          var next = f.getAttribute('data-next');\n")
-        .append("          if (r.ok && next) { location.href = next; } else { location.reload(); }\n")
-        .append("        }); });\n    });\n  });\n")
+        .append("      var body = [];\n")
+        .append("      for (var k = 0; k < f.elements.length; k++) {\n")
+        .append("        var el = f.elements[k];\n")
+        .append("        if (el.name) { body.push(encodeURIComponent(el.name) + '=' + encodeURIComponent(el.value)); }\n")
+        .append("      }\n")
+        .append("      var x = new XMLHttpRequest();\n")
+        .append("      x.open('POST', f.action);\n")
+        .append("      x.setRequestHeader('").append(guardHeader).append("', '1');\n")
+        .append("      x.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');\n")
+        .append("      x.onload = function () {\n")
+        .append("        var ok = x.status >= 200 && x.status < 300, j = {};\n")
+        .append("        try { j = JSON.parse(x.responseText); } catch (err) { j = {error: 'HTTP ' + x.status}; }\n")
+        .append("        sessionStorage.setItem('hookledger.notice', JSON.stringify({text: ok ? j.message : j.error, error: !ok}));\n")
+        .append("        var next = f.getAttribute('data-next');\n")
+        .append("        if (ok && next) { location.href = next; } else { location.reload(); }\n")
+        .append("      };\n")
+        .append("      x.send(body.join('&'));\n")
+        .append("    });\n  })(forms[i]); }\n")
         .append("  var toggle = document.getElementById('pause');\n")
         .append("  if (toggle) {\n")
         .append("    var paused = localStorage.getItem('hookledger.paused') === '1';\n")
