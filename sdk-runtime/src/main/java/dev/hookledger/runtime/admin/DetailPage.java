@@ -3,6 +3,7 @@ package dev.hookledger.runtime.admin;
 import static dev.hookledger.runtime.admin.AdminHtml.escape;
 import static dev.hookledger.runtime.admin.AdminHtml.time;
 
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.admin.TimeText;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
@@ -26,7 +27,7 @@ final class DetailPage {
     h.append("<h2 id=\"event-title\">").append(escape(s.toString())).append("</h2>\n");
     if (AdminPage.retryable(s, now)) {
       h.append("<p>");
-      AdminPage.retryForm(h, base, s, s.status() == dev.hookledger.runtime.EventStatus.DEAD ? "retry" : "retry now");
+      AdminPage.retryForm(h, base, s, s.status() == EventStatus.DEAD ? "retry" : "retry now");
       h.append("</p>\n");
     }
     h.append("<dl id=\"fields\">");

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.admin;
 import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import dev.hookledger.runtime.internal.ledger.EventTable;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
@@ -9,7 +10,6 @@ import dev.hookledger.runtime.admin.StatusCount;
 import dev.hookledger.runtime.admin.StatusFilter;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
