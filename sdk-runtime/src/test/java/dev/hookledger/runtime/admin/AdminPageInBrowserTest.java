@@ -161,6 +161,28 @@ class AdminPageInBrowserTest {
     assertTrue(detail.getElementById("fields").asNormalizedText().contains("IllegalStateException: card declined"));
   }
 
+  @Test
+  void withoutJavaScriptThePagesStillReadTabsFiltersAndPages() throws Exception {
+    for (int i = 0; i < 52; i++) {
+      ledger.row("github", String.format("g_%02d", i)).scope("hook-7").status("dead").attempts(12)
+          .lastError("failed\njava.lang.IllegalStateException: repo gone\n\tat a.B.c(B.java:1)\n")
+          .receivedAt(NOW.minusSeconds(i)).insert();
+    }
+    ledger.row("stripe", "evt_done").status("done").settledAt(NOW).insert();
+    browser.getOptions().setJavaScriptEnabled(false);
+    HtmlPage page = browser.getPage(server.uri("/admin/").toString());
+
+    assertTrue(page.getElementById("tab-dead").getAttribute("class").contains("on"), "opens on what needs a person");
+    assertEquals(50, rows(page).size());
+    assertTrue(rows(page).get(0).asNormalizedText().contains("IllegalStateException: repo gone"));
+    page = ((HtmlAnchor) page.getElementById("next-page")).click();
+    assertEquals(List.of("g_50", "g_51"), ids(page));
+    page = ((HtmlAnchor) page.getElementById("tab-all")).click();
+    assertTrue(ids(page).contains("evt_done"), ids(page).toString());
+    page = ((HtmlAnchor) find(row(page, "g_00"), "a")).click();
+    assertTrue(page.getElementById("last-error").getTextContent().contains("repo gone"));
+  }
+
   /** Opens a page with the auto-refresh paused, so that no reload comes in the middle of a test. */
   private HtmlPage open(String path) throws Exception {
     HtmlPage page = browser.getPage(server.uri(path).toString());
