@@ -7,7 +7,6 @@ import dev.hookledger.samples.server.SampleApp;
 import dev.hookledger.samples.server.SampleDatabase;
 import dev.hookledger.samples.server.SampleSecrets;
 import dev.hookledger.samples.traffic.SampleSigners;
-import dev.hookledger.samples.traffic.WebhookClient;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,6 +52,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = {"-n", "--deliveries"}, defaultValue = "3000",
       description = "Deliveries to send at full load, at most " + MAX_DELIVERIES + " (default: ${DEFAULT-VALUE}).")
   int deliveries;
+
+  @Option(names = "--warmup", defaultValue = "5000",
+      description = "Deliveries sent, and settled, before anything is measured, so that the figures are those"
+          + " of a JIT-compiled server rather than of its first seconds; 0 for none (default: ${DEFAULT-VALUE}).")
+  int warmup;
 
   @Option(names = "--duplicates", defaultValue = "0.2",
       description = "Share of deliveries that redeliver an event already sent, 0 to 0.9 (default: ${DEFAULT-VALUE}).")
@@ -113,7 +117,17 @@ public final class BenchCommand implements Callable<Integer> {
       try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b.workers(workers));
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, store first");
-        LoadGenerator load = new LoadGenerator(new WebhookClient(app.uri()), new SampleSigners(secrets), clock);
+        LoadGenerator load = new LoadGenerator(app.uri(), new SampleSigners(secrets), clock);
+
+        LoadPlan warm = warmup == 0 ? null : LoadPlan.of(warmup, duplicates, seed + 3, clock);
+        if (warm != null) {
+          long warmStart = System.nanoTime();
+          LoadGenerator.Run warmRun = load.run(warm, clients, warmStart + Duration.ofSeconds(maxSeconds).toNanos());
+          Duration warmSettled = awaitProcessed(app.admin(), warmStart, warmStart + Duration.ofSeconds(maxSeconds).toNanos());
+          line("warm-up", String.format("%d deliveries received in %.1f s, settled after %s (not measured)",
+              warmRun.sent(), warmRun.elapsedNanos() / 1e9,
+              warmSettled == null ? "the deadline: NOT all" : String.format("%.1f s", warmSettled.toNanos() / 1e9)));
+        }
 
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
@@ -140,7 +154,8 @@ public final class BenchCommand implements Callable<Integer> {
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));
         List<LoadGenerator.Run> runs = List.of(run, halfRun, oneRun);
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
-        boolean exact = complete && exactlyOnce(List.of(full, half, single), app);
+        List<LoadPlan> plans = warm == null ? List.of(full, half, single) : List.of(warm, full, half, single);
+        boolean exact = complete && exactlyOnce(plans, app);
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
         return exact && allOk ? 0 : 1;
       }
@@ -153,6 +168,8 @@ public final class BenchCommand implements Callable<Integer> {
     require(clients >= 1 && clients <= MAX_CLIENTS, "clients must be between 1 and " + MAX_CLIENTS
         + ", but was " + clients);
     require(workers >= 1, "workers must be >= 1, but was " + workers);
+    require(warmup >= 0 && warmup <= MAX_DELIVERIES, "warmup must be between 0 and " + MAX_DELIVERIES
+        + ", but was " + warmup);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
   }

@@ -19,7 +19,8 @@ class BenchCommandTest {
     int code;
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       code = new CommandLine(new BenchCommand(out))
-          .execute("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60");
+          .execute("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60",
+              "--warmup", "30");
     }
     String report = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, report);
@@ -28,6 +29,8 @@ class BenchCommandTest {
     assertTrue(report.matches("(?s).*throughput         \\d+ deliveries/s \\(45 in [0-9.]+ s\\).*"), report);
     assertTrue(report.matches("(?s).*accept latency     p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms.*"), report);
     assertTrue(report.contains("every event settled"), report);
+    assertTrue(report.matches("(?s).*warm-up            30 deliveries received in [0-9.]+ s, settled after [0-9.]+ s \\(not measured\\).*"),
+        report);
     assertTrue(report.matches("(?s).*raw limit \\(a\\)      \\d+ durable single-row inserts/s over 3 connections \\(45 in .*"), report);
     assertTrue(report.matches("(?s).*raw, half load     \\d+ durable single-row inserts/s over 1 connections \\(22 in .*"), report);
     assertTrue(report.matches("(?s).*acked \\(b\\)/\\(a\\)      [0-9.]+ of the raw limit.*"), report);
