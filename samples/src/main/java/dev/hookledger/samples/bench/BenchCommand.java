@@ -120,7 +120,8 @@ public final class BenchCommand implements Callable<Integer> {
       return sendToTarget(SampleSecrets.fromEnvironment(env), full, half, single, halfClients, clock);
     }
     SampleSecrets secrets = SampleSecrets.generate();
-    try (SampleDatabase database = SampleDatabase.temporary(true)) {
+    // the pool holds one connection per worker besides the ledger writers, poller, notifier and listener
+    try (SampleDatabase database = SampleDatabase.temporary(true, Math.max(16, workers + 8))) {
       out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients,"
           + " loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100, clients);
       line("database", database.description());
