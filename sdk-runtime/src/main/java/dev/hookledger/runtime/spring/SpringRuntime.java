@@ -68,7 +68,7 @@ final class SpringRuntime {
       return b.build();
     } catch (IllegalArgumentException e) {
       // cross-property checks (the builder names its settings as the properties are named, in camel case)
-      throw new IllegalStateException("hookledger.* properties do not fit together: " + e.getMessage(), e);
+      throw new IllegalStateException("hookledger.* properties do not fit together: " + e.getMessage());
     }
   }
 
@@ -105,7 +105,8 @@ final class SpringRuntime {
           b.provider(id, secrets);
         }
       } catch (IllegalArgumentException e) {
-        throw new IllegalStateException(property + ": " + e.getMessage(), e);
+        // the message is whole: the class path's answer, prefixed with the property to fix
+        throw new IllegalStateException(property + ": " + e.getMessage());
       }
       DataSize limit = settings.getMaxBodySize();
       if (limit != null) {
