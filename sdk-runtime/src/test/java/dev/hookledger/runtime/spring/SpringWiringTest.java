@@ -2,9 +2,13 @@ package dev.hookledger.runtime.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.InboundDelivery;
 import dev.hookledger.OnEvent;
+import dev.hookledger.runtime.HandlerFailedException;
+import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.EventDetail;
@@ -163,6 +167,28 @@ class SpringWiringTest {
           Await.until("the retry settled", () -> runtime.admin().show("testhook", "", "ship-1")
               .map(EventDetail::summary).filter(s -> s.status() == EventStatus.DONE).isPresent());
           assertEquals(1, jdbc.queryForObject("select count(*) from shipped where id = 'ship-1'", Integer.class));
+        });
+  }
+
+  @Test
+  void inlineHandlerFailureRollsBackItsJdbcTemplateWriteWithTheRow() {
+    runner.withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.mode=inline")
+        .withBean(Shipments.class)
+        .run(context -> {
+          WebhookRuntime runtime = context.getBean(WebhookRuntime.class);
+          JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+          context.getBean(Shipments.class).failures.set(1);
+          InboundDelivery delivery = new TestHookSigner(SECRET).delivery("testhook", "inline-1", "order.shipped",
+              "{\"id\":\"inline-1\"}");
+
+          assertThrows(HandlerFailedException.class, () -> runtime.receive("testhook", delivery));
+          assertEquals(0, jdbc.queryForObject("select count(*) from shipped where id = 'inline-1'", Integer.class));
+          assertEquals(0, jdbc.queryForObject("select count(*) from hookledger.event where event_id = 'inline-1'",
+              Integer.class));
+
+          // the provider's redelivery: handled in the request's transaction, effect and row committed together
+          assertEquals(Receipt.Outcome.PROCESSED, runtime.receive("testhook", delivery).outcome());
+          assertEquals(1, jdbc.queryForObject("select count(*) from shipped where id = 'inline-1'", Integer.class));
         });
   }
 
