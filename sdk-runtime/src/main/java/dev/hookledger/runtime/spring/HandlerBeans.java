@@ -9,8 +9,9 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * The application's beans that declare {@link OnEvent} methods: found by the type of each bean
- * definition (so that no other bean is created early), then created. A bean proxied by CGLIB (for
+ * The application's singleton beans that declare {@link OnEvent} methods: found by the type of each
+ * bean definition (so that no other bean is created early), then created. Beans of other scopes
+ * (prototype, request, session) are not handlers: each event would need an instance of its own. A bean proxied by CGLIB (for
  * {@code @Transactional}, say) is registered as the proxy, so its advice applies to each call.
  */
 final class HandlerBeans {
@@ -23,7 +24,8 @@ final class HandlerBeans {
         continue;
       }
       Class<?> type = beans.getType(name, false);
-      if (type != null && declaresOnEvent(ClassUtils.getUserClass(type))) {
+      // asked only of a match: for a FactoryBean, isSingleton creates the factory
+      if (type != null && declaresOnEvent(ClassUtils.getUserClass(type)) && beans.isSingleton(name)) {
         handlers.add(beans.getBean(name));
       }
     }

@@ -125,7 +125,7 @@ public class HookledgerAutoConfiguration {
       try {
         authorizer = AdminAuthorizer.bearerToken(admin.getToken());
       } catch (IllegalArgumentException e) {
-        throw new IllegalStateException("hookledger.admin.token: " + e.getMessage(), e);
+        throw new IllegalStateException("hookledger.admin.token: " + e.getMessage()); // never the token itself
       }
       String base = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
       ServletRegistrationBean<AdminServlet> registration =

@@ -93,6 +93,20 @@ class SpringWiringTest {
   }
 
   @Test
+  void adminServletOnlyWithAPathAndAToken() {
+    WebApplicationContextRunner web = new WebApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class, HookledgerAutoConfiguration.class))
+        .withPropertyValues("spring.datasource.url=" + DB.jdbcUrl(), "hookledger.providers.testhook.secret=" + SECRET);
+    web.run(context -> assertThat(context).hasBean("hookledgerFilter").doesNotHaveBean("hookledgerAdminServlet"));
+    web.withPropertyValues("hookledger.admin.path=/hookledger", "hookledger.admin.token=an-operator-token-1234")
+        .run(context -> assertThat(context).hasBean("hookledgerAdminServlet"));
+    web.withPropertyValues("hookledger.admin.path=/hookledger", "hookledger.admin.token=short")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger.admin.token: admin token"
+            + " must be at least 16 characters, but was 5"));
+  }
+
+  @Test
   void transactionManagerOfAnotherDataSourceIsRefused() {
     runner.withPropertyValues("hookledger.providers.testhook.secret=" + SECRET)
         .withBean(PlatformTransactionManager.class, () -> new DataSourceTransactionManager(new PGSimpleDataSource()))
