@@ -67,7 +67,7 @@ class SpringBootDeliveryTest {
   @SpringBootConfiguration
   // this module's tests carry a newer Flyway (for FlywayMigrationTest) than Boot 3.5 configures
   @EnableAutoConfiguration(excludeName = "org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration")
-  @Import({Orders.class, Invoices.class, Accounts.class, AuditService.class})
+  @Import({Orders.class, Invoices.class, Accounts.class, AuditService.class, Sessions.class})
   static class App {}
 
   /** Writes with {@code JdbcTemplate}; fails after writing while {@code failures} is positive. */
@@ -122,6 +122,22 @@ class SpringBootDeliveryTest {
     }
   }
 
+  /** Reads the session's timeouts as a handler's {@code JdbcTemplate} sees them. */
+  static class Sessions {
+    final JdbcTemplate jdbc;
+    volatile String seen;
+
+    Sessions(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @OnEvent("session.checked")
+    public void checked() {
+      seen = jdbc.queryForObject("select current_setting('statement_timeout') || ' ' || current_setting('lock_timeout')",
+          String.class);
+    }
+  }
+
   /** A service of the application, transactional on its own. */
   public static class AuditService {
     final JdbcTemplate jdbc;
@@ -151,6 +167,8 @@ class SpringBootDeliveryTest {
   Accounts accounts;
   @Autowired
   MeterRegistry meters;
+  @Autowired
+  org.springframework.context.ApplicationContext context;
   @Autowired
   Map<String, HealthIndicator> healthIndicators;
 
@@ -224,6 +242,15 @@ class SpringBootDeliveryTest {
     dueNow("acc-2");
     assertEquals(EventStatus.DONE, awaitSettled("acc-2").status());
     assertEquals(1, count("audit_entry", "acc-2"));
+  }
+
+  @Test
+  void deadlinesAreSetInTheSpringTransaction() {
+    assertEquals(200, post("ses-1", "session.checked", "{}").status());
+
+    assertEquals(EventStatus.DONE, awaitSettled("ses-1").status());
+    // the runtime's SET LOCAL ran on the connection Spring bound, not on one of its own
+    assertEquals("5s 3s", context.getBean(Sessions.class).seen);
   }
 
   @Test
