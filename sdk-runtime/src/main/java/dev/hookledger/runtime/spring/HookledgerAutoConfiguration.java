@@ -99,9 +99,8 @@ public class HookledgerAutoConfiguration {
     @Bean
     FilterRegistrationBean<WebhookFilter> hookledgerFilter(WebhookRuntime runtime, HookledgerProperties properties) {
       String prefix = properties.getPathPrefix() == null ? "" : properties.getPathPrefix();
-      WebhookFilter[] filter = new WebhookFilter[1];
-      SpringRuntime.set("hookledger.path-prefix", prefix, () -> filter[0] = new WebhookFilter(runtime, prefix));
-      FilterRegistrationBean<WebhookFilter> registration = new FilterRegistrationBean<>(filter[0]);
+      WebhookFilter filter = SpringRuntime.checked("hookledger.path-prefix", prefix, () -> new WebhookFilter(runtime, prefix));
+      FilterRegistrationBean<WebhookFilter> registration = new FilterRegistrationBean<>(filter);
       registration.setName("hookledger");
       // the filter sees only its own path: every other request never meets it
       registration.addUrlPatterns((prefix.endsWith("/") ? prefix : prefix + "/") + "*");

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,8 +135,16 @@ final class SpringRuntime {
 
   /** Applies one property, turning the builder's complaint into one that names the property. */
   static void set(String property, Object value, Runnable setter) {
-    try {
+    checked(property, value, () -> {
       setter.run();
+      return null;
+    });
+  }
+
+  /** What {@code use} makes of one property's value, its complaint turned into one that names the property. */
+  static <T> T checked(String property, Object value, Supplier<T> use) {
+    try {
+      return use.get();
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new InvalidConfigurationPropertyValueException(property, value, e.getMessage());
     }
