@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.RejectionReason;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import org.slf4j.Logger;
@@ -105,7 +104,7 @@ public final class JsonFields {
   public static Instant orderingInstant(String text, String what) {
     Instant instant;
     try {
-      instant = OffsetDateTime.parse(text.trim()).toInstant();
+      instant = Timestamps.parseOffsetDateTime(text.trim());
     } catch (DateTimeParseException e) {
       unusable(what, "not an ISO-8601 timestamp with an offset");
       return null;
@@ -124,7 +123,7 @@ public final class JsonFields {
   /** Parses an ISO-8601 / RFC 3339 timestamp with offset; {@code what} names it in the error. */
   public static Instant parseIso(String text, String what) {
     try {
-      return OffsetDateTime.parse(text.trim()).toInstant();
+      return Timestamps.parseOffsetDateTime(text.trim());
     } catch (DateTimeParseException e) {
       throw malformed(what + " is not an ISO-8601 timestamp with an offset");
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.internal.Timestamps;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.Secret;
 import dev.hookledger.Secrets;
@@ -19,7 +20,6 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Collections;
@@ -215,7 +215,7 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
       return null;
     }
     try {
-      return OffsetDateTime.parse(value.asText().trim()).toInstant();
+      return Timestamps.parseOffsetDateTime(value.asText().trim());
     } catch (DateTimeParseException e) {
       return null;
     }

@@ -62,6 +62,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
+import org.jooq.TransactionProvider;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -152,7 +153,9 @@ public final class WebhookRuntime implements AutoCloseable {
         InboxSettings.defaultMaxClaimBytes(), b.handlerTimeout);
     this.clock = b.clock;
     // the pool built here carries the session timeouts; a pool the application gives gets them per transaction
-    this.dsl = ownedPool != null ? LedgerDsl.on(dataSource) : LedgerDsl.on(dataSource, b.deadlines());
+    this.dsl = ownedPool != null ? LedgerDsl.on(dataSource)
+        : b.transactionProvider != null ? LedgerDsl.on(b.transactionalConnections, b.deadlines(), b.transactionProvider)
+        : LedgerDsl.on(dataSource, b.deadlines());
     this.deadline = new HandlerDeadline(b.handlerTimeout, "hookledger-" + schema + "-deadline");
     EventTable events = new EventTable(schema);
     // one listener or several, each call guarded: a listener cannot change an outcome
@@ -463,6 +466,8 @@ public final class WebhookRuntime implements AutoCloseable {
     private int ledgerWriters = 2;
     private int receiveQueueCapacity = 1024;
     private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
+    private TransactionProvider transactionProvider;
+    private DataSource transactionalConnections;
 
     private Builder() {}
 
@@ -492,6 +497,33 @@ public final class WebhookRuntime implements AutoCloseable {
       jdbcUrl(url);
       this.user = requireNonNull(user, "user");
       this.password = requireNonNull(password, "password");
+      return this;
+    }
+
+    /**
+     * Makes the runtime's transactions on the ledger, the handlers' among them, transactions of the
+     * application's own transaction manager, so that whatever else takes part in that manager's
+     * transaction writes in the one that settles the ledger row, and commits or rolls back with it.
+     * {@code provider} begins, commits and rolls back each of them (a handler's nested jOOQ
+     * transaction too); every statement in them takes its connection from {@code connections}, which
+     * must hand out the connection of the provider's current transaction on the calling thread, and a
+     * plain connection outside one. The ledger's writes on the receive path keep their own
+     * connections and commits on {@link #dataSource}; the deadlines ({@link #statementTimeout} and
+     * the rest) are still set in each transaction, once the provider has begun it.
+     *
+     * <p>The Spring Boot integration ({@code dev.hookledger.runtime.spring}) passes a provider backed
+     * by the application's {@code PlatformTransactionManager} and a {@code TransactionAwareDataSourceProxy}
+     * over the application's {@code DataSource}, so that {@code JdbcTemplate}, JPA and
+     * {@code @Transactional} services called by a handler join the ledger's transaction. Requires
+     * {@link #dataSource}; by default the runtime's transactions are jOOQ's own, on a connection of
+     * {@link #dataSource}.
+     *
+     * @param provider begins, commits and rolls back the runtime's transactions
+     * @param connections hands out the connection of {@code provider}'s transaction on this thread
+     */
+    public Builder transactions(TransactionProvider provider, DataSource connections) {
+      this.transactionProvider = requireNonNull(provider, "provider");
+      this.transactionalConnections = requireNonNull(connections, "connections");
       return this;
     }
 
@@ -812,6 +844,10 @@ public final class WebhookRuntime implements AutoCloseable {
         throw new IllegalArgumentException(dataSource == null
             ? "no ledger database: set dataSource(...) or jdbcUrl(...)"
             : "set either dataSource(...) or jdbcUrl(...), not both");
+      }
+      if (transactionProvider != null && jdbcUrl != null) {
+        throw new IllegalArgumentException("transactions(...) runs on the application's transaction manager and needs"
+            + " its data source: set dataSource(...), not jdbcUrl(...)");
       }
       if (providers.isEmpty()) {
         throw new IllegalArgumentException("no provider: register one with provider(...)");

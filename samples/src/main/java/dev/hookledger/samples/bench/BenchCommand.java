@@ -7,11 +7,12 @@ import dev.hookledger.samples.server.SampleApp;
 import dev.hookledger.samples.server.SampleDatabase;
 import dev.hookledger.samples.server.SampleSecrets;
 import dev.hookledger.samples.traffic.SampleSigners;
-import dev.hookledger.samples.traffic.WebhookClient;
 import java.io.PrintStream;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jooq.SQLDialect;
@@ -54,6 +55,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Deliveries to send at full load, at most " + MAX_DELIVERIES + " (default: ${DEFAULT-VALUE}).")
   int deliveries;
 
+  @Option(names = "--warmup", defaultValue = "5000",
+      description = "Deliveries sent, and settled, before anything is measured, so that the figures are those"
+          + " of a JIT-compiled server rather than of its first seconds; 0 for none (default: ${DEFAULT-VALUE}).")
+  int warmup;
+
   @Option(names = "--duplicates", defaultValue = "0.2",
       description = "Share of deliveries that redeliver an event already sent, 0 to 0.9 (default: ${DEFAULT-VALUE}).")
   double duplicates;
@@ -70,19 +76,34 @@ public final class BenchCommand implements Callable<Integer> {
           + MAX_SECONDS + " (default: ${DEFAULT-VALUE}).")
   int maxSeconds;
 
+  @Option(names = "--target", paramLabel = "URL",
+      description = "Send to a hookledger server already running at URL (e.g. serve's http://127.0.0.1:8080, signed"
+          + " with the secrets in STRIPE_WEBHOOK_SECRET, GITHUB_WEBHOOK_SECRET and SHOPIFY_WEBHOOK_SECRET, as serve"
+          + " reads them) instead of starting one: the load then comes from a second process. Measures what a"
+          + " client sees (acknowledged deliveries/s, latency); the database's limit, settling and the effects are"
+          + " the server's to report.")
+  URI target;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the event mix and order (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @Spec CommandSpec spec;
 
   private final PrintStream out;
+  private final Map<String, String> env;
 
   public BenchCommand() {
-    this(System.out);
+    this(System.out, System.getenv());
   }
 
   BenchCommand(PrintStream out) {
+    this(out, Map.of());
+  }
+
+  /** @param env where {@code --target}'s secrets are read, as {@code serve} reads them */
+  BenchCommand(PrintStream out, Map<String, String> env) {
     this.out = out;
+    this.env = env;
   }
 
   @Override
@@ -95,8 +116,12 @@ public final class BenchCommand implements Callable<Integer> {
     int halfClients = Math.max(1, clients / 2);
     LoadPlan half = LoadPlan.of(Math.max(1, deliveries / 2), duplicates, seed + 1, clock);
     LoadPlan single = LoadPlan.of(Math.min(SINGLE_CLIENT_DELIVERIES, deliveries), duplicates, seed + 2, clock);
+    if (target != null) {
+      return sendToTarget(SampleSecrets.fromEnvironment(env), full, half, single, halfClients, clock);
+    }
     SampleSecrets secrets = SampleSecrets.generate();
-    try (SampleDatabase database = SampleDatabase.temporary(true)) {
+    // the pool holds one connection per worker besides the ledger writers, poller, notifier and listener
+    try (SampleDatabase database = SampleDatabase.temporary(true, Math.max(16, workers + 8))) {
       out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients,"
           + " loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100, clients);
       line("database", database.description());
@@ -110,10 +135,36 @@ public final class BenchCommand implements Callable<Integer> {
       rawLine("raw, half load", rawHalf);
       rawLine("raw, 1 client", rawOne);
 
+      LoadGenerator.Run handFull;
+      try (HandWrittenEndpoint hand = HandWrittenEndpoint.start(database.jdbcUrl(), secrets, clients)) {
+        LoadGenerator handLoad = new LoadGenerator(hand.uri(), new SampleSigners(secrets), clock);
+        if (warmup > 0) {
+          LoadPlan handWarm = LoadPlan.of(warmup, duplicates, seed + 3, clock);
+          handLoad.run(handWarm, clients, System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos());
+        }
+        handFull = handLoad.run(full, clients, System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos());
+        LoadGenerator.Run handOne = handLoad.run(single, 1, System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos());
+        line("hand-written (h)", String.format("%.0f deliveries/s over HTTP, %.2f of the raw limit: HMAC by hand, one"
+            + " durable insert per request, no processing", handFull.perSecond(), handFull.perSecond() / rawFull.perSecond()));
+        line("  latency", String.format("p50 %s, p99 %s with %d clients; p50 %s, p99 %s with 1 client",
+            Latencies.millis(handFull.latencies().percentile(50)), Latencies.millis(handFull.latencies().percentile(99)),
+            clients, Latencies.millis(handOne.latencies().percentile(50)), Latencies.millis(handOne.latencies().percentile(99))));
+      }
+
       try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b.workers(workers));
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, store first");
-        LoadGenerator load = new LoadGenerator(new WebhookClient(app.uri()), new SampleSigners(secrets), clock);
+        LoadGenerator load = new LoadGenerator(app.uri(), new SampleSigners(secrets), clock);
+
+        LoadPlan warm = warmup == 0 ? null : LoadPlan.of(warmup, duplicates, seed + 3, clock);
+        if (warm != null) {
+          long warmStart = System.nanoTime();
+          LoadGenerator.Run warmRun = load.run(warm, clients, warmStart + Duration.ofSeconds(maxSeconds).toNanos());
+          Duration warmSettled = awaitProcessed(app.admin(), warmStart, warmStart + Duration.ofSeconds(maxSeconds).toNanos());
+          line("warm-up", String.format("%d deliveries received in %.1f s, settled after %s (not measured)",
+              warmRun.sent(), warmRun.elapsedNanos() / 1e9,
+              warmSettled == null ? "the deadline: NOT all" : String.format("%.1f s", warmSettled.toNanos() / 1e9)));
+        }
 
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
@@ -121,6 +172,7 @@ public final class BenchCommand implements Callable<Integer> {
         Duration settledAfter = awaitProcessed(app.admin(), start, start + Duration.ofSeconds(maxSeconds).toNanos());
         long cpu = processCpuNanos() - cpuBefore;
         reportFull(run, settledAfter, full.distinctEvents(), rawFull);
+        line("acked (b)/(h)", String.format("%.2f of the hand-written endpoint", run.perSecond() / handFull.perSecond()));
         if (cpu > 0) {
           line("JVM CPU", String.format("%.0f us per delivery received and settled (server, workers and load"
               + " generator together; PostgreSQL not counted)", cpu / 1e3 / run.sent()));
@@ -140,11 +192,52 @@ public final class BenchCommand implements Callable<Integer> {
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));
         List<LoadGenerator.Run> runs = List.of(run, halfRun, oneRun);
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
-        boolean exact = complete && exactlyOnce(List.of(full, half, single), app);
+        List<LoadPlan> plans = warm == null ? List.of(full, half, single) : List.of(warm, full, half, single);
+        boolean exact = complete && exactlyOnce(plans, app);
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
         return exact && allOk ? 0 : 1;
       }
     }
+  }
+
+  /** The plan's phases against a server already running: what its clients see. */
+  private int sendToTarget(SampleSecrets secrets, LoadPlan full, LoadPlan half, LoadPlan single, int halfClients,
+      Clock clock) throws InterruptedException {
+    out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients, to %s%n",
+        full.deliveries(), full.distinctEvents(), duplicates * 100, clients, target);
+    LoadGenerator load = new LoadGenerator(target, new SampleSigners(secrets), clock);
+    List<LoadGenerator.Run> runs = new java.util.ArrayList<>();
+    if (warmup > 0) {
+      LoadGenerator.Run warm = load.run(LoadPlan.of(warmup, duplicates, seed + 3, clock), clients, deadline());
+      line("warm-up", String.format("%d deliveries received in %.1f s (not measured)", warm.sent(), warm.elapsedNanos() / 1e9));
+      runs.add(warm);
+    }
+    LoadGenerator.Run run = load.run(full, clients, deadline());
+    line("answers", run.answers().entrySet().stream()
+        .map(e -> e.getValue() + " x " + e.getKey()).collect(Collectors.joining(", ")));
+    line("throughput", String.format("%.0f deliveries/s (%d in %.2f s)%s", run.perSecond(), run.sent(),
+        run.elapsedNanos() / 1e9, run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
+    runs.add(run);
+    targetLatency("accept latency", run, clients);
+    LoadGenerator.Run halfRun = load.run(half, halfClients, deadline());
+    targetLatency("at half load", halfRun, halfClients);
+    runs.add(halfRun);
+    LoadGenerator.Run oneRun = load.run(single, 1, deadline());
+    targetLatency("at 1 client", oneRun, 1);
+    runs.add(oneRun);
+    boolean allOk = runs.stream().allMatch(r -> !r.cutOff() && r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
+    return allOk ? 0 : 1;
+  }
+
+  private void targetLatency(String label, LoadGenerator.Run run, int clientCount) {
+    Latencies l = run.latencies();
+    line(label, String.format("p50 %s, p99 %s, max %s with %d clients%s", Latencies.millis(l.percentile(50)),
+        Latencies.millis(l.percentile(99)), Latencies.millis(l.max()), clientCount,
+        run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
+  }
+
+  private long deadline() {
+    return System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos();
   }
 
   private void validate() {
@@ -153,6 +246,8 @@ public final class BenchCommand implements Callable<Integer> {
     require(clients >= 1 && clients <= MAX_CLIENTS, "clients must be between 1 and " + MAX_CLIENTS
         + ", but was " + clients);
     require(workers >= 1, "workers must be >= 1, but was " + workers);
+    require(warmup >= 0 && warmup <= MAX_DELIVERIES, "warmup must be between 0 and " + MAX_DELIVERIES
+        + ", but was " + warmup);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
   }

@@ -1,8 +1,8 @@
 package dev.hookledger.samples.bench;
 
 import dev.hookledger.samples.traffic.SampleSigners;
-import dev.hookledger.samples.traffic.WebhookClient;
 import dev.hookledger.samples.traffic.WebhookClient.Answer;
+import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,17 +18,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Sends a {@link LoadPlan} over HTTP with a fixed number of concurrent clients, each taking the
- * next delivery as soon as its previous one is answered, until the plan is done or the deadline
- * passes. Records every answer's latency.
+ * Sends a {@link LoadPlan} over HTTP with a fixed number of concurrent clients, each on its own
+ * keep-alive connection and taking the next delivery as soon as its previous one is answered, until
+ * the plan is done or the deadline passes. Records every answer's latency.
  */
 final class LoadGenerator {
-  private final WebhookClient client;
+  private final URI target;
   private final SampleSigners sign;
   private final Clock clock;
 
-  LoadGenerator(WebhookClient client, SampleSigners sign, Clock clock) {
-    this.client = client;
+  LoadGenerator(URI target, SampleSigners sign, Clock clock) {
+    this.target = target;
     this.sign = sign;
     this.clock = clock;
   }
@@ -50,11 +50,13 @@ final class LoadGenerator {
       List<Future<?>> workers = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
         workers.add(pool.submit(() -> {
-          for (int n = next.getAndIncrement(); n < plan.deliveries() && System.nanoTime() < deadlineNanos;
-              n = next.getAndIncrement()) {
-            Answer a = client.send(plan.delivery(n, sign, clock.instant()));
-            latencies[n] = a.latency().toNanos();
-            answers.computeIfAbsent(a.toString(), k -> new LongAdder()).increment();
+          try (KeepAliveConnection connection = new KeepAliveConnection(target)) {
+            for (int n = next.getAndIncrement(); n < plan.deliveries() && System.nanoTime() < deadlineNanos;
+                n = next.getAndIncrement()) {
+              Answer a = connection.send(plan.delivery(n, sign, clock.instant()));
+              latencies[n] = a.latency().toNanos();
+              answers.computeIfAbsent(a.toString(), k -> new LongAdder()).increment();
+            }
           }
           return null;
         }));

@@ -22,12 +22,17 @@ public final class SampleDatabase implements AutoCloseable {
 
   private SampleDatabase(EmbeddedDatabase embedded, String jdbcUrl, DataSource unpooled,
       String description) {
+    this(embedded, jdbcUrl, unpooled, description, POOL_SIZE);
+  }
+
+  private SampleDatabase(EmbeddedDatabase embedded, String jdbcUrl, DataSource unpooled,
+      String description, int poolSize) {
     this.embedded = embedded;
     this.jdbcUrl = jdbcUrl;
     this.description = description;
     HikariConfig config = new HikariConfig();
     config.setPoolName("samples");
-    config.setMaximumPoolSize(POOL_SIZE);
+    config.setMaximumPoolSize(poolSize);
     if (unpooled != null) {
       config.setDataSource(unpooled);
     } else {
@@ -54,14 +59,26 @@ public final class SampleDatabase implements AutoCloseable {
 
   /** An embedded PostgreSQL in a temporary directory, deleted on close. */
   public static SampleDatabase temporary(boolean durable) {
+    return temporary(durable, POOL_SIZE);
+  }
+
+  /**
+   * As {@link #temporary(boolean)}, pooled by up to {@code poolSize} connections: a runtime with
+   * many workers needs one for each, beside its ledger writers, poller and notifier.
+   */
+  public static SampleDatabase temporary(boolean durable, int poolSize) {
     EmbeddedDatabase db = EmbeddedDatabase.temporary(durable);
     return over(db, "embedded PostgreSQL 17, temporary"
-        + (durable ? " (durable commits on)" : " (durable commits off)"));
+        + (durable ? " (durable commits on)" : " (durable commits off)"), poolSize);
   }
 
   private static SampleDatabase over(EmbeddedDatabase db, String description) {
+    return over(db, description, POOL_SIZE);
+  }
+
+  private static SampleDatabase over(EmbeddedDatabase db, String description, int poolSize) {
     try {
-      return new SampleDatabase(db, db.jdbcUrl(), db.dataSource(), description);
+      return new SampleDatabase(db, db.jdbcUrl(), db.dataSource(), description, poolSize);
     } catch (RuntimeException e) {
       db.close();
       throw e;

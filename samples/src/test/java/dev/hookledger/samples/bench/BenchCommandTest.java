@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringWriter;
+import dev.hookledger.samples.server.SampleApp;
+import dev.hookledger.samples.server.SampleDatabase;
+import dev.hookledger.samples.server.SampleSecrets;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -19,7 +23,8 @@ class BenchCommandTest {
     int code;
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       code = new CommandLine(new BenchCommand(out))
-          .execute("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60");
+          .execute("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60",
+              "--warmup", "30");
     }
     String report = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, report);
@@ -28,6 +33,8 @@ class BenchCommandTest {
     assertTrue(report.matches("(?s).*throughput         \\d+ deliveries/s \\(45 in [0-9.]+ s\\).*"), report);
     assertTrue(report.matches("(?s).*accept latency     p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms.*"), report);
     assertTrue(report.contains("every event settled"), report);
+    assertTrue(report.matches("(?s).*warm-up            30 deliveries received in [0-9.]+ s, settled after [0-9.]+ s \\(not measured\\).*"),
+        report);
     assertTrue(report.matches("(?s).*raw limit \\(a\\)      \\d+ durable single-row inserts/s over 3 connections \\(45 in .*"), report);
     assertTrue(report.matches("(?s).*raw, half load     \\d+ durable single-row inserts/s over 1 connections \\(22 in .*"), report);
     assertTrue(report.matches("(?s).*acked \\(b\\)/\\(a\\)      [0-9.]+ of the raw limit.*"), report);
@@ -36,6 +43,48 @@ class BenchCommandTest {
     assertTrue(report.matches("(?s).*at 1 client        p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);
     assertTrue(report.contains("  heap used          peak "), report);
     assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
+  void sendsToAServerAlreadyRunningWithTheSecretsServeReads() throws Exception {
+    SampleSecrets secrets = SampleSecrets.generate();
+    Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, secrets.stripe(), SampleSecrets.GITHUB_ENV,
+        secrets.github(), SampleSecrets.SHOPIFY_ENV, secrets.shopify());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code;
+    try (SampleDatabase database = SampleDatabase.temporary(false);
+        SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b);
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      code = new CommandLine(new BenchCommand(out, env)).execute("--target", app.uri().toString(),
+          "--deliveries", "30", "--clients", "3", "--warmup", "6", "--max-seconds", "60");
+      String report = bytes.toString(StandardCharsets.UTF_8);
+      assertEquals(0, code, report);
+      assertTrue(report.startsWith("hookledger bench: 30 deliveries (24 distinct events, 20% redeliveries), 3 clients, to "
+          + app.uri()), report);
+      assertTrue(report.contains("  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
+      assertTrue(report.matches("(?s).*at 1 client        p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"),
+          report);
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (app.admin().backlog().waiting() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertEquals(0, app.admin().backlog().waiting(), "the server settled every event it acknowledged");
+    }
+  }
+
+  @Test
+  void answersOtherThan200MakeTheTargetRunFail() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (SampleDatabase database = SampleDatabase.temporary(false);
+        SampleApp app = SampleApp.start(database, SampleSecrets.generate(), "127.0.0.1", 0, b -> b);
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      // other secrets than the server's: every delivery is refused
+      int code = new CommandLine(new BenchCommand(out, Map.of())).execute("--target", app.uri().toString(),
+          "--deliveries", "6", "--clients", "2", "--warmup", "0", "--max-seconds", "60");
+      String report = bytes.toString(StandardCharsets.UTF_8);
+      assertEquals(1, code, report);
+      assertTrue(report.contains("  answers            6 x 401"), report);
+    }
   }
 
   @Test

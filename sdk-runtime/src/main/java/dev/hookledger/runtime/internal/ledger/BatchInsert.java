@@ -27,7 +27,8 @@ import org.jooq.impl.DSL;
 /**
  * Writes several new rows in one statement: {@code INSERT ... VALUES (...), (...) ON CONFLICT
  * (provider, scope, event_id) DO NOTHING RETURNING} the keys it inserted, then counts the
- * duplicates, all on the caller's connection and inside the caller's transaction.
+ * duplicates, on the caller's connection: inside the caller's transaction ({@link #write}), or each
+ * step its own transaction in autocommit ({@link #insertRows}, then {@link #countDuplicates}).
  *
  * <p>Rows are written sorted by key. Two concurrent batches holding the same redelivered ids in
  * different orders deadlock: each waits for the other's uncommitted insert of a key it reaches
@@ -70,6 +71,19 @@ final class BatchInsert {
    * @return for each of {@code rows}, in order, whether its row was inserted
    */
   boolean[] write(Connection c, List<NewRow> rows) throws SQLException {
+    boolean[] isNew = insertRows(c, rows);
+    countDuplicates(c, rows, isNew);
+    return isNew;
+  }
+
+  /**
+   * Inserts {@code rows}, received at the database's {@code now()}, in one statement: in autocommit,
+   * that statement is a transaction of its own, all of it written or none. Of several rows with one
+   * key, the first in {@code rows} is the one that can be new.
+   *
+   * @return for each of {@code rows}, in order, whether its row was inserted
+   */
+  boolean[] insertRows(Connection c, List<NewRow> rows) throws SQLException {
     Map<EventKey, Integer> firstOfKey = new TreeMap<>(KEY_ORDER);
     for (int i = 0; i < rows.size(); i++) {
       firstOfKey.putIfAbsent(rows.get(i).key(), i);
@@ -77,18 +91,30 @@ final class BatchInsert {
     List<NewRow> unique = new ArrayList<>(firstOfKey.size());
     firstOfKey.values().forEach(i -> unique.add(rows.get(i)));
     Set<EventKey> inserted = insert(c, unique);
-
     boolean[] isNew = new boolean[rows.size()];
-    Map<EventKey, Integer> duplicates = new TreeMap<>(KEY_ORDER);
     for (int i = 0; i < rows.size(); i++) {
       EventKey key = rows.get(i).key();
       isNew[i] = firstOfKey.get(key) == i && inserted.contains(key);
-      if (!isNew[i] && rows.get(i).source().isDelivery()) { // a replay finding what was received is not a redelivery
-        duplicates.merge(key, 1, Integer::sum);
+    }
+    return isNew;
+  }
+
+  /**
+   * Adds the deliveries of {@code rows} that were not new ({@code isNew} false) to their rows'
+   * duplicate counters, in key order, in one round trip (one transaction in autocommit). A replay
+   * finding what was received is not a redelivery and is not counted.
+   *
+   * @return whether there was anything to count
+   */
+  boolean countDuplicates(Connection c, List<NewRow> rows, boolean[] isNew) throws SQLException {
+    Map<EventKey, Integer> duplicates = new TreeMap<>(KEY_ORDER);
+    for (int i = 0; i < rows.size(); i++) {
+      if (!isNew[i] && rows.get(i).source().isDelivery()) {
+        duplicates.merge(rows.get(i).key(), 1, Integer::sum);
       }
     }
     countDuplicates(c, duplicates);
-    return isNew;
+    return !duplicates.isEmpty();
   }
 
   private Set<EventKey> insert(Connection c, List<NewRow> rows) throws SQLException {

@@ -18,14 +18,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Group commit for the receive path: concurrent deliveries' rows are written by a few writer
  * threads, each taking every request waiting when its previous commit returns and writing them as
- * one sorted multi-row insert and one commit ({@link BatchInsert}). There is no timer: a request
- * that arrives alone is written at once, alone, and pays one commit; under load, requests queue
- * while a commit is in flight and share the next one, so one WAL flush serves many deliveries.
- * A request is answered only after the commit that holds its row.
+ * one sorted multi-row insert in autocommit, one statement that is its own transaction
+ * ({@link BatchInsert}), then counting the duplicates among them. There is no timer: a request that
+ * arrives alone is written at once, alone, in one round trip; under load, requests queue while a
+ * commit is in flight and share the next one, so one WAL flush serves many deliveries. A request
+ * is answered only after the commit that holds its row.
  *
  * <p>The queue in front of the writers is bounded: when it is full, {@link #write} refuses at once
  * (the filter answers 503 with {@code Retry-After}) rather than holding a request thread. A batch
- * that fails rolls back whole and fails every request in it, so nothing is half-written.
+ * whose insert fails writes nothing and fails every request in it. If only the counting of its
+ * duplicates fails, its new rows are answered and its duplicates fail (the provider's retry is
+ * counted then).
  *
  * <p>Until {@link #start} (and with no writer threads at all: the admin's replay), each call writes
  * its row on the caller's thread, in a transaction of its own. Thread-safe.
@@ -179,29 +182,50 @@ public final class GroupCommit implements AutoCloseable {
   private void writeBatch(List<Request> batch) {
     List<NewRow> rows = new ArrayList<>(batch.size());
     batch.forEach(r -> rows.add(r.row));
-    boolean[] isNew;
+    boolean[] isNew = null;
+    Exception countFailure = null;
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
-      c.setAutoCommit(false);
+      if (!autoCommit) {
+        c.setAutoCommit(true);
+      }
       try {
-        isNew = insert.write(c, rows);
-        c.commit();
+        // in autocommit the insert is one statement and one transaction: one round trip, as the
+        // hand-written INSERT a team would write, where BEGIN, INSERT, COMMIT took two. All of the
+        // batch is written or none of it (a constraint deferred to the commit fails the statement)
+        isNew = insert.insertRows(c, rows);
         batches.incrementAndGet();
-      } catch (SQLException | RuntimeException e) {
-        rollback(c);
-        throw e;
+        try {
+          insert.countDuplicates(c, rows, isNew);
+        } catch (SQLException | RuntimeException e) {
+          countFailure = e; // the new rows are written: only the duplicates' answers fail
+        }
       } finally {
-        c.setAutoCommit(autoCommit);
+        if (!autoCommit) {
+          c.setAutoCommit(false);
+        }
       }
     } catch (SQLException | RuntimeException e) {
-      log.debug("a batch of {} rows failed: {}", batch.size(), LedgerErrors.describe(e));
-      for (Request r : batch) {
-        fail(r, LedgerErrors.unavailable("record", r.row.key(), e));
+      if (isNew == null) {
+        log.debug("a batch of {} rows failed: {}", batch.size(), LedgerErrors.describe(e));
+        for (Request r : batch) {
+          fail(r, LedgerErrors.unavailable("record", r.row.key(), e));
+        }
+        return;
       }
-      return;
+      log.debug("the connection failed after a batch of {} rows was written: {}", batch.size(), LedgerErrors.describe(e));
+    }
+    if (countFailure != null) {
+      log.debug("counting the duplicates of a batch of {} rows failed: {}", batch.size(),
+          LedgerErrors.describe(countFailure));
     }
     for (int i = 0; i < batch.size(); i++) {
       Request r = batch.get(i);
+      if (!isNew[i] && countFailure != null) {
+        // its redelivery was not counted: a 503 has the provider send it again, to be counted then
+        fail(r, LedgerErrors.unavailable("count the redelivery of", r.row.key(), countFailure));
+        continue;
+      }
       try {
         r.after.committed(isNew[i]);
       } catch (RuntimeException e) {
@@ -222,14 +246,6 @@ public final class GroupCommit implements AutoCloseable {
 
   private static void failAll(List<Request> batch, LedgerUnavailableException e) {
     batch.stream().filter(r -> !r.outcome.isDone()).forEach(r -> fail(r, e));
-  }
-
-  private static void rollback(Connection c) {
-    try {
-      c.rollback();
-    } catch (SQLException e) {
-      log.debug("rollback failed: {}", LedgerErrors.describe(e));
-    }
   }
 
   /** How many batches have committed: with the rows recorded, how well commits are shared. */

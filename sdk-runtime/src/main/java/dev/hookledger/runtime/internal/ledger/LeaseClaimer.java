@@ -8,11 +8,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import org.jooq.DSLContext;
+import org.jooq.Param;
+import org.jooq.Result;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.Record;
-import org.jooq.Row3;
 import org.jooq.Row4;
 import org.jooq.ResultQuery;
 import org.jooq.impl.DSL;
@@ -36,12 +39,32 @@ public final class LeaseClaimer {
   private static final Field<Long> BODY_BYTES = DSL.field("octet_length({0}) + coalesce(octet_length({1}), 0)",
       SQLDataType.BIGINT, BODY, PAYLOAD).as("body_bytes");
 
+  private static final List<Field<?>> DUE_COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER,
+      LEASE_UNTIL, LAST_ERROR, BODY_BYTES);
+
   private final DSLContext dsl;
   private final EventTable events;
+  /** {@link #dueRows} with its limit bound. */
+  private final String dueSql;
+  /** {@link #take} of pending rows, their keys bound as three arrays: owner, lease ms twice, providers, scopes, ids. */
+  private final String takeSql;
 
   public LeaseClaimer(DSLContext dsl, EventTable events) {
     this.dsl = dsl;
     this.events = events;
+    // rendered once: jOOQ's rendering of these two statements, on every claim, was most of the
+    // poller's CPU while workers were behind
+    this.dueSql = RenderedSql.render(dueRows(RenderedSql.renderer(), DSL.val(0)), 1);
+    this.takeSql = RenderedSql.render(RenderedSql.renderer().update(events.table())
+        .set(STATUS, DSL.inline(StatusColumn.sql(EventStatus.PROCESSING)))
+        .set(ATTEMPTS, ATTEMPTS.plus(DSL.inline(1)))
+        .set(LEASE_OWNER, DSL.val(""))
+        .set(LEASE_UNTIL, LedgerTime.nowPlusMillis(DSL.val(0L)))
+        .set(AVAILABLE_AT, LedgerTime.nowPlusMillis(DSL.val(0L)))
+        .where(DSL.condition("({0}, {1}, {2}) in (select * from unnest({3}, {4}, {5}))", PROVIDER, SCOPE, EVENT_ID,
+            DSL.val(null, SQLDataType.VARCHAR.array()), DSL.val(null, SQLDataType.VARCHAR.array()),
+            DSL.val(null, SQLDataType.VARCHAR.array())))
+        .returningResult(EVENT_ATTEMPTS_AND_LEASE), 6);
   }
 
   /** What one batch claim took, and what it set aside as {@code dead}. */
@@ -64,9 +87,9 @@ public final class LeaseClaimer {
       DSLContext tx = cfg.dsl();
       List<Lease> leases = new ArrayList<>();
       List<Buried> buried = new ArrayList<>();
-      List<Row3<String, String, String>> due = new ArrayList<>();
+      List<EventKey> due = new ArrayList<>();
       long bytes = 0;
-      for (Record r : dueRows(tx, limit).fetch()) {
+      for (Record r : fetchDue(tx, limit)) {
         bytes += r.get(BODY_BYTES);
         if (bytes > maxBytes && !(leases.isEmpty() && due.isEmpty())) {
           break; // the rows not taken are unlocked at the commit, for the next claim
@@ -80,11 +103,11 @@ public final class LeaseClaimer {
         } else if (abandoned) {
           leases.add(take(tx, is(key), owner, abandoned(r), claimed, lease).get(0));
         } else {
-          due.add(row(key.provider(), key.scope(), key.eventId()));
+          due.add(key);
         }
       }
       if (!due.isEmpty()) {
-        leases.addAll(take(tx, row(PROVIDER, SCOPE, EVENT_ID).in(due), owner, null, claimed, lease));
+        leases.addAll(takeDue(tx, due, owner, claimed, lease));
       }
       return new Claimed(leases, buried);
     });
@@ -120,12 +143,46 @@ public final class LeaseClaimer {
    * holds. Public so that a test can check its plan reads the partial index of waiting rows.
    */
   public ResultQuery<Record> dueRows(DSLContext tx, int limit) {
-    return tx.select(List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER, LEASE_UNTIL, LAST_ERROR, BODY_BYTES))
+    return dueRows(tx, DSL.val(limit));
+  }
+
+  private ResultQuery<Record> dueRows(DSLContext tx, Param<Integer> limit) {
+    return tx.select(DUE_COLUMNS)
         .from(events.table())
         .where(WAITING).and(AVAILABLE_AT.le(LedgerTime.NOW))
         .orderBy(AVAILABLE_AT)
         .limit(limit)
         .forUpdate().skipLocked();
+  }
+
+  private Result<Record> fetchDue(DSLContext tx, int limit) {
+    return tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(dueSql)) {
+        ps.setInt(1, limit);
+        try (ResultSet rs = ps.executeQuery()) {
+          return tx.fetch(rs, DUE_COLUMNS.toArray(Field<?>[]::new));
+        }
+      }
+    });
+  }
+
+  /** Leases the pending rows {@code due}, which this transaction has locked. */
+  private List<Lease> takeDue(DSLContext tx, List<EventKey> due, String owner, long claimedNanos, Duration length) {
+    Result<Record> taken = tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(takeSql)) {
+        ps.setString(1, owner);
+        ps.setLong(2, length.toMillis());
+        ps.setLong(3, length.toMillis());
+        ps.setArray(4, c.createArrayOf("text", due.stream().map(EventKey::provider).toArray()));
+        ps.setArray(5, c.createArrayOf("text", due.stream().map(EventKey::scope).toArray()));
+        ps.setArray(6, c.createArrayOf("text", due.stream().map(EventKey::eventId).toArray()));
+        try (ResultSet rs = ps.executeQuery()) {
+          return tx.fetch(rs, EVENT_ATTEMPTS_AND_LEASE.toArray(Field<?>[]::new));
+        }
+      }
+    });
+    return taken.map(r -> new Lease(new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)), owner,
+        r.get(ATTEMPTS), r.get(LEASE_UNTIL), EventRows.toEvent(r), claimedNanos, length));
   }
 
   private List<Lease> take(DSLContext tx, Condition which, String owner, String lastError, long claimedNanos,

@@ -5,6 +5,7 @@ import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.TransactionContext;
 import org.jooq.TransactionListener;
+import org.jooq.TransactionProvider;
 import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
@@ -49,6 +50,19 @@ public final class LedgerDsl {
         deadlines.applyLocal(ctx.dsl());
       }
     });
+    return dsl;
+  }
+
+  /**
+   * As {@link #on(DataSource, Deadlines)}, with transactions begun, committed and rolled back by
+   * {@code transactions} (an application's transaction manager) instead of jOOQ on a connection of
+   * its own: each statement then takes its connection from {@code dataSource}, which must hand out
+   * the connection of that provider's transaction on the calling thread. The deadlines are still set
+   * first thing in each transaction: jOOQ calls the listener once the provider has begun it.
+   */
+  public static DSLContext on(DataSource dataSource, Deadlines deadlines, TransactionProvider transactions) {
+    DSLContext dsl = on(dataSource, deadlines);
+    dsl.configuration().set(transactions);
     return dsl;
   }
 }

@@ -108,6 +108,35 @@ class GroupCommitTest {
   }
 
   @Test
+  void aBatchWhoseDuplicateCountFailsAnswersItsNewRowsAndFailsOnlyItsDuplicates() throws Exception {
+    db.execute("create function hookledger.refuse_count() returns trigger language plpgsql as $$"
+        + " begin raise exception 'no count today'; end $$");
+    db.execute("create trigger refuse_count before update of duplicates on hookledger.event"
+        + " for each row execute function hookledger.refuse_count()");
+    start(1, 100);
+    Future<Boolean> first = send(row("evt_known"));
+    gate.awaitHeld();
+    Future<Boolean> copy = send(row("evt_known"));
+    Future<Boolean> fresh = send(row("evt_new"));
+    Await.until("two requests queue behind the first batch", () -> writer.waiting() == 2);
+
+    gate.open();
+
+    assertTrue(first.get(10, TimeUnit.SECONDS));
+    assertTrue(fresh.get(10, TimeUnit.SECONDS), "the new row of the batch is written and answered");
+    ExecutionException e = assertThrows(ExecutionException.class, () -> copy.get(10, TimeUnit.SECONDS));
+    assertEquals("cannot count the redelivery of testhook event evt_known in the ledger: BatchUpdateException (SQL state P0001)",
+        e.getCause().getMessage());
+    assertEquals(2, LedgerRows.events(db.dataSource(), SCHEMA));
+    assertEquals(0, ((Number) LedgerRows.event(db.dataSource(), SCHEMA, "evt_known").orElseThrow().get("duplicates")).intValue());
+
+    // the provider's retry of that 503 is counted once the database counts again
+    db.execute("drop trigger refuse_count on hookledger.event");
+    assertFalse(writer.write(row("evt_known"), GroupCommit.AfterWrite.NOTHING));
+    assertEquals(1, ((Number) LedgerRows.event(db.dataSource(), SCHEMA, "evt_known").orElseThrow().get("duplicates")).intValue());
+  }
+
+  @Test
   void aFullQueueRefusesAtOnceAndTellsTheRequestsHandOffItFailed() throws Exception {
     start(1, 1);
     Future<Boolean> first = send(row("evt_1"));

@@ -1,0 +1,176 @@
+package dev.hookledger.samples.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.hookledger.samples.server.SampleSecrets;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Base64;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * What a team writes without an SDK, for comparison only: a servlet that checks each provider's
+ * HMAC by hand, takes the event id, and stores the body with one durable
+ * {@code INSERT ... ON CONFLICT DO NOTHING} committed per request. It does not process anything, keep
+ * headers, bound memory or order events: the floor any webhook endpoint pays, run on the same Jetty,
+ * load clients and database as hookledger in the same bench run.
+ */
+final class HandWrittenEndpoint implements AutoCloseable {
+  private final Server jetty;
+  private final HikariDataSource pool;
+  private final URI uri;
+
+  private HandWrittenEndpoint(Server jetty, HikariDataSource pool, URI uri) {
+    this.jetty = jetty;
+    this.pool = pool;
+    this.uri = uri;
+  }
+
+  /** Starts it on a free loopback port, with a pool of {@code connections}, on a table of its own. */
+  static HandWrittenEndpoint start(String jdbcUrl, SampleSecrets secrets, int connections) throws Exception {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setMaximumPoolSize(connections);
+    config.setPoolName("bench-hand-written");
+    HikariDataSource pool = new HikariDataSource(config);
+    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      s.execute("create table if not exists bench_hand_written (provider text not null, event_id text not null,"
+          + " body bytea not null, received_at timestamptz not null default now(), primary key (provider, event_id))");
+      s.execute("truncate bench_hand_written");
+    }
+    QueuedThreadPool threads = new QueuedThreadPool(64, 8);
+    threads.setName("bench-hand-written-http");
+    Server jetty = new Server(threads);
+    ServerConnector connector = new ServerConnector(jetty);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    jetty.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    context.addServlet(new ServletHolder(new Endpoint(pool, secrets)), "/webhooks/*");
+    jetty.setHandler(context);
+    jetty.start();
+    return new HandWrittenEndpoint(jetty, pool, URI.create("http://127.0.0.1:" + connector.getLocalPort()));
+  }
+
+  URI uri() {
+    return uri;
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      jetty.stop();
+    } finally {
+      pool.close();
+    }
+  }
+
+  /** The servlet itself: about what a provider's own integration guide shows, plus the insert. */
+  private static final class Endpoint extends HttpServlet {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HikariDataSource pool;
+    private final byte[] stripeKey;
+    private final byte[] githubKey;
+    private final byte[] shopifyKey;
+
+    Endpoint(HikariDataSource pool, SampleSecrets secrets) {
+      this.pool = pool;
+      this.stripeKey = secrets.stripe().getBytes(StandardCharsets.UTF_8);
+      this.githubKey = secrets.github().getBytes(StandardCharsets.UTF_8);
+      this.shopifyKey = secrets.shopify().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+      byte[] body = request.getInputStream().readAllBytes();
+      String provider = request.getPathInfo() == null ? "" : request.getPathInfo().substring(1);
+      String eventId;
+      try {
+        eventId = switch (provider) {
+          case "github" -> verified(request.getHeader("X-Hub-Signature-256"), "sha256=" + hex(hmac(githubKey, body)))
+              ? request.getHeader("X-GitHub-Delivery") : null;
+          case "shopify" -> verified(request.getHeader("X-Shopify-Hmac-Sha256"),
+              Base64.getEncoder().encodeToString(hmac(shopifyKey, body)))
+              ? request.getHeader("X-Shopify-Webhook-Id") : null;
+          case "stripe" -> stripe(request.getHeader("Stripe-Signature"), body);
+          default -> null;
+        };
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
+      if (eventId == null) {
+        response.sendError(401);
+        return;
+      }
+      try (Connection c = pool.getConnection();
+          PreparedStatement ps = c.prepareStatement(
+              "insert into bench_hand_written (provider, event_id, body) values (?, ?, ?) on conflict do nothing")) {
+        ps.setString(1, provider);
+        ps.setString(2, eventId);
+        ps.setBytes(3, body);
+        ps.executeUpdate();
+      } catch (SQLException e) {
+        response.sendError(503);
+        return;
+      }
+      response.setContentType("text/plain");
+      response.getWriter().write("accepted");
+    }
+
+    private String stripe(String header, byte[] body) throws GeneralSecurityException, IOException {
+      if (header == null) {
+        return null;
+      }
+      String t = null;
+      String v1 = null;
+      for (String part : header.split(",")) {
+        if (part.startsWith("t=")) {
+          t = part.substring(2);
+        } else if (part.startsWith("v1=") && v1 == null) {
+          v1 = part.substring(3);
+        }
+      }
+      if (t == null || v1 == null || Math.abs(System.currentTimeMillis() / 1000 - Long.parseLong(t)) > 300) {
+        return null;
+      }
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(stripeKey, "HmacSHA256"));
+      mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
+      return verified(v1, hex(mac.doFinal(body))) ? JSON.readTree(body).path("id").asText(null) : null;
+    }
+
+    private static byte[] hmac(byte[] key, byte[] body) throws GeneralSecurityException {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac.doFinal(body);
+    }
+
+    private static String hex(byte[] bytes) {
+      return HexFormat.of().formatHex(bytes);
+    }
+
+    private static boolean verified(String given, String expected) {
+      return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+          expected.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}

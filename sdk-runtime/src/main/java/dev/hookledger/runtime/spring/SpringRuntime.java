@@ -1,0 +1,195 @@
+package dev.hookledger.runtime.spring;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.spi.ProviderAdapter;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.ResourceTransactionManager;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Builds the {@link WebhookRuntime} of a Spring Boot application from its {@code hookledger.*}
+ * properties and beans: the application's {@code DataSource}, its transaction manager for the
+ * handlers' transactions, provider adapters (beans first, then the class path), {@code @OnEvent}
+ * beans and {@link WebhookListener} beans. Every bad setting fails with a message naming its property.
+ */
+final class SpringRuntime {
+  private static final Logger log = LoggerFactory.getLogger(SpringRuntime.class);
+
+  private SpringRuntime() {}
+
+  static WebhookRuntime build(HookledgerProperties p, DataSource dataSource, PlatformTransactionManager transactions,
+      List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
+      List<Object> handlers) {
+    requireShared(transactions, dataSource);
+    WebhookRuntime.Builder b = WebhookRuntime.builder()
+        .dataSource(dataSource)
+        .transactions(new SpringTransactionProvider(transactions), new TransactionAwareDataSourceProxy(dataSource));
+    set("hookledger.schema", p.getSchema(), () -> b.schema(p.getSchema()));
+    set("hookledger.mode", p.getMode(), () -> b.mode(p.getMode()));
+    set("hookledger.inline", p.getInline(), () -> b.inline(p.getInline().toArray(String[]::new)));
+    set("hookledger.workers", p.getWorkers(), () -> b.workers(p.getWorkers()));
+    set("hookledger.lease", p.getLease(), () -> b.lease(p.getLease()));
+    set("hookledger.poll-interval", p.getPollInterval(), () -> b.pollInterval(p.getPollInterval()));
+    set("hookledger.shutdown-timeout", p.getShutdownTimeout(), () -> b.shutdownTimeout(p.getShutdownTimeout()));
+    set("hookledger.handler-timeout", p.getHandlerTimeout(), () -> b.handlerTimeout(p.getHandlerTimeout()));
+    set("hookledger.statement-timeout", p.getStatementTimeout(), () -> b.statementTimeout(p.getStatementTimeout()));
+    set("hookledger.lock-timeout", p.getLockTimeout(), () -> b.lockTimeout(p.getLockTimeout()));
+    set("hookledger.idle-in-transaction-timeout", p.getIdleInTransactionTimeout(),
+        () -> b.idleInTransactionTimeout(p.getIdleInTransactionTimeout()));
+    if (p.getMaxInFlightBodySize() != null) {
+      set("hookledger.max-in-flight-body-size", p.getMaxInFlightBodySize(),
+          () -> b.maxInFlightBodyBytes(p.getMaxInFlightBodySize().toBytes()));
+    }
+    providers(b, p.getProviders(), adapterBeans);
+    listeners.forEach(b::listener);
+    if (objectMapper != null) {
+      b.objectMapper(objectMapper);
+    }
+    b.handlers(handlers.toArray());
+    log.info("hookledger: {} @OnEvent bean(s), handler transactions on {}", handlers.size(),
+        transactions.getClass().getName());
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      // cross-property checks (the builder names its settings as the properties are named, in camel case)
+      throw new IllegalStateException("hookledger.* properties do not fit together: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Registers each provider: an id in {@code hookledger.providers} or of an adapter bean, with the
+   * secrets of its property; an adapter bean wins over the class path.
+   */
+  private static void providers(WebhookRuntime.Builder b, Map<String, HookledgerProperties.Provider> configured,
+      List<ProviderAdapter> adapterBeans) {
+    Map<String, ProviderAdapter> beans = new TreeMap<>();
+    for (ProviderAdapter a : adapterBeans) {
+      ProviderAdapter before = beans.putIfAbsent(a.id(), a);
+      if (before != null) {
+        throw new IllegalStateException("hookledger: two ProviderAdapter beans with id '" + a.id() + "': "
+            + before.getClass().getName() + " and " + a.getClass().getName());
+      }
+    }
+    Set<String> ids = new LinkedHashSet<>(configured.keySet());
+    ids.addAll(beans.keySet());
+    if (ids.isEmpty()) {
+      throw new IllegalStateException("hookledger: no provider is configured: set hookledger.providers.<id>.secret for"
+          + " each provider whose webhooks this application receives (its adapter is found on the class path by"
+          + " its id), or declare a ProviderAdapter bean");
+    }
+    for (String id : ids) {
+      String property = "hookledger.providers." + id;
+      HookledgerProperties.Provider settings = configured.getOrDefault(id, new HookledgerProperties.Provider());
+      Secrets secrets = secrets(property + ".secret", settings.getSecret());
+      ProviderAdapter bean = beans.get(id);
+      try {
+        if (bean != null) {
+          b.provider(bean, secrets);
+        } else {
+          b.provider(id, secrets);
+        }
+      } catch (IllegalArgumentException e) {
+        // the message is whole: the class path's answer, prefixed with the property to fix
+        throw new IllegalStateException(property + ": " + e.getMessage());
+      }
+      DataSize limit = settings.getMaxBodySize();
+      if (limit != null) {
+        set(property + ".max-body-size", limit, () -> b.maxBodyBytes(id, (int) Math.min(limit.toBytes(), Integer.MAX_VALUE)));
+      }
+    }
+  }
+
+  /** The secrets of one property: it must be set and not blank. Never puts a value in a message. */
+  private static Secrets secrets(String property, List<String> values) {
+    List<String> kept = new ArrayList<>();
+    if (values != null) {
+      for (String v : values) {
+        if (v != null && !v.isBlank()) {
+          kept.add(v.strip());
+        }
+      }
+    }
+    if (kept.isEmpty()) {
+      throw new IllegalStateException(property + " is " + (values == null || values.isEmpty() ? "not set" : "blank")
+          + ": set it to the provider's webhook signing secret (several, comma-separated, during a rotation)");
+    }
+    return Secrets.of(kept.toArray(String[]::new));
+  }
+
+  /** Applies one property, turning the builder's complaint into one that names the property. */
+  static void set(String property, Object value, Runnable setter) {
+    checked(property, value, () -> {
+      setter.run();
+      return null;
+    });
+  }
+
+  /** What {@code use} makes of one property's value, its complaint turned into one that names the property. */
+  static <T> T checked(String property, Object value, Supplier<T> use) {
+    try {
+      return use.get();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new InvalidConfigurationPropertyValueException(property, value, e.getMessage());
+    }
+  }
+
+  /**
+   * Refuses a transaction manager whose transactions do not bind a connection of {@code dataSource}:
+   * the handlers' {@code JdbcTemplate} and JPA writes would then commit apart from the ledger row.
+   */
+  static void requireShared(PlatformTransactionManager manager, DataSource dataSource) {
+    Object managed;
+    if (manager instanceof ResourceTransactionManager r && r.getResourceFactory() instanceof DataSource d) {
+      managed = d;
+    } else {
+      Method getter;
+      try {
+        getter = manager.getClass().getMethod("getDataSource");
+      } catch (NoSuchMethodException e) {
+        log.warn("hookledger: cannot tell which DataSource the transaction manager {} manages; handlers' writes"
+            + " join the ledger's transaction only if it binds connections of the application's DataSource",
+            manager.getClass().getName());
+        return;
+      }
+      try {
+        managed = getter.invoke(manager);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("hookledger: cannot read the DataSource of " + manager.getClass().getName(), e);
+      }
+    }
+    if (!(managed instanceof DataSource d) || !same(d, dataSource)) {
+      throw new IllegalStateException("hookledger: the transaction manager " + manager.getClass().getName()
+          + (managed == null ? " manages no DataSource" : " manages another DataSource than the application's")
+          + ", so a handler's JdbcTemplate, JPA and @Transactional writes would not join the transaction that settles"
+          + " the ledger row: give it the application's DataSource, or declare a WebhookRuntime bean of your own");
+    }
+  }
+
+  private static boolean same(DataSource a, DataSource b) {
+    return unwrap(a) == unwrap(b);
+  }
+
+  private static DataSource unwrap(DataSource d) {
+    while (d instanceof DelegatingDataSource delegating && delegating.getTargetDataSource() != null) {
+      d = delegating.getTargetDataSource();
+    }
+    return d;
+  }
+}
