@@ -272,8 +272,8 @@ class StripeReplaySourceTest {
     WebhookException e = assertThrows(
         WebhookException.class, () -> source().maxAttempts(2).build().replay(SINCE, Optional.empty(), sink));
 
-    assertTrue(
-        e.getMessage().startsWith("Stripe API GET /v1/events failed on each of 2 attempts: "), e.getMessage());
+    assertTrue(e.getMessage().startsWith("Stripe API GET /v1/events failed on each of 2 attempts: cannot reach "
+        + stripe.baseUrl() + ": "), "names the host: " + e.getMessage());
     assertEquals(List.of(Duration.ofSeconds(1)), waits);
   }
 

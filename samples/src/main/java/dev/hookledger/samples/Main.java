@@ -30,7 +30,7 @@ public final class Main implements Callable<Integer> {
     quietLibraries();
     CommandLine cli = new CommandLine(new Main());
     OpsCommand.addTo(cli, System::getenv);
-    return cli.execute(args);
+    return cli.execute(OpsCommand.globalOptionsAfterCommand(args));
   }
 
   /** No command given: the demo. */

@@ -7,11 +7,13 @@ import dev.hookledger.samples.server.ServeCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -32,10 +34,10 @@ import picocli.CommandLine.Parameters;
 final class OpsCommand implements Callable<Integer> {
   /** Each command with the summary its help shows. */
   static final Map<String, String> COMMANDS = orderedMap(
-      "status", "Counts per provider and status, the oldest waiting event, dead events.",
-      "list", "Lists events, newest first (e.g. --status dead).",
+      "status", "Counts per provider and status, the oldest waiting event, failing, stuck and dead events.",
+      "list", "Lists events, newest first, with their root causes (e.g. --status failing).",
       "show", "Shows one event: headers, body, attempts, last error.",
-      "retry", "Sets a dead event (or --dead: all of them) back to pending.",
+      "retry", "Sets a dead event back to pending, or makes a failing one due now (--dead --confirm N: all dead).",
       "prune", "Deletes settled events older than a window.",
       "migrate", "Creates the ledger schema where it is missing.",
       "replay", "Fetches events missed while down from the provider's API.");
@@ -53,6 +55,43 @@ final class OpsCommand implements Callable<Integer> {
   OpsCommand(String name, Function<String, String> environment) {
     this.name = name;
     this.environment = environment;
+  }
+
+  /** hookledger's global options that take a value, and those that do not; {@code --data-dir} is ours. */
+  private static final Set<String> WITH_VALUE = Set.of("--database-url", "--schema", "--max-attempts", "--stuck-after",
+      "--data-dir");
+  private static final Set<String> FLAGS = Set.of("--json", "--verbose");
+
+  /**
+   * Moves global options written before an operations command ({@code --json status},
+   * {@code --database-url URL list}) to after it, where the command takes them: the command line
+   * accepts them on either side, as hookledger's own does. Anything else is left as it is.
+   */
+  static String[] globalOptionsAfterCommand(String... args) {
+    List<String> globals = new ArrayList<>();
+    int i = 0;
+    while (i < args.length) {
+      String a = args[i];
+      String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      if (FLAGS.contains(a) || WITH_VALUE.contains(name) && a.contains("=")) {
+        globals.add(a);
+        i++;
+      } else if (WITH_VALUE.contains(a) && i + 1 < args.length) {
+        globals.add(a);
+        globals.add(args[i + 1]);
+        i += 2;
+      } else {
+        break;
+      }
+    }
+    if (globals.isEmpty() || i >= args.length || !COMMANDS.containsKey(args[i])) {
+      return args;
+    }
+    List<String> reordered = new ArrayList<>();
+    reordered.add(args[i]);
+    reordered.addAll(globals);
+    reordered.addAll(Arrays.asList(args).subList(i + 1, args.length));
+    return reordered.toArray(String[]::new);
   }
 
   /** Adds every operations command to {@code root}. */

@@ -288,12 +288,14 @@ public final class WebhookRuntime implements AutoCloseable {
 
   /**
    * The operator's view of this runtime's ledger: an {@link InboxAdmin} over the same data source,
-   * schema and clock ({@code status}, {@code list}, {@code show}, {@code retry}, {@code prune},
-   * {@code migrate}, {@code replay}). Replayed events wait {@code pending} for the workers. Works in
-   * any lifecycle state; never null.
+   * schema and clock, counting attempts of this runtime's {@link RetryPolicy#maxAttempts()}
+   * ({@code status}, {@code list}, {@code show}, {@code retry}, {@code prune}, {@code migrate},
+   * {@code replay}). Replayed events wait {@code pending} for the workers. Works in any lifecycle
+   * state; never null.
    */
   public InboxAdmin admin() {
-    return InboxAdmin.builder(dataSource).schema(schema).clock(clock).build();
+    return InboxAdmin.builder(dataSource).schema(schema).clock(clock)
+        .maxAttempts(inbox.retryPolicy().maxAttempts()).build();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.hookledger.samples.server;
 
+import dev.hookledger.runtime.RetryPolicy;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -46,6 +47,15 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--workers", defaultValue = "2", description = "Inbox workers (default: ${DEFAULT-VALUE}).")
   int workers;
 
+  @Option(names = "--retry-initial", paramLabel = "DURATION",
+      description = "Delay before the second attempt of a failed event, doubling after each failure:"
+          + " 100ms, 10s, 5m (default: 10s). Short, with --retry-max-attempts, to rehearse dead letters.")
+  String retryInitial;
+
+  @Option(names = "--retry-max-attempts", paramLabel = "N",
+      description = "Attempts before a failing event is dead and waits for an operator (default: 12).")
+  Integer retryMaxAttempts;
+
   private final PrintStream out;
   private final Map<String, String> environment;
 
@@ -85,7 +95,8 @@ public final class ServeCommand implements Callable<Integer> {
     SampleDatabase database = databaseUrl != null
         ? SampleDatabase.external(databaseUrl)
         : SampleDatabase.embedded(dataDir);
-    SampleApp app = SampleApp.start(database, secrets, host, port, b -> b.workers(workers));
+    RetryPolicy policy = retryPolicy();
+    SampleApp app = SampleApp.start(database, secrets, host, port, b -> b.workers(workers).retryPolicy(policy));
     if (databaseUrl == null) {
       RunningServe.publish(dataDir, database.jdbcUrl()); // for status, list, retry... while it runs
     }
@@ -96,9 +107,23 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("          GET  " + app.uri() + "/admin        (operations; Authorization: Bearer $HOOKLEDGER_ADMIN_TOKEN)");
     out.println("          GET  " + app.uri() + "/healthz      (200 up / 503 down)");
     out.println("          GET  " + app.uri() + "/sample/state.json");
+    out.println("retries:  " + policy.maxAttempts() + " attempts, the first retry after "
+        + Durations.format(policy.firstDelay()) + ", doubling up to " + Durations.format(policy.maxDelay()));
     out.println("listening on " + app.uri());
     out.flush();
     return app;
+  }
+
+  /** The default policy with what the options change; each bad value is named by the policy. */
+  RetryPolicy retryPolicy() {
+    RetryPolicy.Builder b = RetryPolicy.builder();
+    if (retryInitial != null) {
+      b.firstDelay(Durations.parse("--retry-initial", retryInitial));
+    }
+    if (retryMaxAttempts != null) {
+      b.maxAttempts(retryMaxAttempts);
+    }
+    return b.build();
   }
 
   private void printSecrets(SampleSecrets secrets) {

@@ -39,7 +39,34 @@ class OpsCommandTest {
       Run run = run("list", "--data-dir", data.toString());
       assertEquals(0, run.code, run.err);
       assertTrue(run.out.contains("evt_ops_1"), run.out);
+
+      // global options before the command, as the README writes them
+      Run json = run("--json", "--data-dir", data.toString(), "status");
+      assertEquals(0, json.code, json.err);
+      assertTrue(json.out.contains("\"failing\" : 0"), json.out);
     }
+  }
+
+  @Test
+  void serveTakesARetryPolicyToRehearseDeadLetters() throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ServeCommand serve = new ServeCommand(new PrintStream(printed, true, StandardCharsets.UTF_8), Map.of(
+        SampleSecrets.STRIPE_ENV, "whsec_ops", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp"));
+    new CommandLine(serve).parseArgs("--port", "0", "--data-dir", dir.resolve("retry-db").toString(),
+        "--retry-initial", "100ms", "--retry-max-attempts", "3");
+    assertEquals(java.time.Duration.ofMillis(100), serve.retryPolicy().firstDelay());
+    assertEquals(3, serve.retryPolicy().maxAttempts());
+    try (SampleApp app = serve.start()) {
+      assertTrue(printed.toString(StandardCharsets.UTF_8).contains(
+          "retries:  3 attempts, the first retry after 100ms, doubling up to 1h\n"), printed.toString(StandardCharsets.UTF_8));
+      assertEquals(3, app.admin().maxAttempts(), "the admin page counts attempts of the policy served");
+    }
+
+    ServeCommand bad = new ServeCommand(new PrintStream(new ByteArrayOutputStream()), Map.of());
+    new CommandLine(bad).parseArgs("--retry-initial", "soon");
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        bad::retryPolicy);
+    assertEquals("--retry-initial must be a duration such as 100ms, 10s, 5m or 1h, but was 'soon'", e.getMessage());
   }
 
   @Test

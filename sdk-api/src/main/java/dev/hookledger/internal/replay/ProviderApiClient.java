@@ -130,8 +130,9 @@ public final class ProviderApiClient {
         response = exchange(request);
       } catch (IOException e) {
         if (last) {
-          throw new WebhookException(
-              redact(what + " failed on each of " + attempt + " attempts: " + describe(e)), e);
+          // the host, so that a wrong base URL or a blocked egress is seen at once
+          throw new WebhookException(redact(what + " failed on each of " + attempt + " attempts: cannot reach "
+              + uri.getScheme() + "://" + uri.getRawAuthority() + ": " + describe(e)), e);
         }
         pause(retries.backoff(attempt), what);
         continue;

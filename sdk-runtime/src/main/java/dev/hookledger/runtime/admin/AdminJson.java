@@ -22,12 +22,15 @@ public final class AdminJson {
 
   private AdminJson() {}
 
-  /** The counts, waiting, dead and duplicate totals and the oldest waiting age. */
+  /** The counts, waiting, failing, stuck, dead and duplicate totals and the oldest waiting age. */
   public static ObjectNode status(InboxStatus s) {
     ObjectNode o = NODES.objectNode();
     o.put("asOf", s.asOf().toString());
     o.put("total", s.total());
     o.put("waiting", s.waiting());
+    o.put("failing", s.failing());
+    o.put("stuck", s.stuck());
+    o.put("stuckAfterSeconds", s.stuckAfter().getSeconds());
     o.put("dead", s.dead());
     o.put("duplicates", s.duplicates());
     Optional<Long> age = s.oldestWaitingAge().map(d -> d.getSeconds());
@@ -55,7 +58,11 @@ public final class AdminJson {
     return a;
   }
 
-  /** One event as a list shows it; no body or headers. */
+  /**
+   * One event as a list shows it, no body or headers: with {@code maxAttempts} (attempt k of N),
+   * {@code failing}, {@code stuck}, {@code nextAttemptAt} (pending only) and the last error's
+   * {@code rootCause} in one line beside the whole {@code lastError}.
+   */
   public static ObjectNode summary(EventSummary e) {
     ObjectNode o = NODES.objectNode();
     o.put("provider", e.provider());
@@ -65,10 +72,15 @@ public final class AdminJson {
     o.put("status", StatusColumn.sql(e.status()));
     o.put("source", SourceColumn.sql(e.source()));
     o.put("attempts", e.attempts());
+    o.put("maxAttempts", e.maxAttempts());
+    o.put("failing", e.failing());
+    o.put("stuck", e.stuck());
     o.put("duplicates", e.duplicates());
     o.put("receivedAt", e.receivedAt().toString());
     o.put("availableAt", e.availableAt().toString());
     o.put("settledAt", text(e.settledAt()));
+    o.put("nextAttemptAt", text(e.nextAttemptAt()));
+    o.put("rootCause", e.rootCause().orElse(null));
     o.put("lastError", e.lastError().orElse(null));
     return o;
   }
@@ -95,6 +107,15 @@ public final class AdminJson {
     o.put("bodyLength", d.bodyLength());
     o.put("body", d.body());
     o.put("payload", d.payload().orElse(null));
+    return o;
+  }
+
+  /** Received and settled per minute: {@code {"minutes": [{"start": ..., "received": n, "settled": n}, ...]}}. */
+  public static ObjectNode throughput(Throughput t) {
+    ObjectNode o = NODES.objectNode();
+    ArrayNode minutes = o.putArray("minutes");
+    t.minutes().forEach(m -> minutes.addObject().put("start", m.start().toString()).put("received", m.received())
+        .put("settled", m.settled()));
     return o;
   }
 

@@ -1,51 +1,91 @@
 package dev.hookledger.runtime.admin;
 
+import static dev.hookledger.runtime.admin.AdminHtml.escape;
+import static dev.hookledger.runtime.admin.AdminHtml.hidden;
+import static dev.hookledger.runtime.admin.AdminHtml.time;
+
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The admin servlet's HTML: counts per provider and status, the oldest waiting age, and the dead
- * events with their errors and a retry button each. Every value from the ledger is escaped. The
- * buttons post through a small script (allowed by the page's CSP nonce) that adds the guard header.
+ * The admin overview, for a person at a 1280 px screen: summary counts with the alarming ones
+ * highlighted (dead, failing, stuck, an old waiting event), the last hour's activity, counts per
+ * provider, then one list of events (tabs for failing, stuck, dead and recent; filters by provider,
+ * type and status; keyset pages) with each event on one line: attempt k of N, next attempt, root
+ * cause, and a retry button where one applies. Every value from the ledger is escaped.
  */
 final class AdminPage {
+  /** A waiting event older than this is highlighted even if nothing is failing or stuck. */
+  static final Duration OLD_WAITING = Duration.ofHours(1);
+
+  /** The filters of the shown list, as the request gave them ({@code status} may be {@code all}). */
+  record Filters(String status, String provider, String type, String after) {
+    Map<String, String> params() {
+      Map<String, String> p = new LinkedHashMap<>();
+      p.put("status", status);
+      p.put("provider", provider);
+      p.put("type", type);
+      return p;
+    }
+  }
+
   private AdminPage() {}
 
-  /**
-   * The whole page.
-   *
-   * @param base the servlet's URL path ({@code /app/admin}), for the form actions
-   * @param nonce the Content-Security-Policy nonce of this response
-   */
-  static String render(InboxStatus status, List<EventSummary> dead, boolean moreDead, String base,
-      String guardHeader, String nonce) {
-    StringBuilder h = new StringBuilder(4096);
-    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>hookledger inbox</title>\n")
-        .append("<style nonce=\"").append(nonce).append("\">body{font-family:system-ui,sans-serif;margin:2em}")
-        .append("table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;")
-        .append("text-align:left;vertical-align:top}td.n{text-align:right}pre{margin:0;white-space:pre-wrap;")
-        .append("max-width:60em}</style></head><body>\n<h1>hookledger inbox</h1>\n<p>as of ")
-        .append(escape(status.asOf().toString())).append("</p>\n");
+  static String render(InboxStatus status, Throughput throughput, EventPage page, Filters filters, String error,
+      String base, String guardHeader, String nonce) {
+    StringBuilder h = new StringBuilder(16_384);
+    AdminHtml.head(h, "hookledger inbox", nonce);
+    AdminHtml.header(h, base, status.asOf(), true);
+    cards(h, status, base);
+    h.append("<div class=\"top\">");
+    ActivityChart.render(h, throughput);
     counts(h, status);
-    h.append("<p id=\"waiting\">waiting: ").append(status.waiting())
-        .append(status.oldestWaitingAge().map(a -> " (oldest " + DurationText.age(a) + ")").orElse(""))
-        .append("</p>\n<p id=\"dead\">dead: ").append(status.dead()).append("</p>\n<p id=\"duplicates\">")
-        .append("duplicate deliveries acknowledged without processing: ").append(status.duplicates()).append("</p>\n");
-    deadList(h, dead, moreDead, base);
-    h.append("<script nonce=\"").append(nonce).append("\">\n")
-        .append("document.querySelectorAll('form[data-retry]').forEach(function (f) {\n")
-        .append("  f.addEventListener('submit', function (e) {\n    e.preventDefault();\n")
-        .append("    fetch(f.action, {method: 'POST', headers: {'").append(guardHeader)
-        .append("': '1', 'Content-Type': 'application/x-www-form-urlencoded'},\n")
-        .append("      body: new URLSearchParams(new FormData(f))})\n")
-        .append("      .then(function (r) { return r.json().then(function (j) {\n")
-        .append("        if (!r.ok) { alert(j.error); } location.reload(); }); });\n  });\n});\n</script>\n")
-        .append("</body></html>\n");
+    h.append("</div>\n");
+    tabs(h, status, filters, base);
+    filterForm(h, status, filters, base);
+    if (error != null) {
+      h.append("<p id=\"filter-error\" class=\"stuck\">").append(escape(error)).append("</p>\n");
+    } else {
+      events(h, page, status.asOf(), filters, base);
+    }
+    AdminHtml.end(h, nonce, guardHeader);
     return h.toString();
+  }
+
+  private static void cards(StringBuilder h, InboxStatus s, String base) {
+    h.append("<div class=\"cards\" id=\"summary\">");
+    card(h, "failing", s.failing(), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
+    card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + DurationText.format(s.stuckAfter())
+        + " and taken by no worker", link(base, "stuck"));
+    card(h, "dead", s.dead(), s.dead() > 0, "no attempt left: retry once fixed", link(base, "dead"));
+    String oldest = s.oldestWaitingAge().map(DurationText::age).orElse("-");
+    boolean oldAlarm = s.oldestWaitingAge().map(a -> a.compareTo(OLD_WAITING) > 0).orElse(false);
+    h.append("<a class=\"card").append(oldAlarm ? " alarm" : "").append("\" id=\"card-oldest\" href=\"")
+        .append(link(base, "waiting")).append("\" title=\"the oldest pending or processing event\">")
+        .append("<span class=\"n\">").append(escape(oldest)).append("</span>oldest waiting</a>");
+    card(h, "waiting", s.waiting(), false, "pending or processing", link(base, "waiting"));
+    card(h, "total", s.total(), false, "events in the ledger", link(base, "all"));
+    card(h, "duplicates", s.duplicates(), false, "duplicate deliveries acknowledged without processing", null);
+    h.append("</div>\n");
+  }
+
+  private static void card(StringBuilder h, String name, long n, boolean alarm, String help, String href) {
+    String tag = href == null ? "div" : "a";
+    h.append('<').append(tag).append(" class=\"card").append(alarm ? " alarm" : "").append("\" id=\"card-").append(name)
+        .append('"').append(href == null ? "" : " href=\"" + href + "\"").append(" title=\"").append(escape(help))
+        .append("\"><span class=\"n\">").append(n).append("</span>").append(name).append("</").append(tag).append('>');
+  }
+
+  private static String link(String base, String status) {
+    return AdminHtml.link(base, "/", Map.of("status", status));
   }
 
   private static void counts(StringBuilder h, InboxStatus status) {
@@ -56,61 +96,129 @@ final class AdminPage {
       byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(StatusColumn.sql(c.status()), c.events());
     }
     h.append("<table id=\"counts\"><tr><th>provider</th>");
-    StatusColumn.NAMES.forEach(s -> h.append("<th>").append(s).append("</th>"));
+    StatusColumn.NAMES.forEach(s -> h.append("<th class=\"n\">").append(s).append("</th>"));
     h.append("</tr>\n");
     for (String p : providers) {
       h.append("<tr><td>").append(escape(p)).append("</td>");
       for (String s : StatusColumn.NAMES) {
-        h.append("<td class=\"n\">").append(byProvider.get(p).getOrDefault(s, 0L)).append("</td>");
+        long n = byProvider.get(p).getOrDefault(s, 0L);
+        h.append("<td class=\"n").append(s.equals("dead") && n > 0 ? " status-dead" : "").append("\">").append(n)
+            .append("</td>");
       }
       h.append("</tr>\n");
     }
-    h.append("</table>\n");
-  }
-
-  private static void deadList(StringBuilder h, List<EventSummary> dead, boolean more, String base) {
-    h.append("<h2>dead events</h2>\n");
-    if (dead.isEmpty()) {
-      h.append("<p>none</p>\n");
-      return;
-    }
-    h.append("<form data-retry method=\"post\" action=\"").append(escape(base)).append("/retry-dead\">")
-        .append("<button type=\"submit\">retry all dead</button></form>\n")
-        .append("<table id=\"dead-events\"><tr><th>received</th><th>provider</th><th>scope</th><th>event</th>")
-        .append("<th>type</th><th>attempts</th><th>last error</th><th></th></tr>\n");
-    for (EventSummary e : dead) {
-      h.append("<tr><td>").append(escape(e.receivedAt().toString())).append("</td><td>").append(escape(e.provider()))
-          .append("</td><td>").append(escape(e.scope())).append("</td><td>").append(escape(e.eventId()))
-          .append("</td><td>").append(escape(e.type())).append("</td><td class=\"n\">").append(e.attempts())
-          .append("</td><td><pre>").append(escape(e.lastError().orElse(""))).append("</pre></td><td>")
-          .append("<form data-retry method=\"post\" action=\"").append(escape(base)).append("/retry\">")
-          .append(hidden("provider", e.provider())).append(hidden("scope", e.scope()))
-          .append(hidden("eventId", e.eventId())).append("<button type=\"submit\">retry</button></form></td></tr>\n");
+    if (providers.isEmpty()) {
+      h.append("<tr><td colspan=\"").append(StatusColumn.NAMES.size() + 1).append("\">the ledger is empty</td></tr>\n");
     }
     h.append("</table>\n");
-    if (more) {
-      h.append("<p>more dead events than shown: see <code>hookledger list --status dead</code></p>\n");
+  }
+
+  private static void tabs(StringBuilder h, InboxStatus s, Filters f, String base) {
+    h.append("<nav class=\"tabs\" id=\"tabs\">");
+    tab(h, base, f, "failing", "failing (" + s.failing() + ")");
+    tab(h, base, f, "stuck", "stuck (" + s.stuck() + ")");
+    tab(h, base, f, "dead", "dead (" + s.dead() + ")");
+    tab(h, base, f, "all", "recent");
+    h.append("</nav>\n");
+  }
+
+  private static void tab(StringBuilder h, String base, Filters f, String status, String label) {
+    Map<String, String> p = f.params();
+    p.put("status", status);
+    h.append("<a id=\"tab-").append(status).append("\" href=\"").append(AdminHtml.link(base, "/", p)).append('"')
+        .append(status.equals(f.status()) ? " class=\"on\"" : "").append('>').append(escape(label)).append("</a>");
+  }
+
+  private static void filterForm(StringBuilder h, InboxStatus s, Filters f, String base) {
+    h.append("<form class=\"filters\" id=\"filters\" method=\"get\" action=\"").append(escape(base)).append("/\">")
+        .append("<label>status <select name=\"status\"><option value=\"all\">any</option>");
+    for (StatusFilter sf : StatusFilter.values()) {
+      h.append("<option").append(sf.text().equals(f.status()) ? " selected" : "").append('>').append(sf.text())
+          .append("</option>");
     }
+    h.append("</select></label> <label>provider <select name=\"provider\"><option value=\"\">any</option>");
+    new TreeSet<>(s.counts().stream().map(StatusCount::provider).toList()).forEach(p ->
+        h.append("<option").append(p.equals(f.provider()) ? " selected" : "").append('>').append(escape(p))
+            .append("</option>"));
+    h.append("</select></label> <label>type <input name=\"type\" size=\"18\" placeholder=\"invoice.* or exact\" value=\"")
+        .append(escape(f.type() == null ? "" : f.type())).append("\"></label> <button type=\"submit\">filter</button>");
+    if (s.dead() > 0) {
+      h.append(" <a class=\"button danger\" id=\"retry-all-dead\" href=\"").append(escape(base))
+          .append("/confirm-retry-dead\">retry all ").append(s.dead()).append(" dead…</a>");
+    }
+    h.append("</form>\n");
   }
 
-  private static String hidden(String name, String value) {
-    return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + escape(value) + "\">";
-  }
-
-  /** Escapes text for HTML element content and quoted attribute values. */
-  static String escape(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 16);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '&' -> out.append("&amp;");
-        case '<' -> out.append("&lt;");
-        case '>' -> out.append("&gt;");
-        case '"' -> out.append("&quot;");
-        case '\'' -> out.append("&#39;");
-        default -> out.append(c);
+  private static void events(StringBuilder h, EventPage page, Instant now, Filters f, String base) {
+    List<EventSummary> events = page.events();
+    if (events.isEmpty()) {
+      h.append("<p id=\"no-events\">no events").append(f.status() == null || f.status().equals("all") ? ""
+          : " " + escape(f.status())).append(f.after() == null ? "" : " on this page").append("</p>\n");
+    } else {
+      h.append("<table class=\"events\" id=\"events\"><colgroup><col class=\"c-received\"><col class=\"c-provider\">")
+          .append("<col class=\"c-event\"><col class=\"c-type\"><col class=\"c-status\"><col class=\"c-attempt\">")
+          .append("<col class=\"c-next\"><col class=\"c-cause\"><col class=\"c-action\"></colgroup>\n")
+          .append("<tr><th>received</th><th>provider</th><th>event</th><th>type</th><th>status</th><th>attempt</th>")
+          .append("<th>next attempt</th><th>cause</th><th></th></tr>\n");
+      for (EventSummary e : events) {
+        row(h, e, now, base);
       }
+      h.append("</table>\n");
     }
-    return out.toString();
+    h.append("<p class=\"pages\">");
+    if (f.after() != null) {
+      h.append("<a id=\"first-page\" href=\"").append(AdminHtml.link(base, "/", f.params())).append("\">« newest</a> ");
+    }
+    if (page.nextCursor().isPresent()) {
+      Map<String, String> p = f.params();
+      p.put("after", page.nextCursor().get());
+      h.append("<a id=\"next-page\" href=\"").append(AdminHtml.link(base, "/", p)).append("\">older »</a>");
+    }
+    h.append("</p>\n");
+  }
+
+  private static void row(StringBuilder h, EventSummary e, Instant now, String base) {
+    String status = StatusColumn.sql(e.status());
+    h.append("<tr data-event=\"").append(escape(e.eventId())).append("\"><td>").append(time(e.receivedAt(), now))
+        .append("</td><td title=\"").append(escape(e.provider() + (e.scope().isEmpty() ? "" : " / " + e.scope())))
+        .append("\">").append(escape(e.provider())).append(e.scope().isEmpty() ? "" : " <span class=\"muted\">"
+            + escape(e.scope()) + "</span>")
+        .append("</td><td title=\"").append(escape(e.eventId())).append("\"><a href=\"").append(AdminHtml.eventLink(base, e))
+        .append("\">").append(escape(e.eventId())).append("</a></td><td title=\"").append(escape(e.type())).append("\">")
+        .append(escape(e.type())).append("</td><td class=\"status-").append(status).append("\">").append(status)
+        .append(e.stuck() ? " <span class=\"stuck\">stuck</span>" : e.failing() ? " <span class=\"failing\">failing</span>" : "")
+        .append("</td><td>").append(e.attempts()).append(" of ").append(e.maxAttempts()).append("</td><td>");
+    next(h, e, now);
+    String cause = e.rootCause().orElse("");
+    h.append("</td><td class=\"cause\" title=\"").append(escape(cause)).append("\">").append(escape(cause))
+        .append("</td><td>");
+    if (retryable(e, now)) {
+      retryForm(h, base, e, e.status() == EventStatus.DEAD ? "retry" : "retry now");
+    }
+    h.append("</td></tr>\n");
+  }
+
+  private static void next(StringBuilder h, EventSummary e, Instant now) {
+    if (e.stuck()) {
+      h.append("<span class=\"stuck\">stuck</span>, due ").append(time(e.availableAt(), now));
+    } else if (e.status() == EventStatus.PROCESSING) {
+      h.append("running");
+    } else if (e.nextAttemptAt().isPresent()) {
+      Instant at = e.nextAttemptAt().get();
+      h.append(at.isAfter(now) ? time(at, now) : "due");
+    } else {
+      h.append("-");
+    }
+  }
+
+  /** Dead events, and pending ones not yet due (failing, backing off): what {@link InboxAdmin#retry} accepts. */
+  static boolean retryable(EventSummary e, Instant now) {
+    return e.status() == EventStatus.DEAD || e.status() == EventStatus.PENDING && e.availableAt().isAfter(now);
+  }
+
+  static void retryForm(StringBuilder h, String base, EventSummary e, String label) {
+    h.append("<form class=\"inline\" data-action method=\"post\" action=\"").append(escape(base)).append("/retry\">")
+        .append(hidden("provider", e.provider())).append(hidden("scope", e.scope())).append(hidden("eventId", e.eventId()))
+        .append("<button type=\"submit\" class=\"retry\">").append(label).append("</button></form>");
   }
 }

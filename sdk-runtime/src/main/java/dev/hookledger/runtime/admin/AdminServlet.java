@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.internal.Json;
-import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.Health;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.admin.HealthJson;
+import dev.hookledger.runtime.internal.ledger.EventKey;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,31 +24,44 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An optional admin page over an {@link InboxAdmin}: counts per provider and status, the oldest
- * waiting event's age, and the dead events with their errors, each with a retry button, plus
- * "retry all dead". Nothing is exposed unless the application registers it, and nothing is
- * answered unless an {@link AdminAuthorizer} permits the request:
+ * An optional admin page over an {@link InboxAdmin}, for a person: summary counts with the
+ * alarming ones highlighted (failing, stuck, dead, the oldest waiting event), the last hour's
+ * activity, and the events (failing, stuck, dead, recent; filtered by provider, type and status;
+ * paged), each on one line with its root cause and a retry button; one event in full on its own
+ * page. Nothing is exposed unless the application registers it, and nothing is answered unless an
+ * {@link AdminAuthorizer} permits the request:
  *
  * <pre>{@code
  * AdminAuthorizer auth = AdminAuthorizer.bearerToken(System.getenv("HOOKLEDGER_ADMIN_TOKEN"));
  * context.addServlet(new ServletHolder(new AdminServlet(runtime, auth)), "/admin/*");
  * }</pre>
  *
- * <p>Every route, the HTML page included, asks the authorizer first: a request it refuses is
+ * <p>Every route, the HTML pages included, asks the authorizer first: a request it refuses is
  * answered 401 (with its {@code WWW-Authenticate} challenges) and reads nothing. A servlet built
  * without an authorizer ({@link #AdminServlet(InboxAdmin)}) is closed: it answers every request 403.
  *
- * <p>Routes, relative to the mapping: {@code GET /} the HTML page (or, with
- * {@code Accept: application/json}, the status and dead list as JSON, plus the runtime's
- * {@link dev.hookledger.runtime.Health} when built over a runtime); {@code GET /status.json};
- * {@code GET /dead.json}; {@code GET /health.json}; {@code POST /retry} with form parameters
- * {@code provider}, {@code scope} (empty if none) and {@code eventId}; {@code POST /retry-dead}.
- * Retries are POST only and need the header {@value #GUARD_HEADER}{@code : 1}, else 403: a browser
+ * <p>Routes, relative to the mapping. Pages: {@code GET /} the overview (query parameters
+ * {@code status} (a {@link StatusFilter} or {@code all}), {@code provider}, {@code type} (a type or
+ * pattern such as {@code invoice.*}), {@code after} (the next page's cursor); with
+ * {@code Accept: application/json}, the status, failing and dead lists as JSON, plus the runtime's
+ * {@link dev.hookledger.runtime.Health} when built over a runtime); {@code GET /event?provider=&scope=&eventId=}
+ * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead". JSON:
+ * {@code GET /status.json}, {@code /failing.json}, {@code /dead.json}, {@code /events.json} (the
+ * overview's parameters, plus {@code limit}), {@code /event.json?provider=&scope=&eventId=},
+ * {@code /activity.json} (received and settled per minute, last hour), {@code /health.json}.
+ * Actions: {@code POST /retry} with form parameters {@code provider}, {@code scope} (empty if none)
+ * and {@code eventId} (a dead event back to pending, or a failing one due now);
+ * {@code POST /retry-dead} with {@code confirm}, the number of dead events the person was shown:
+ * every dead event is retried if there are exactly that many, else nothing (409 with the count now).
+ * Each answers {@code {"retried": n, "message": "..."}}.
+ *
+ * <p>Actions are POST only and need the header {@value #GUARD_HEADER}{@code : 1}, else 403: a browser
  * does not let another site add a custom header to a cross-origin request without a CORS preflight,
  * which this servlet never approves, so a forged form post cannot retry anything. The page's
  * buttons send the header from a script allowed by a per-response Content-Security-Policy nonce;
- * scripts send it with {@code curl -H 'X-Hookledger-Admin: 1'}. A refused retry answers 409 with the
- * reason, a database failure 503. Thread-safe.
+ * scripts send it with {@code curl -H 'X-Hookledger-Admin: 1'}. A refused action answers 409 with
+ * the reason, a bad parameter 400, a database failure 503. The pages load nothing from elsewhere and
+ * are readable without JavaScript. Thread-safe.
  */
 public class AdminServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -57,8 +70,11 @@ public class AdminServlet extends HttpServlet {
   /** The header a retry must carry, with value {@code 1}. */
   public static final String GUARD_HEADER = "X-Hookledger-Admin";
 
-  /** Dead events listed on the page and in {@code dead.json}. */
+  /** Dead (and failing) events listed in {@code dead.json} ({@code failing.json}). */
   static final int DEAD_SHOWN = 100;
+
+  /** Events per page of the overview. */
+  static final int PAGE_SIZE = 50;
 
   private static final SecureRandom RANDOM = new SecureRandom();
   static final String CLOSED = "the admin servlet is closed: it was built without an AdminAuthorizer";
@@ -118,7 +134,12 @@ public class AdminServlet extends HttpServlet {
     try {
       switch (route(req)) {
         case "/status.json" -> json(resp, 200, AdminJson.status(admin.status()));
-        case "/dead.json" -> json(resp, 200, AdminJson.page(deadPage()));
+        case "/dead.json" -> json(resp, 200, AdminJson.page(listed(StatusFilter.DEAD)));
+        case "/failing.json" -> json(resp, 200, AdminJson.page(listed(StatusFilter.FAILING)));
+        case "/events.json" -> json(resp, 200, AdminJson.page(admin.list(query(req, param(req, "status"),
+            intParam(req, "limit", EventQuery.DEFAULT_LIMIT)))));
+        case "/event.json" -> json(resp, 200, AdminJson.detail(detail(req)));
+        case "/activity.json" -> json(resp, 200, AdminJson.throughput(admin.throughput()));
         case "/health.json" -> {
           if (health == null) {
             json(resp, 404, error("no health here: this admin servlet was built over an InboxAdmin, not a runtime"));
@@ -127,12 +148,25 @@ public class AdminServlet extends HttpServlet {
           }
         }
         case "/" -> page(req, resp);
+        case "/event" -> {
+          String nonce = nonce(resp);
+          html(resp, 200, DetailPage.render(detail(req), admin.status().asOf(), base(req), GUARD_HEADER, nonce));
+        }
+        case "/confirm-retry-dead" -> {
+          String nonce = nonce(resp);
+          InboxStatus status = admin.status();
+          html(resp, 200, DetailPage.confirmRetryDead(status.dead(), status.asOf(), base(req), GUARD_HEADER, nonce));
+        }
         case "/retry", "/retry-dead" -> {
           resp.setHeader("Allow", "POST");
           json(resp, 405, error("retries are POST only"));
         }
         default -> json(resp, 404, error("no such admin page: " + route(req)));
       }
+    } catch (IllegalArgumentException e) {
+      json(resp, 400, error(e.getMessage()));
+    } catch (OperationRefusedException e) {
+      json(resp, 404, error(e.getMessage()));
     } catch (LedgerUnavailableException e) {
       log.warn("admin page: {}", e.getMessage());
       json(resp, 503, error(e.getMessage()));
@@ -148,7 +182,7 @@ public class AdminServlet extends HttpServlet {
     try {
       switch (route(req)) {
         case "/retry" -> retryOne(req, resp);
-        case "/retry-dead" -> json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", admin.retryDead()));
+        case "/retry-dead" -> retryDead(req, resp);
         default -> json(resp, 404, error("no such admin action: " + route(req)));
       }
     } catch (OperationRefusedException e) {
@@ -168,39 +202,116 @@ public class AdminServlet extends HttpServlet {
       return;
     }
     admin.retry(provider, scope, eventId);
-    json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", 1));
+    json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", 1)
+        .put("message", "retried " + new EventKey(provider, scope, eventId) + ": pending, due now"));
+  }
+
+  private void retryDead(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    String confirm = req.getParameter("confirm");
+    long dead;
+    try {
+      dead = Long.parseLong(confirm == null ? "" : confirm.trim());
+    } catch (NumberFormatException e) {
+      long now = admin.backlog().dead();
+      json(resp, 400, error("retry-dead needs the parameter confirm, the number of dead events to retry (now "
+          + now + "): nothing was retried").put("dead", now));
+      return;
+    }
+    int retried = admin.retryDead(dead);
+    json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", retried)
+        .put("message", "retried " + retried + " dead events: pending, due now"));
   }
 
   private void page(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     InboxStatus status = admin.status();
-    EventPage dead = deadPage();
     String accept = req.getHeader("Accept");
     if (accept != null && accept.contains("application/json") && !accept.contains("text/html")) {
       ObjectNode o = JsonNodeFactory.instance.objectNode();
       o.set("status", AdminJson.status(status));
-      o.set("dead", AdminJson.page(dead));
+      o.set("failing", AdminJson.page(listed(StatusFilter.FAILING)));
+      o.set("dead", AdminJson.page(listed(StatusFilter.DEAD)));
       if (health != null) {
         o.set("health", HealthJson.of(health.get()));
       }
       json(resp, 200, o);
       return;
     }
+    String statusParam = param(req, "status");
+    if (statusParam == null) {
+      // the first question is what needs a person: show that first
+      statusParam = status.failing() > 0 ? "failing" : status.stuck() > 0 ? "stuck" : status.dead() > 0 ? "dead" : "all";
+    }
+    AdminPage.Filters filters = new AdminPage.Filters(statusParam, param(req, "provider"), param(req, "type"),
+        param(req, "after"));
+    EventPage page = null;
+    String problem = null;
+    int code = 200;
+    try {
+      page = admin.list(query(req, statusParam, PAGE_SIZE));
+    } catch (IllegalArgumentException e) {
+      problem = e.getMessage();
+      code = 400;
+    }
+    String nonce = nonce(resp);
+    html(resp, code, AdminPage.render(status, admin.throughput(), page, filters, problem, base(req), GUARD_HEADER, nonce));
+  }
+
+  private EventQuery query(HttpServletRequest req, String status, int limit) {
+    return EventQuery.builder()
+        .status(status == null || status.equals("all") ? null : StatusFilter.parse(status))
+        .provider(param(req, "provider")).type(param(req, "type")).after(param(req, "after")).limit(limit).build();
+  }
+
+  private EventDetail detail(HttpServletRequest req) {
+    String provider = param(req, "provider");
+    String eventId = param(req, "eventId");
+    if (provider == null || eventId == null) {
+      throw new IllegalArgumentException("an event needs the parameters provider and eventId (and scope, where it has one)");
+    }
+    String scope = req.getParameter("scope") == null ? "" : req.getParameter("scope");
+    return admin.showExisting(provider, scope, eventId);
+  }
+
+  /** A query parameter, null when absent or blank. */
+  private static String param(HttpServletRequest req, String name) {
+    String v = req.getParameter(name);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  private static int intParam(HttpServletRequest req, String name, int fallback) {
+    String v = param(req, name);
+    try {
+      return v == null ? fallback : Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number, but was '" + v + "'");
+    }
+  }
+
+  private static String base(HttpServletRequest req) {
+    return req.getContextPath() + req.getServletPath();
+  }
+
+  /** A fresh nonce, set in this response's Content-Security-Policy: the page's one style and one script. */
+  private static String nonce(HttpServletResponse resp) {
     byte[] nonceBytes = new byte[16];
     RANDOM.nextBytes(nonceBytes);
     String nonce = Base64.getEncoder().encodeToString(nonceBytes);
     resp.setHeader("Content-Security-Policy", "default-src 'none'; script-src 'nonce-" + nonce
-        + "'; style-src 'nonce-" + nonce + "'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'");
-    String base = req.getContextPath() + req.getServletPath();
-    byte[] html = AdminPage.render(status, dead.events(), dead.nextCursor().isPresent(), base, GUARD_HEADER, nonce)
-        .getBytes(StandardCharsets.UTF_8);
-    resp.setStatus(200);
+        + "'; style-src 'nonce-" + nonce + "'; img-src 'self'; connect-src 'self'; form-action 'self';"
+        + " base-uri 'none'; frame-ancestors 'none'");
+    return nonce;
+  }
+
+  private static void html(HttpServletResponse resp, int status, String page) throws IOException {
+    byte[] html = page.getBytes(StandardCharsets.UTF_8);
+    resp.setStatus(status);
     resp.setContentType("text/html;charset=utf-8");
     resp.setContentLength(html.length);
     resp.getOutputStream().write(html);
   }
 
-  private EventPage deadPage() {
-    return admin.list(EventQuery.builder().status(EventStatus.DEAD).limit(DEAD_SHOWN).build());
+  private EventPage listed(StatusFilter filter) {
+    return admin.list(EventQuery.builder().status(filter).limit(DEAD_SHOWN).build());
   }
 
   private static String route(HttpServletRequest req) {

@@ -2,10 +2,12 @@ package dev.hookledger.runtime.admin;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.admin.ListCursor;
+import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import java.util.Optional;
 
 /**
- * What {@link InboxAdmin#list} selects: optional status, provider and type filters, a page size,
+ * What {@link InboxAdmin#list} selects: optional status (or group: waiting, failing, stuck), provider
+ * and type (or type pattern) filters, a page size,
  * and the cursor of the page to continue after. Immutable; build with {@link #builder()}.
  *
  * <p>Pages are keyset pages, newest received first: continuing with {@link EventPage#nextCursor()}
@@ -17,9 +19,9 @@ public final class EventQuery {
   /** The largest page size. */
   public static final int MAX_LIMIT = 1000;
 
-  private final EventStatus status;
+  private final StatusFilter status;
   private final String provider;
-  private final String type;
+  private final TypePattern type;
   private final int limit;
   private final String after;
 
@@ -40,7 +42,8 @@ public final class EventQuery {
     return builder().build();
   }
 
-  public Optional<EventStatus> status() {
+  /** The status or group selected; empty for any. */
+  public Optional<StatusFilter> status() {
     return Optional.ofNullable(status);
   }
 
@@ -48,7 +51,13 @@ public final class EventQuery {
     return Optional.ofNullable(provider);
   }
 
+  /** The type or type pattern ({@code invoice.*}) selected, as given; empty for any. */
   public Optional<String> type() {
+    return Optional.ofNullable(type).map(TypePattern::toString);
+  }
+
+  // the parsed pattern, for the reader
+  Optional<TypePattern> typePattern() {
     return Optional.ofNullable(type);
   }
 
@@ -63,9 +72,9 @@ public final class EventQuery {
 
   /** Builds an {@link EventQuery}; every setter validates and names the bad value. */
   public static final class Builder {
-    private EventStatus status;
+    private StatusFilter status;
     private String provider;
-    private String type;
+    private TypePattern type;
     private int limit = DEFAULT_LIMIT;
     private String after;
 
@@ -73,6 +82,12 @@ public final class EventQuery {
 
     /** Only events in this status; null for any. */
     public Builder status(EventStatus status) {
+      this.status = status == null ? null : StatusFilter.of(status);
+      return this;
+    }
+
+    /** Only events in this status or group ({@link StatusFilter#FAILING}, ...); null for any. */
+    public Builder status(StatusFilter status) {
       this.status = status;
       return this;
     }
@@ -83,9 +98,15 @@ public final class EventQuery {
       return this;
     }
 
-    /** Only events of exactly this type; null for any. */
+    /**
+     * Only events of this type, or matching this pattern as {@code @OnEvent} reads it: an exact type
+     * ({@code invoice.paid}), a prefix ending in {@code *} ({@code invoice.*}), or {@code *}; null for any.
+     *
+     * @throws IllegalArgumentException naming the pattern and the rule it breaks ({@code *} only at the end)
+     */
     public Builder type(String type) {
-      this.type = blankToNull(type, "type");
+      String t = blankToNull(type, "type");
+      this.type = t == null ? null : TypePattern.parse(t);
       return this;
     }
 

@@ -4,43 +4,53 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
 import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
 import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
-import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 import static dev.hookledger.runtime.internal.ledger.EventTable.TYPE;
 import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.row;
 
+import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.admin.ListCursor;
+import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
-import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 
 /** Lists events page by page and reads one in full. */
 final class EventReader {
+  /** Other scopes named in a "not in the ledger" refusal, at most. */
+  private static final int SCOPES_NAMED = 5;
+
   private final DSLContext db;
   private final EventTable events;
+  private final EventViews views;
+  private final Duration stuckAfter;
 
-  EventReader(DSLContext db, EventTable events) {
+  EventReader(DSLContext db, EventTable events, EventViews views, Duration stuckAfter) {
     this.db = db;
     this.events = events;
+    this.views = views;
+    this.stuckAfter = stuckAfter;
   }
 
   /** One page, newest first, keyset-paged on (received_at, provider, scope, event_id) descending. */
   EventPage list(EventQuery query) {
     Condition where = noCondition();
     if (query.status().isPresent()) {
-      where = where.and(STATUS.eq(StatusColumn.sql(query.status().get())));
+      where = where.and(condition(query.status().get()));
     }
     if (query.provider().isPresent()) {
       where = where.and(PROVIDER.eq(query.provider().get()));
     }
-    if (query.type().isPresent()) {
-      where = where.and(TYPE.eq(query.type().get()));
+    if (query.typePattern().isPresent()) {
+      TypePattern t = query.typePattern().get();
+      // startsWith escapes % and _ in the prefix: "invoice_x.*" matches no "invoiceAx." type
+      where = where.and(!t.isWildcard() ? TYPE.eq(t.prefix()) : t.prefix().isEmpty() ? noCondition()
+          : TYPE.startsWith(t.prefix()));
     }
     if (query.after().isPresent()) {
       ListCursor c = ListCursor.decode(query.after().get());
@@ -48,12 +58,12 @@ final class EventReader {
           .lt(c.receivedAt(), c.provider(), c.scope(), c.eventId()));
     }
     // one more than asked, to know whether a next page exists without a count
-    List<EventSummary> rows = new ArrayList<>(db.select(EventViews.SUMMARY_FIELDS)
+    List<EventSummary> rows = new ArrayList<>(db.select(views.summaryFields())
         .from(events.table())
         .where(where)
         .orderBy(RECEIVED_AT.desc(), PROVIDER.desc(), SCOPE.desc(), EVENT_ID.desc())
         .limit(query.limit() + 1)
-        .fetch(EventViews::summary));
+        .fetch(views::summary));
     String next = null;
     if (rows.size() > query.limit()) {
       rows.remove(rows.size() - 1);
@@ -65,11 +75,40 @@ final class EventReader {
 
   /** The event in full, if the ledger has it. */
   Optional<EventDetail> show(String provider, String scope, String eventId) {
-    List<Field<?>> fields = new ArrayList<>(EventViews.SUMMARY_FIELDS);
-    fields.addAll(EventViews.DETAIL_FIELDS);
-    return db.select(fields)
+    return db.select(views.detailFields())
         .from(events.table())
         .where(EventTable.is(new EventKey(provider, scope, eventId)))
-        .fetchOptional(EventViews::detail);
+        .fetchOptional(views::detail);
+  }
+
+  /**
+   * Why {@code key} is not found, for a refusal: "not in the ledger", and where the same id is in
+   * the ledger under other scopes (a GitHub delivery is scoped by its hook), which scope to add.
+   */
+  String notFound(EventKey key) {
+    List<String> scopes = db.selectDistinct(SCOPE).from(events.table())
+        .where(PROVIDER.eq(key.provider()), EVENT_ID.eq(key.eventId()), SCOPE.ne(key.scope()))
+        .orderBy(SCOPE).limit(SCOPES_NAMED + 1).fetch(SCOPE);
+    String missing = key + " is not in the ledger";
+    if (scopes.isEmpty()) {
+      return missing;
+    }
+    if (scopes.size() == 1) {
+      String s = scopes.get(0);
+      return missing + "; found under scope " + (s.isEmpty() ? "'' (none): drop --scope" : s + ": add --scope " + s);
+    }
+    List<String> named = scopes.stream().limit(SCOPES_NAMED).map(s -> s.isEmpty() ? "''" : s).toList();
+    return missing + "; found under scopes " + String.join(", ", named) + (scopes.size() > SCOPES_NAMED ? ", ..." : "")
+        + ": add --scope with one of them";
+  }
+
+  private Condition condition(StatusFilter filter) {
+    return switch (filter) {
+      case WAITING -> EventTable.WAITING;
+      case FAILING -> WaitingRows.FAILING;
+      case STUCK -> WaitingRows.stuck(stuckAfter);
+      // one status, inlined so that the partial index of its group can serve it
+      default -> EventTable.statusIn(List.of(EventStatus.valueOf(filter.name())));
+    };
   }
 }

@@ -23,24 +23,28 @@ import org.slf4j.LoggerFactory;
  * Puts events back in the queue: {@code status = pending}, {@code available_at = now},
  * {@code attempts = 0} (a retried event gets the full retry budget again), lease and
  * {@code settled_at} cleared. {@code last_error} is kept until the next attempt overwrites it, so
- * the operator can still see why the event died.
+ * the operator can still see why the event died. A failing event backing off is made due now,
+ * keeping its attempts: "retry now" once its cause is fixed, without waiting out the backoff.
  */
 final class EventRetrier {
   private static final Logger log = LoggerFactory.getLogger(EventRetrier.class);
 
   private final DSLContext db;
   private final EventTable events;
+  private final EventReader reader;
 
-  EventRetrier(DSLContext db, EventTable events) {
+  EventRetrier(DSLContext db, EventTable events, EventReader reader) {
     this.db = db;
     this.events = events;
+    this.reader = reader;
   }
 
   /**
-   * Retries one event that is {@code dead}, or, with {@code force}, settled.
+   * Retries one event that is {@code dead}, or, with {@code force}, settled; or makes a
+   * {@code pending} event that is not due yet (a failing one, backing off) due now.
    *
-   * @throws OperationRefusedException if the event does not exist, is still waiting, or is settled
-   *     and {@code force} is false; nothing is changed
+   * @throws OperationRefusedException if the event does not exist, is due or processing already,
+   *     or is settled and {@code force} is false; nothing is changed
    */
   void retry(String provider, String scope, String eventId, boolean force) {
     List<EventStatus> allowed = new ArrayList<>(List.of(EventStatus.DEAD));
@@ -48,38 +52,69 @@ final class EventRetrier {
       allowed.addAll(StatusColumn.SETTLED);
     }
     EventKey key = new EventKey(provider, scope, eventId);
-    int updated = requeue().where(EventTable.is(key), EventTable.statusIn(allowed)).execute();
+    int updated = requeue(db).where(EventTable.is(key), EventTable.statusIn(allowed)).execute();
     String name = key.toString();
     if (updated == 1) {
       log.info("{} set back to pending by an operator", name);
       return;
     }
+    // backing off: due now, attempts kept (the budget goes on), lease untouched (there is none)
+    int hurried = db.update(events.table())
+        .set(AVAILABLE_AT, LedgerTime.NOW)
+        .where(EventTable.is(key), EventTable.statusIn(List.of(EventStatus.PENDING)), AVAILABLE_AT.gt(LedgerTime.NOW))
+        .execute();
+    if (hurried == 1) {
+      log.info("{} made due now by an operator", name);
+      return;
+    }
     String status = db.select(STATUS).from(events.table()).where(EventTable.is(key)).fetchOne(STATUS);
-    throw new OperationRefusedException(refusal(name, status));
+    throw new OperationRefusedException(status == null ? reader.notFound(key) : refusal(name, status));
   }
 
   /** Retries every dead event; returns how many. */
   int retryDead() {
     // inlined, so that the partial index on dead rows serves the statement
-    int updated = requeue().where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
+    int updated = requeue(db).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
     log.info("{} dead events set back to pending by an operator", updated);
     return updated;
   }
 
-  private static String refusal(String name, String status) {
-    if (status == null) {
-      return name + " is not in the ledger";
-    }
-    if (StatusColumn.SETTLED.stream().anyMatch(s -> StatusColumn.sql(s).equals(status))) {
-      return name + " is " + status + ", not dead: only dead events are retried"
-          + " (force it to run a settled event's handlers again)";
-    }
-    // pending or processing, or dead again after a concurrent change: nothing to do now
-    return name + " is " + status + ": it is already waiting for a worker";
+  /**
+   * Retries every dead event if there are exactly {@code confirmed} of them, as the operator was
+   * shown; else changes nothing. The dead rows are locked while counted, so that none dies or is
+   * retried by someone else between the count and the update.
+   *
+   * @throws OperationRefusedException if the count differs, naming both
+   */
+  int retryDead(long confirmed) {
+    return db.transactionResult(cfg -> {
+      DSLContext tx = cfg.dsl();
+      int dead = tx.fetchCount(tx.select(STATUS).from(events.table())
+          .where(EventTable.statusIn(List.of(EventStatus.DEAD))).forUpdate());
+      if (dead != confirmed) {
+        throw new OperationRefusedException("there are " + dead + " dead events now, not the " + confirmed
+            + " confirmed: nothing was retried; look again and confirm " + dead);
+      }
+      int updated = requeue(tx).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
+      log.info("{} dead events set back to pending by an operator (confirmed {})", updated, confirmed);
+      return updated;
+    });
   }
 
-  private UpdateSetMoreStep<org.jooq.Record> requeue() {
-    return db.update(events.table())
+  private static String refusal(String name, String status) {
+    if (StatusColumn.SETTLED.stream().anyMatch(s -> StatusColumn.sql(s).equals(status))) {
+      return name + " is " + status + ", not dead: only dead and failing events are retried"
+          + " (pass --force to run a settled event's handlers again)";
+    }
+    if (StatusColumn.sql(EventStatus.PROCESSING).equals(status)) {
+      return name + " is processing: a worker is running an attempt now";
+    }
+    // pending and due already, or dead again after a concurrent change: nothing to do now
+    return name + " is " + status + " and due already: it is waiting for a worker";
+  }
+
+  private UpdateSetMoreStep<org.jooq.Record> requeue(DSLContext dsl) {
+    return dsl.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, 0)
         .set(AVAILABLE_AT, LedgerTime.NOW)

@@ -4,13 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.admin.RootCause;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
- * One ledger row as a list shows it: identity, type, status, attempts and the last error. No body,
- * no headers: {@link InboxAdmin#show} gives those. Immutable.
+ * One ledger row as a list shows it: identity, type, status, attempts (of the most allowed), the
+ * last error and its root cause in one line, and whether it is failing or stuck. No body, no
+ * headers: {@link InboxAdmin#show} gives those. Immutable.
  */
 public final class EventSummary {
   private final String provider;
@@ -25,11 +27,13 @@ public final class EventSummary {
   private final Instant availableAt;
   private final Instant settledAt;
   private final String lastError;
+  private final int maxAttempts;
+  private final boolean stuck;
 
   // built by EventViews from a ledger row; settledAt and lastError may be null
   EventSummary(String provider, String scope, String eventId, String type, EventStatus status,
       EventSource source, int attempts, int duplicates, Instant receivedAt, Instant availableAt,
-      Instant settledAt, String lastError) {
+      Instant settledAt, String lastError, int maxAttempts, boolean stuck) {
     this.provider = requireNonNull(provider, "provider");
     this.scope = requireNonNull(scope, "scope");
     this.eventId = requireNonNull(eventId, "eventId");
@@ -42,6 +46,8 @@ public final class EventSummary {
     this.availableAt = requireNonNull(availableAt, "availableAt");
     this.settledAt = settledAt;
     this.lastError = lastError;
+    this.maxAttempts = maxAttempts;
+    this.stuck = stuck;
   }
 
   public String provider() {
@@ -98,6 +104,50 @@ public final class EventSummary {
   /** The error of the last failed attempt, kept after a retry until the next attempt. */
   public Optional<String> lastError() {
     return Optional.ofNullable(lastError);
+  }
+
+  /**
+   * The deepest cause of the last error in one line: its exception class (without the package)
+   * and message, such as {@code IllegalStateException: order 7 not found}, at most
+   * {@value RootCause#MAX_CHARS} characters. Empty when there is no error.
+   */
+  public Optional<String> rootCause() {
+    return lastError().map(RootCause::of);
+  }
+
+  /**
+   * The most attempts an event gets before it is dead, as the admin was configured
+   * ({@link InboxAdmin.Builder#maxAttempts}); with {@link #attempts()}, "attempt k of N".
+   */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /**
+   * Whether the event waits after at least one failed attempt: {@code pending} until its next
+   * attempt at {@link #availableAt()}, or {@code processing} an attempt after the first. A failing
+   * event is not dead yet: each of its attempts fails, and it is retried until the last.
+   */
+  public boolean failing() {
+    return lastError != null && (status == EventStatus.PENDING && attempts >= 1
+        || status == EventStatus.PROCESSING && attempts >= 2);
+  }
+
+  /**
+   * Whether the event is waiting, due and not taken for longer than the admin's
+   * {@link InboxAdmin.Builder#stuckAfter stuckAfter}, by the database's clock: no live worker
+   * claimed it, or the worker holding its lease stopped. A failing event backing off is not stuck.
+   */
+  public boolean stuck() {
+    return stuck;
+  }
+
+  /**
+   * When the next attempt may start: {@link #availableAt()} for a {@code pending} event; empty for
+   * any other status (a {@code processing} event is in an attempt now).
+   */
+  public Optional<Instant> nextAttemptAt() {
+    return status == EventStatus.PENDING ? Optional.of(availableAt) : Optional.empty();
   }
 
   /** {@code provider event id (scope s)}: how commands name an event. */

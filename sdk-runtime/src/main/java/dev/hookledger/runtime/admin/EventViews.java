@@ -7,27 +7,54 @@ import dev.hookledger.runtime.internal.ledger.HeadersJson;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.jooq.Field;
 import org.jooq.Record;
 
-/** Maps ledger rows to {@link EventSummary} and {@link EventDetail}. */
+/**
+ * Maps ledger rows to {@link EventSummary} and {@link EventDetail}, with the admin's maximum
+ * attempts and stuck threshold.
+ */
 final class EventViews {
-  static final List<Field<?>> SUMMARY_FIELDS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, STATUS, SOURCE,
+  private static final List<Field<?>> COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, STATUS, SOURCE,
       ATTEMPTS, DUPLICATES, RECEIVED_AT, AVAILABLE_AT, SETTLED_AT, LAST_ERROR);
   static final List<Field<?>> DETAIL_FIELDS = List.of(API_VERSION, ENTITY_KEY, ENTITY_VERSION,
       OCCURRED_AT, LIVEMODE, DELIVERY_ID, LEASE_OWNER, LEASE_UNTIL, HEADERS, BODY, PAYLOAD, SECRET_ID,
       SIGNED_AT);
 
-  private EventViews() {}
+  private final int maxAttempts;
+  private final Field<Boolean> stuck;
+  private final List<Field<?>> summaryFields;
 
-  static EventSummary summary(Record r) {
-    return new EventSummary(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID), r.get(TYPE),
-        StatusColumn.parse(r.get(STATUS)), SourceColumn.parse(r.get(SOURCE)), r.get(ATTEMPTS), r.get(DUPLICATES), r.get(RECEIVED_AT), r.get(AVAILABLE_AT),
-        r.get(SETTLED_AT), r.get(LAST_ERROR));
+  EventViews(int maxAttempts, Duration stuckAfter) {
+    this.maxAttempts = maxAttempts;
+    this.stuck = WaitingRows.stuckField(stuckAfter);
+    List<Field<?>> fields = new ArrayList<>(COLUMNS);
+    fields.add(stuck);
+    this.summaryFields = List.copyOf(fields);
   }
 
-  static EventDetail detail(Record r) {
+  /** The columns a summary reads, the stuck test included. */
+  List<Field<?>> summaryFields() {
+    return summaryFields;
+  }
+
+  /** The columns of a summary and of the detail. */
+  List<Field<?>> detailFields() {
+    List<Field<?>> fields = new ArrayList<>(summaryFields);
+    fields.addAll(DETAIL_FIELDS);
+    return fields;
+  }
+
+  EventSummary summary(Record r) {
+    return new EventSummary(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID), r.get(TYPE),
+        StatusColumn.parse(r.get(STATUS)), SourceColumn.parse(r.get(SOURCE)), r.get(ATTEMPTS), r.get(DUPLICATES), r.get(RECEIVED_AT), r.get(AVAILABLE_AT),
+        r.get(SETTLED_AT), r.get(LAST_ERROR), maxAttempts, Boolean.TRUE.equals(r.get(stuck)));
+  }
+
+  EventDetail detail(Record r) {
     byte[] body = r.get(BODY);
     byte[] payload = r.get(PAYLOAD);
     EventDetail.Extra extra = new EventDetail.Extra(r.get(API_VERSION), r.get(ENTITY_KEY),

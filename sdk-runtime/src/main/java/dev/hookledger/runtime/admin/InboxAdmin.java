@@ -2,7 +2,9 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Ledger;
@@ -31,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * InboxAdmin admin = InboxAdmin.builder(dataSource).schema("hookledger").build();
  * admin.status().dead();                                   // how many wait for an operator
  * admin.list(EventQuery.builder().status(EventStatus.DEAD).build()); // which, with their errors
- * admin.retryDead();                                        // after fixing the handler
+ * admin.list(EventQuery.builder().status(StatusFilter.FAILING).build()); // failing, not dead yet
+ * admin.retryDead(admin.backlog().dead());                  // after fixing the handler, as confirmed
  * admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false);     // nightly
  * }</pre>
  *
@@ -57,6 +60,13 @@ public final class InboxAdmin {
    */
   public static final Duration DEFAULT_MINIMUM_PRUNE_WINDOW = Duration.ofDays(3);
 
+  /**
+   * The stuck threshold used when none is given: 2 minutes. A live worker takes a due event within
+   * its poll interval (1 s by default) and an expired lease as soon as it is due; an event due for
+   * minutes is not being taken by anyone.
+   */
+  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(2);
+
   private final EventTable events;
   private final Clock clock;
   private final Duration minimumPruneWindow;
@@ -66,6 +76,9 @@ public final class InboxAdmin {
   private final EventReader eventReader;
   private final EventRetrier retrier;
   private final SettledPruner pruner;
+  private final ThroughputReader throughput;
+  private final int maxAttempts;
+  private final Duration stuckAfter;
 
   private InboxAdmin(Builder b) {
     this.events = new EventTable(b.schema);
@@ -73,10 +86,13 @@ public final class InboxAdmin {
     this.minimumPruneWindow = b.minimumPruneWindow;
     this.db = LedgerDsl.on(b.dataSource);
     this.dataSource = b.dataSource;
-    this.statusReader = new StatusReader(db, events, clock);
-    this.eventReader = new EventReader(db, events);
-    this.retrier = new EventRetrier(db, events);
+    this.maxAttempts = b.maxAttempts;
+    this.stuckAfter = b.stuckAfter;
+    this.statusReader = new StatusReader(db, events, clock, stuckAfter);
+    this.eventReader = new EventReader(db, events, new EventViews(b.maxAttempts, b.stuckAfter), b.stuckAfter);
+    this.retrier = new EventRetrier(db, events, eventReader);
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
+    this.throughput = new ThroughputReader(db, events, clock);
   }
 
   /** Starts building an admin over the ledger in {@code dataSource}. */
@@ -89,9 +105,19 @@ public final class InboxAdmin {
     return events.schema();
   }
 
+  /** The most attempts an event gets, as configured: the N of "attempt k of N". */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /** How long a waiting event may be due and not taken before it counts as stuck. */
+  public Duration stuckAfter() {
+    return stuckAfter;
+  }
+
   /**
-   * Counts per provider and status, the oldest waiting event's age, dead events and duplicate
-   * deliveries. Scans the whole table once: for a frequently polled gauge use {@link #backlog()}.
+   * Counts per provider and status, the oldest waiting event's age, failing, stuck and dead events
+   * and duplicate deliveries. Scans the whole table once: for a frequently polled gauge use {@link #backlog()}.
    */
   public InboxStatus status() {
     return LedgerErrors.guard(events.schema(), statusReader::status);
@@ -100,6 +126,11 @@ public final class InboxAdmin {
   /** Waiting and dead counts and the oldest waiting age, read through the partial indexes only. */
   public Backlog backlog() {
     return LedgerErrors.guard(events.schema(), statusReader::backlog);
+  }
+
+  /** Events received and settled per minute over the last hour, by the admin's clock; for a chart. */
+  public Throughput throughput() {
+    return LedgerErrors.guard(events.schema(), throughput::lastHour);
   }
 
   /** One page of events matching {@code query}, newest received first. */
@@ -122,11 +153,25 @@ public final class InboxAdmin {
   }
 
   /**
+   * As {@link #show}, for a command that names an event it expects.
+   *
+   * @throws OperationRefusedException if the ledger has no such event, saying under which scope
+   *     the ledger has the same id, if any ({@code found under scope hook-7: add --scope hook-7})
+   */
+  public EventDetail showExisting(String provider, String scope, String eventId) {
+    requireKey(provider, scope, eventId);
+    return LedgerErrors.guard(events.schema(), () -> eventReader.show(provider, scope, eventId)
+        .orElseThrow(() -> new OperationRefusedException(eventReader.notFound(new EventKey(provider, scope, eventId)))));
+  }
+
+  /**
    * Sets a {@code dead} event back to {@code pending}, available now, with {@code attempts} reset
    * to 0 so that it gets the full retry budget again. Its {@code last_error} is kept until the next
-   * attempt replaces it.
+   * attempt replaces it. A {@code pending} event that is not due yet (a failing event backing off)
+   * is made due now instead, keeping its attempts: retry now, once its cause is fixed.
    *
-   * @throws OperationRefusedException if the event does not exist or is not dead
+   * @throws OperationRefusedException if the event does not exist, is not dead and not backing
+   *     off, or is processing
    */
   public void retry(String provider, String scope, String eventId) {
     retry(provider, scope, eventId, false);
@@ -148,9 +193,29 @@ public final class InboxAdmin {
     });
   }
 
-  /** Sets every {@code dead} event back to {@code pending} as {@link #retry(String, String, String)} does; returns how many. */
+  /**
+   * Sets every {@code dead} event back to {@code pending} as {@link #retry(String, String, String)}
+   * does, however many there are; returns how many. Where a person confirms, use
+   * {@link #retryDead(long)}.
+   */
   public int retryDead() {
     return LedgerErrors.guard(events.schema(), retrier::retryDead);
+  }
+
+  /**
+   * Sets every {@code dead} event back to {@code pending}, all of them, if there are exactly
+   * {@code confirmed}: the count the operator was shown ({@link Backlog#dead()},
+   * {@link InboxStatus#dead()}) and confirmed. If events died or were retried meanwhile, nothing
+   * is retried, so that a confirmation never covers more (or other) events than it said.
+   *
+   * @return how many were retried: {@code confirmed}
+   * @throws OperationRefusedException if the ledger holds another number of dead events, naming it
+   */
+  public int retryDead(long confirmed) {
+    if (confirmed < 0) {
+      throw new IllegalArgumentException("confirmed must be >= 0, but was " + confirmed);
+    }
+    return LedgerErrors.guard(events.schema(), () -> retrier.retryDead(confirmed));
   }
 
   /**
@@ -165,6 +230,22 @@ public final class InboxAdmin {
    * @throws IllegalArgumentException if the window is zero or negative
    */
   public PruneReport prune(Duration olderThan, boolean force) {
+    Instant cutoff = pruneCutoff(olderThan, force);
+    return LedgerErrors.guard(events.schema(), () -> pruner.pruneSettledBefore(cutoff));
+  }
+
+  /**
+   * A dry run of {@link #prune}: how many settled events it would delete now, with the same
+   * checks; deletes nothing.
+   *
+   * @throws OperationRefusedException if the window is shorter than the minimum and not forced
+   */
+  public PruneReport prunePreview(Duration olderThan, boolean force) {
+    Instant cutoff = pruneCutoff(olderThan, force);
+    return LedgerErrors.guard(events.schema(), () -> pruner.countSettledBefore(cutoff));
+  }
+
+  private Instant pruneCutoff(Duration olderThan, boolean force) {
     requireNonNull(olderThan, "olderThan");
     if (olderThan.isNegative() || olderThan.isZero()) {
       throw new IllegalArgumentException("olderThan must be positive, but was " + olderThan);
@@ -175,13 +256,12 @@ public final class InboxAdmin {
             + DurationText.format(minimumPruneWindow) + " ago (asked: " + DurationText.format(olderThan)
             + "): providers still redeliver them (automatic retries and redelivery by hand last up to 3 days)"
             + " and an id pruned before its last redelivery is processed twice; use a window of at least "
-            + DurationText.format(minimumPruneWindow) + ", or force it");
+            + DurationText.format(minimumPruneWindow) + ", or pass --force");
       }
       log.warn("pruning with a forced window of {}, below the minimum of {}: a redelivery of a pruned id"
           + " will be processed again", DurationText.format(olderThan), DurationText.format(minimumPruneWindow));
     }
-    Instant cutoff = clock.instant().minus(olderThan);
-    return LedgerErrors.guard(events.schema(), () -> pruner.pruneSettledBefore(cutoff));
+    return clock.instant().minus(olderThan);
   }
 
   /**
@@ -189,11 +269,18 @@ public final class InboxAdmin {
    * changes nothing that exists. The same migration as {@code WebhookRuntime.migrate()}: one
    * transaction, serialized with concurrent migrations by an advisory lock.
    *
+   * @return true if the ledger's table was created now (the schema was new, or lacked it), false
+   *     if it was there already: a typo in the schema name shows as a new ledger being created
    * @throws dev.hookledger.LedgerUnavailableException if the database cannot be reached or refuses
    *     the DDL; nothing was applied
    */
-  public void migrate() {
-    SchemaMigrator.migrate(db, events.schema());
+  public boolean migrate() {
+    return SchemaMigrator.migrate(db, events.schema());
+  }
+
+  /** The name of the database the ledger is in ({@code current_database()}), for messages. */
+  public String databaseName() {
+    return LedgerErrors.guard(events.schema(), () -> db.fetchSingle("select current_database()").get(0, String.class));
   }
 
   /**
@@ -232,6 +319,8 @@ public final class InboxAdmin {
     private Clock clock = Clock.systemUTC();
     private Duration minimumPruneWindow = DEFAULT_MINIMUM_PRUNE_WINDOW;
     private int pruneBatchSize = 1000;
+    private int maxAttempts = RetryPolicy.defaults().maxAttempts();
+    private Duration stuckAfter = DEFAULT_STUCK_AFTER;
 
     private Builder(DataSource dataSource) {
       this.dataSource = requireNonNull(dataSource, "dataSource");
@@ -268,6 +357,32 @@ public final class InboxAdmin {
         throw new IllegalArgumentException("pruneBatchSize must be between 1 and 100000, but was " + size);
       }
       this.pruneBatchSize = size;
+      return this;
+    }
+
+    /**
+     * The most attempts an event gets, for "attempt k of N": the {@link RetryPolicy#maxAttempts()}
+     * of the runtimes that process this ledger; default that of {@link RetryPolicy#defaults()} (12).
+     * {@code WebhookRuntime.admin()} sets its own.
+     */
+    public Builder maxAttempts(int maxAttempts) {
+      if (maxAttempts < 1) {
+        throw new IllegalArgumentException("maxAttempts must be >= 1, but was " + maxAttempts);
+      }
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * How long a waiting event may be due and not taken by any worker before it counts as stuck;
+     * default {@link #DEFAULT_STUCK_AFTER}. Keep it above the runtimes' poll interval.
+     */
+    public Builder stuckAfter(Duration after) {
+      requireNonNull(after, "after");
+      if (after.isNegative() || after.isZero()) {
+        throw new IllegalArgumentException("stuckAfter must be positive, but was " + after);
+      }
+      this.stuckAfter = after;
       return this;
     }
 

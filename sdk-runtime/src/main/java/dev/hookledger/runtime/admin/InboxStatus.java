@@ -11,7 +11,11 @@ import java.util.Optional;
 
 /**
  * A snapshot of the ledger: events per provider and status, the age of the oldest waiting event,
- * dead events, and duplicate deliveries refused. Immutable.
+ * failing, stuck and dead events, and duplicate deliveries refused. Immutable.
+ *
+ * <p>What needs a person, at a glance: {@link #dead()} (retry once the cause is fixed),
+ * {@link #failing()} (each attempt fails; they will be dead after the last), {@link #stuck()} (due
+ * and taken by no worker: are the workers running?) and {@link #oldestWaitingAge()}.
  *
  * <p>In {@link dev.hookledger.runtime.ProcessingMode#SHADOW shadow mode} {@link #duplicates()} is
  * the number of deliveries the application's existing endpoint processed although they were
@@ -21,11 +25,18 @@ public final class InboxStatus {
   private final Instant asOf;
   private final List<StatusCount> counts;
   private final Duration oldestWaitingAge;
+  private final long failing;
+  private final long stuck;
+  private final Duration stuckAfter;
 
-  InboxStatus(Instant asOf, List<StatusCount> counts, Duration oldestWaitingAge) {
+  InboxStatus(Instant asOf, List<StatusCount> counts, Duration oldestWaitingAge, long failing, long stuck,
+      Duration stuckAfter) {
     this.asOf = requireNonNull(asOf, "asOf");
     this.counts = List.copyOf(counts);
     this.oldestWaitingAge = oldestWaitingAge;
+    this.failing = failing;
+    this.stuck = stuck;
+    this.stuckAfter = requireNonNull(stuckAfter, "stuckAfter");
   }
 
   /** When the snapshot was taken, by the admin's clock. */
@@ -56,6 +67,27 @@ public final class InboxStatus {
   /** Events that failed their last allowed attempt and wait for an operator. */
   public long dead() {
     return count(EventStatus.DEAD);
+  }
+
+  /**
+   * Waiting events with at least one failed attempt ({@link EventSummary#failing()}): not dead yet,
+   * but failing on each try. List them with {@link StatusFilter#FAILING}.
+   */
+  public long failing() {
+    return failing;
+  }
+
+  /**
+   * Waiting events due for longer than {@link #stuckAfter()} and taken by no worker
+   * ({@link EventSummary#stuck()}): no live worker polls this ledger, or they cannot keep up.
+   */
+  public long stuck() {
+    return stuck;
+  }
+
+  /** The threshold {@link #stuck()} was counted with. */
+  public Duration stuckAfter() {
+    return stuckAfter;
   }
 
   /** All events in the ledger. */

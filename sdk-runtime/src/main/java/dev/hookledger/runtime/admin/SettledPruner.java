@@ -35,9 +35,18 @@ final class SettledPruner {
     this.batchSize = batchSize;
   }
 
-  PruneReport pruneSettledBefore(Instant cutoff) {
+  /** How many settled rows a prune with this cutoff would delete now; deletes nothing (a dry run). */
+  PruneReport countSettledBefore(Instant cutoff) {
+    return new PruneReport(db.fetchCount(events.table(), eligible(cutoff)), 0, cutoff);
+  }
+
+  private static Condition eligible(Instant cutoff) {
     // inlined statuses: the partial index on settled rows (settled_at) then serves the batch select
-    Condition eligible = EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff));
+    return EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff));
+  }
+
+  PruneReport pruneSettledBefore(Instant cutoff) {
+    Condition eligible = eligible(cutoff);
     long deleted = 0;
     int batches = 0;
     int n;

@@ -18,10 +18,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record2;
+import org.jooq.Record3;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
 final class StatusReader {
@@ -31,14 +31,19 @@ final class StatusReader {
   private final DSLContext db;
   private final EventTable events;
   private final Clock clock;
+  private final Duration stuckAfter;
 
-  StatusReader(DSLContext db, EventTable events, Clock clock) {
+  StatusReader(DSLContext db, EventTable events, Clock clock, Duration stuckAfter) {
     this.db = db;
     this.events = events;
     this.clock = clock;
+    this.stuckAfter = stuckAfter;
   }
 
-  /** Counts per provider and status (one scan of the table), plus the oldest waiting event's age. */
+  /**
+   * Counts per provider and status (one scan of the table), plus the failing and stuck counts and
+   * the oldest waiting event's age (one read of the waiting rows' partial index).
+   */
   InboxStatus status() {
     Instant now = clock.instant();
     List<StatusCount> counts = db
@@ -50,7 +55,12 @@ final class StatusReader {
         .sorted(Comparator.comparing(StatusCount::provider)
             .thenComparing(StatusCount::status))
         .toList();
-    return new InboxStatus(now, ordered, oldestWaiting().map(at -> age(at, now)).orElse(null));
+    Record3<Integer, Integer, Instant> waiting = db
+        .select(count().filterWhere(WaitingRows.FAILING), count().filterWhere(WaitingRows.stuck(stuckAfter)),
+            min(RECEIVED_AT))
+        .from(events.table()).where(WAITING).fetchSingle();
+    Duration oldest = waiting.value3() == null ? null : age(waiting.value3(), now);
+    return new InboxStatus(now, ordered, oldest, waiting.value1(), waiting.value2(), stuckAfter);
   }
 
   /** Waiting and dead counts and the oldest waiting age, through the partial indexes only. */
@@ -61,10 +71,6 @@ final class StatusReader {
     int dead = db.fetchCount(events.table(), IS_DEAD);
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
     return new Backlog(waiting.value1(), dead, oldest);
-  }
-
-  private Optional<Instant> oldestWaiting() {
-    return db.select(min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchOptional(r -> r.value1());
   }
 
   /** Never negative: a row received "after" the admin's clock (clock skew) is of age zero. */

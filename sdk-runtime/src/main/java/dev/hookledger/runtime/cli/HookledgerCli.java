@@ -8,7 +8,10 @@ import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.OperationRefusedException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import dev.hookledger.runtime.internal.admin.DurationText;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,22 +25,26 @@ import picocli.CommandLine.Spec;
  * (picocli must be on the class path; it is an optional dependency of sdk-runtime).
  *
  * <pre>
- * hookledger status                          counts per provider and status, oldest waiting, dead, duplicates
- * hookledger list --status dead              newest first, with errors (--provider, --type, --limit, --after)
- * hookledger show stripe evt_123 [--scope S] one event: headers, body, attempts, last error
- * hookledger retry stripe evt_123 | --dead   set dead events back to pending
- * hookledger prune --older-than 30d          delete settled history (at least 3d unless --force)
+ * hookledger status                          counts, oldest waiting, failing (with causes), stuck, dead
+ * hookledger list --status failing           newest first, with causes (--provider, --type 'invoice.*', --limit, --after)
+ * hookledger show stripe evt_123 [--scope S] one event: headers, body, attempts, last error in full
+ * hookledger retry stripe evt_123            a dead event back to pending, or a failing one due now
+ * hookledger retry --dead --confirm 37       every dead event, once their count is confirmed
+ * hookledger prune --older-than 30d          delete settled history (at least 3d unless --force; --dry-run)
  * hookledger migrate                         create the ledger schema
  * hookledger replay stripe --since 2h        fetch missed events from the provider's API
  * </pre>
  *
  * <p>Global options, accepted before or after the command: {@code --database-url} (or
- * {@code HOOKLEDGER_DATABASE_URL}), {@code --schema} (or {@code HOOKLEDGER_SCHEMA}), {@code --json}
- * for machine-readable output, {@code --verbose} for stack traces and library logs.
+ * {@code HOOKLEDGER_DATABASE_URL}), {@code --schema} (or {@code HOOKLEDGER_SCHEMA}),
+ * {@code --max-attempts} (or {@code HOOKLEDGER_MAX_ATTEMPTS}: the N of "attempt k of N"),
+ * {@code --stuck-after} (or {@code HOOKLEDGER_STUCK_AFTER}), {@code --json} for machine-readable
+ * output, {@code --verbose} for stack traces and library logs.
  *
  * <p>Exit codes: 0 done; 1 failed (database or provider API); 2 bad usage or an operation the
  * provider does not support; 3 refused by a safety check (prune window, retrying an event that is
- * not dead) or naming an event the ledger does not have, with nothing changed. Errors are one
+ * neither dead nor failing, {@code retry --dead} without the confirmed count) or naming an event
+ * the ledger does not have, with nothing changed. Errors are one
  * line on stderr, and a password in the database URL is never printed.
  */
 @Command(name = "hookledger", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
@@ -62,6 +69,17 @@ public final class HookledgerCli implements Runnable {
       defaultValue = "${env:HOOKLEDGER_SCHEMA:-hookledger}",
       description = "the ledger's schema (default: $HOOKLEDGER_SCHEMA or hookledger)")
   private String schema;
+
+  @Option(names = "--max-attempts", scope = ScopeType.INHERIT, paramLabel = "N",
+      defaultValue = "${env:HOOKLEDGER_MAX_ATTEMPTS:-12}",
+      description = "the processing runtimes' RetryPolicy.maxAttempts, for 'attempt k of N'"
+          + " (default: $HOOKLEDGER_MAX_ATTEMPTS or 12)")
+  private int maxAttempts;
+
+  @Option(names = "--stuck-after", scope = ScopeType.INHERIT, paramLabel = "DURATION",
+      defaultValue = "${env:HOOKLEDGER_STUCK_AFTER:-2m}",
+      description = "a waiting event due this long and taken by no worker is stuck (default: $HOOKLEDGER_STUCK_AFTER or 2m)")
+  private String stuckAfter;
 
   @Option(names = "--json", scope = ScopeType.INHERIT, description = "print JSON for scripts")
   private boolean json;
@@ -109,7 +127,17 @@ public final class HookledgerCli implements Runnable {
           "no database: pass --database-url or set HOOKLEDGER_DATABASE_URL");
     }
     url = new DatabaseUrl(databaseUrl.trim());
-    return InboxAdmin.builder(url.dataSource()).schema(schema).build();
+    return InboxAdmin.builder(url.dataSource()).schema(schema).maxAttempts(maxAttempts)
+        .stuckAfter(DurationText.parse(stuckAfter)).build();
+  }
+
+  /** The global options a follow-up command must repeat to see the same ledger (never the database URL). */
+  List<String> ledgerOptions() {
+    List<String> options = new ArrayList<>();
+    if (!"hookledger".equals(schema)) {
+      options.addAll(List.of("--schema", schema));
+    }
+    return options;
   }
 
   boolean json() {

@@ -3,21 +3,25 @@ package dev.hookledger.runtime.cli;
 import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
-import dev.hookledger.runtime.admin.EventSummary;
-import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.admin.StatusFilter;
 import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "list", description = "List events, newest first, with their last error.")
+@Command(name = "list", description = {"List events, newest first: attempt k of N, next attempt and the root cause in one line.",
+    "'show' prints an event's whole error."})
 final class ListCommand extends AdminCommand {
-  @Option(names = "--status", description = "pending, processing, done, ignored, stale or dead")
+  @Option(names = "--status", description = "pending, processing, done, ignored, stale or dead; or waiting, failing"
+      + " (waiting after a failed attempt) or stuck (due and taken by no worker); any case")
   private String status;
 
   @Option(names = "--provider", description = "only this provider's events")
   private String provider;
 
-  @Option(names = "--type", description = "only events of exactly this type")
+  @Option(names = "--type", description = "only events of this type, or type pattern as @OnEvent reads it: invoice.*, *")
   private String type;
 
   @Option(names = "--limit", defaultValue = "" + EventQuery.DEFAULT_LIMIT, description = "page size (default: ${DEFAULT-VALUE})")
@@ -28,8 +32,8 @@ final class ListCommand extends AdminCommand {
 
   @Override
   public void run() {
-    EventQuery query = EventQuery.builder().status(status == null ? null : StatusColumn.parse(status)).provider(provider).type(type).limit(limit)
-        .after(after).build();
+    EventQuery query = EventQuery.builder().status(status == null ? null : StatusFilter.parse(status))
+        .provider(provider).type(type).limit(limit).after(after).build();
     EventPage page = cli.admin().list(query);
     if (cli.json()) {
       cli.printJson(line(), AdminJson.page(page));
@@ -40,12 +44,22 @@ final class ListCommand extends AdminCommand {
       out.println("no events");
       return;
     }
-    TextTable table = new TextTable("RECEIVED", "PROVIDER", "SCOPE", "EVENT", "TYPE", "STATUS", "ATTEMPTS>", "LAST ERROR");
-    for (EventSummary e : page.events()) {
-      table.row(e.receivedAt(), e.provider(), e.scope().isEmpty() ? "-" : e.scope(), e.eventId(), e.type(),
-          StatusColumn.sql(e.status()), e.attempts(), e.lastError().orElse(""));
+    out.print(EventRowsText.render(page.events(), Clock.systemUTC().instant()));
+    page.nextCursor().ifPresent(c -> out.println("more: " + String.join(" ", nextPage(query, c))));
+  }
+
+  /** The command of the next page: every filter of this one, and the cursor. */
+  private List<String> nextPage(EventQuery query, String cursor) {
+    List<String> command = new ArrayList<>(List.of("hookledger"));
+    command.addAll(cli.ledgerOptions());
+    command.add("list");
+    query.status().ifPresent(s -> command.addAll(List.of("--status", s.text())));
+    query.provider().ifPresent(p -> command.addAll(List.of("--provider", Shell.quote(p))));
+    query.type().ifPresent(t -> command.addAll(List.of("--type", Shell.quote(t))));
+    if (query.limit() != EventQuery.DEFAULT_LIMIT) {
+      command.addAll(List.of("--limit", Integer.toString(query.limit())));
     }
-    out.print(table.render());
-    page.nextCursor().ifPresent(c -> out.println("more: hookledger list --after " + c));
+    command.addAll(List.of("--after", cursor));
+    return command;
   }
 }

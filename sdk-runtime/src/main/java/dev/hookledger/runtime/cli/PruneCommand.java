@@ -4,6 +4,7 @@ import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.PruneReport;
 import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.admin.TimeText;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Option;
 @Command(name = "prune", description = {
     "Delete settled events older than a window (default 30d).",
     "Only done, ignored and stale events are deleted, never pending, processing or dead ones.",
-    "A window under 3d is refused unless --force: providers still redeliver such events, and a pruned id would be processed twice."})
+    "A window under 3d is refused unless --force: providers still redeliver such events, and a pruned id would be processed twice.",
+    "--dry-run counts what would be deleted and deletes nothing."})
 final class PruneCommand extends AdminCommand {
   @Option(names = "--older-than", defaultValue = "30d", paramLabel = "DURATION",
       description = "keep events settled within this window: 30d, 72h, ... (default: ${DEFAULT-VALUE})")
@@ -20,12 +22,22 @@ final class PruneCommand extends AdminCommand {
   @Option(names = "--force", description = "allow a window shorter than the minimum")
   private boolean force;
 
+  @Option(names = "--dry-run", description = "count the events that would be deleted; delete nothing")
+  private boolean dryRun;
+
   @Override
   public void run() {
     Duration window = DurationText.parse(olderThan);
     InboxAdmin admin = cli.admin();
+    if (dryRun) {
+      PruneReport r = admin.prunePreview(window, force);
+      cli.print(line(), AdminJson.prune(r).put("dryRun", true), "would prune " + r.deleted() + " settled events ("
+          + "settled before " + TimeText.second(r.cutoff()) + ", older than " + DurationText.format(window)
+          + "); nothing was deleted (dry run)");
+      return;
+    }
     PruneReport r = admin.prune(window, force);
-    cli.print(line(), AdminJson.prune(r), "pruned " + r.deleted() + " settled events (settled before "
-        + r.cutoff() + ", older than " + DurationText.format(window) + ") in " + r.batches() + " batches");
+    cli.print(line(), AdminJson.prune(r).put("dryRun", false), "pruned " + r.deleted() + " settled events (settled before "
+        + TimeText.second(r.cutoff()) + ", older than " + DurationText.format(window) + ") in " + r.batches() + " batches");
   }
 }

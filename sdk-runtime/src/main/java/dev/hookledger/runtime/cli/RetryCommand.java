@@ -2,14 +2,17 @@ package dev.hookledger.runtime.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.OperationRefusedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "retry", description = {
-    "Set a dead event, or every dead event, back to pending.",
-    "The event is available at once with attempts reset to 0; its last error is kept until the next attempt."})
+    "Set a dead event back to pending, or make a failing event (pending, backing off) due now.",
+    "A dead event is available at once with attempts reset to 0; a failing one keeps its attempts."
+        + " The last error is kept until the next attempt.",
+    "--dead retries every dead event, not only those a page shows: it asks for their count first (--confirm N)."})
 final class RetryCommand extends AdminCommand {
   @Parameters(index = "0", arity = "0..1", paramLabel = "PROVIDER")
   private String provider;
@@ -20,8 +23,12 @@ final class RetryCommand extends AdminCommand {
   @Option(names = "--scope", defaultValue = "", description = "the event's scope, where it has one")
   private String scope;
 
-  @Option(names = "--dead", description = "retry every dead event")
+  @Option(names = "--dead", description = "retry every dead event (with --confirm N)")
   private boolean allDead;
+
+  @Option(names = "--confirm", paramLabel = "N", description = "with --dead: the number of dead events you expect to retry;"
+      + " nothing is retried if the ledger holds another number")
+  private Long confirm;
 
   @Option(names = "--force", description = "also retry a settled (done, ignored, stale) event: its handlers run again")
   private boolean force;
@@ -33,16 +40,25 @@ final class RetryCommand extends AdminCommand {
     if (allDead ? anyNamed : !named) {
       throw new ParameterException(line(), "name one event (PROVIDER EVENT_ID) or pass --dead");
     }
+    if (confirm != null && !allDead) {
+      throw new ParameterException(line(), "--confirm goes with --dead");
+    }
     InboxAdmin admin = cli.admin();
     int retried;
     String text;
     if (allDead) {
-      retried = admin.retryDead();
-      text = "retried " + retried + " dead events";
+      long dead = admin.backlog().dead();
+      if (confirm == null && dead > 0) {
+        throw new OperationRefusedException("retry --dead would set " + dead + " dead events back to pending;"
+            + " nothing was retried: pass --confirm " + dead + " to retry them");
+      }
+      retried = admin.retryDead(confirm == null ? 0 : confirm);
+      text = "retried " + retried + " dead events: pending, due now";
     } else {
       admin.retry(provider, scope, eventId, force);
       retried = 1;
-      text = "retried " + provider + " event " + eventId + ": pending";
+      text = "retried " + provider + " event " + eventId + (scope.isEmpty() ? "" : " (scope " + scope + ")")
+          + ": pending, due now";
     }
     cli.print(line(), JsonNodeFactory.instance.objectNode().put("retried", retried), text);
   }

@@ -3,8 +3,7 @@ package dev.hookledger.runtime.cli;
 import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
-import dev.hookledger.runtime.admin.OperationRefusedException;
-import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.admin.TimeText;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
@@ -26,8 +25,7 @@ final class ShowCommand extends AdminCommand {
 
   @Override
   public void run() {
-    EventDetail d = cli.admin().show(provider, scope, eventId)
-        .orElseThrow(() -> new OperationRefusedException(new EventKey(provider, scope, eventId) + " is not in the ledger"));
+    EventDetail d = cli.admin().showExisting(provider, scope, eventId);
     if (cli.json()) {
       cli.printJson(line(), AdminJson.detail(d));
       return;
@@ -37,13 +35,14 @@ final class ShowCommand extends AdminCommand {
     TextTable fields = new TextTable("FIELD", "VALUE");
     fields.row("provider", s.provider()).row("scope", s.scope().isEmpty() ? "-" : s.scope())
         .row("event", s.eventId()).row("type", s.type()).row("status", StatusColumn.sql(s.status()))
-        .row("source", SourceColumn.sql(s.source())).row("attempts", s.attempts()).row("duplicates", s.duplicates())
-        .row("received", s.receivedAt()).row("available", s.availableAt())
-        .row("settled", text(s.settledAt())).row("api version", text(d.apiVersion()))
+        .row("source", SourceColumn.sql(s.source())).row("attempts", s.attempts() + " of " + s.maxAttempts() + (s.failing() ? " (failing)" : "")
+            + (s.stuck() ? " (stuck)" : "")).row("duplicates", s.duplicates())
+        .row("received", TimeText.second(s.receivedAt())).row("available", TimeText.second(s.availableAt()))
+        .row("settled", text(s.settledAt().map(TimeText::second))).row("root cause", text(s.rootCause())).row("api version", text(d.apiVersion()))
         .row("entity", text(d.entityKey()) + (d.entityVersion().isPresent() ? " @" + d.entityVersion().getAsLong() : ""))
-        .row("occurred", text(d.occurredAt())).row("delivery", text(d.deliveryId()))
-        .row("secret id", text(d.secretId())).row("signed at", text(d.signedAt()))
-        .row("lease", text(d.leaseOwner()) + d.leaseUntil().map(u -> " until " + u).orElse(""));
+        .row("occurred", text(d.occurredAt().map(TimeText::second))).row("delivery", text(d.deliveryId()))
+        .row("secret id", text(d.secretId())).row("signed at", text(d.signedAt().map(TimeText::second)))
+        .row("lease", text(d.leaseOwner()) + d.leaseUntil().map(u -> " until " + TimeText.second(u)).orElse(""));
     out.print(fields.render());
     out.println();
     out.println("last error:");

@@ -1,21 +1,37 @@
 package dev.hookledger.runtime.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.EventPage;
+import dev.hookledger.runtime.admin.EventQuery;
+import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.StatusCount;
+import dev.hookledger.runtime.admin.StatusFilter;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 
-@Command(name = "status", description = {"Show events per provider and status.",
-    "Also the oldest waiting event's age, dead events, and duplicate deliveries acknowledged without processing."})
+@Command(name = "status", description = {"Show events per provider and status, and what needs a person.",
+    "The oldest waiting event's age; failing events (waiting after a failed attempt: attempt k of N, next attempt,"
+        + " root cause), the first " + StatusCommand.FAILING_SHOWN + " listed; stuck events (due and taken by no worker);"
+        + " dead events; duplicate deliveries acknowledged without processing."})
 final class StatusCommand extends AdminCommand {
+  static final int FAILING_SHOWN = 10;
+
   @Override
   public void run() {
-    InboxStatus status = cli.admin().status();
+    InboxAdmin admin = cli.admin();
+    InboxStatus status = admin.status();
+    EventPage failing = status.failing() == 0 ? null
+        : admin.list(EventQuery.builder().status(StatusFilter.FAILING).limit(FAILING_SHOWN).build());
     if (cli.json()) {
-      cli.printJson(line(), AdminJson.status(status));
+      ObjectNode o = AdminJson.status(status);
+      o.set("failingEvents", failing == null ? o.arrayNode() : AdminJson.summaries(failing.events()));
+      cli.printJson(line(), o);
       return;
     }
     PrintWriter out = line().getOut();
@@ -31,7 +47,24 @@ final class StatusCommand extends AdminCommand {
     out.println();
     out.println("waiting:    " + status.waiting()
         + status.oldestWaitingAge().map(a -> " (oldest " + DurationText.age(a) + ")").orElse(""));
-    out.println("dead:       " + status.dead() + (status.dead() > 0 ? " (hookledger list --status dead)" : ""));
+    out.println("failing:    " + status.failing() + (status.failing() > 0 ? " (" + hint("failing") + ")" : ""));
+    out.println("stuck:      " + status.stuck() + (status.stuck() > 0
+        ? " due for over " + DurationText.format(status.stuckAfter()) + " and taken by no worker: are the workers running? ("
+            + hint("stuck") + ")" : ""));
+    out.println("dead:       " + status.dead() + (status.dead() > 0 ? " (" + hint("dead") + ")" : ""));
     out.println("duplicates: " + status.duplicates() + " deliveries acknowledged without processing");
+    if (failing != null) {
+      out.println();
+      out.println("failing events, newest first" + (status.failing() > failing.events().size()
+          ? " (" + failing.events().size() + " of " + status.failing() + ")" : "") + ":");
+      out.print(EventRowsText.render(failing.events(), status.asOf()));
+    }
+  }
+
+  private String hint(String filter) {
+    List<String> command = new ArrayList<>(List.of("hookledger"));
+    command.addAll(cli.ledgerOptions());
+    command.addAll(List.of("list", "--status", filter));
+    return String.join(" ", command);
   }
 }

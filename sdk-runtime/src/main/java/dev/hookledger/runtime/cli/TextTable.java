@@ -24,7 +24,12 @@ final class TextTable {
     if (cells.length != headers.length) {
       throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + headers.length);
     }
-    rows.add(Arrays.stream(cells).map(c -> c == null ? "-" : oneLine(c.toString())).toArray(String[]::new));
+    String[] row = new String[cells.length];
+    for (int i = 0; i < cells.length; i++) {
+      // the last column (an error's cause) may run on: a terminal wraps it, nothing after it moves
+      row[i] = cells[i] == null ? "-" : oneLine(cells[i].toString(), i == cells.length - 1 ? LAST_MAX : MAX);
+    }
+    rows.add(row);
     return this;
   }
 
@@ -58,10 +63,13 @@ final class TextTable {
     out.append(l.toString().stripTrailing()).append('\n');
   }
 
-  /** Tables show the first line of a cell (errors can be long stack traces), cut at 80 characters. */
-  static String oneLine(String s) {
+  /** Tables show the first line of a cell (errors can be long stack traces), cut at 80 characters, 200 in the last column. */
+  static String oneLine(String s, int max) {
     int nl = s.indexOf('\n');
     String first = nl < 0 ? s : s.substring(0, nl) + " ...";
-    return first.length() <= 80 ? first : first.substring(0, 77) + "...";
+    return first.length() <= max ? first : first.substring(0, max - 3) + "...";
   }
+
+  private static final int MAX = 80;
+  private static final int LAST_MAX = 200;
 }

@@ -54,26 +54,106 @@ class AdminServletTest {
   }
 
   @Test
-  void pageShowsCountsAgeAndTheDeadEventsEscapedError() throws Exception {
-    HttpResponse<String> r = get("/", "text/html");
+  void pageShowsSummaryCountsAndTheDeadEventsEscapedCauseOnOneLine() throws Exception {
+    HttpResponse<String> r = get("/?status=dead", "text/html");
 
     assertEquals(200, r.statusCode());
     assertEquals("text/html;charset=utf-8", r.headers().firstValue("Content-Type").orElseThrow());
     String html = r.body();
     assertTrue(html.contains("<tr><td>stripe</td><td class=\"n\">1</td><td class=\"n\">0</td>"
         + "<td class=\"n\">1</td><td class=\"n\">0</td><td class=\"n\">0</td><td class=\"n\">0</td></tr>"), html);
-    assertTrue(html.contains("<p id=\"waiting\">waiting: 1 (oldest 3m 0s)</p>"), html);
-    assertTrue(html.contains("<p id=\"dead\">dead: 1</p>"), html);
-    assertTrue(html.contains("<pre>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;</pre>"), html);
+    assertTrue(html.contains("<span class=\"n\">3m 0s</span>oldest waiting</a>"), html);
+    assertTrue(html.contains("<a class=\"card alarm\" id=\"card-dead\""), "dead is highlighted: " + html);
+    assertTrue(html.contains("<a class=\"card\" id=\"card-failing\""), "nothing is failing: " + html);
+    String escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;";
+    assertTrue(html.contains("<td class=\"cause\" title=\"" + escaped + "\">" + escaped + "</td>"), html);
     assertFalse(html.contains(EVIL_ERROR));
-    assertTrue(html.contains("<td>guid-&lt;1&gt;</td>"), html);
+    assertTrue(html.contains(">guid-&lt;1&gt;</a>"), html);
     assertTrue(html.contains("<input type=\"hidden\" name=\"eventId\" value=\"guid-&lt;1&gt;\">"), html);
     assertTrue(html.contains("action=\"/app/admin/retry\""), html);
-    assertTrue(html.contains("retry all dead"), html);
+    assertTrue(html.contains("<a class=\"button danger\" id=\"retry-all-dead\" href=\"/app/admin/confirm-retry-dead\">"
+        + "retry all 1 dead…</a>"), html);
+    assertTrue(html.contains("<a id=\"tab-dead\" href=\"/app/admin/?status=dead\" class=\"on\">dead (1)</a>"), html);
     String csp = r.headers().firstValue("Content-Security-Policy").orElseThrow();
     String nonce = csp.replaceAll(".*script-src 'nonce-([^']+)'.*", "$1");
     assertTrue(html.contains("<script nonce=\"" + nonce + "\">"), "the page's only script carries the nonce");
+    assertEquals(1, html.split("<script").length - 1, "one script");
+    assertFalse(html.contains(" style=\""), "no inline style attribute: the CSP would refuse it");
+    assertFalse(html.matches("(?s).*(src|href)=\"(https?:)?//.*"), "nothing is loaded from elsewhere");
     assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
+  }
+
+  @Test
+  void theEventPageShowsBodyKeptHeadersAndTheWholeErrorButNoSignature() throws Exception {
+    ledger.row("stripe", "evt_full").status("dead").attempts(12).body("{\"amount\":\"<42>\"}")
+        .headers(java.util.Map.of("stripe-signature", "t=1,v1=abc", "content-type", "application/json",
+            "x-hook-hmac", "zzz"))
+        .lastError("handler failed\njava.lang.IllegalStateException: card declined\n\tat a.B.c(B.java:1)\n").insert();
+
+    HttpResponse<String> r = get("/event?provider=stripe&scope=&eventId=evt_full", "text/html");
+
+    assertEquals(200, r.statusCode(), r.body());
+    String html = r.body();
+    assertTrue(html.contains("<pre id=\"body\">{&quot;amount&quot;:&quot;&lt;42&gt;&quot;}</pre>"), html);
+    assertTrue(html.contains("<tr><th>content-type</th><td>application/json</td></tr>"), html);
+    assertFalse(html.contains("stripe-signature") || html.contains("t=1,v1=abc") || html.contains("x-hook-hmac"), html);
+    assertTrue(html.contains("<dt>root cause</dt><dd>IllegalStateException: card declined</dd>"), html);
+    assertTrue(html.contains("<dt>attempt</dt><dd>12 of 12</dd>"), html);
+    assertTrue(html.contains("\tat a.B.c(B.java:1)"), "the whole trace, one click away: " + html);
+    assertTrue(html.contains(">retry</button>"), html);
+
+    HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "text/html");
+    assertEquals(404, missing.statusCode());
+    assertEquals("github event guid-<1> is not in the ledger; found under scope hook-7: add --scope hook-7",
+        Json.MAPPER.readTree(missing.body()).get("error").asText());
+    JsonNode json = Json.MAPPER.readTree(get("/event.json?provider=stripe&eventId=evt_full", "*/*").body());
+    assertEquals("IllegalStateException: card declined", json.get("rootCause").asText());
+    assertFalse(json.get("headers").has("stripe-signature"));
+  }
+
+  @Test
+  void filtersAndPagesOverJsonAndABadFilterIsExplainedOnThePage() throws Exception {
+    ledger.row("stripe", "evt_inv1").type("invoice.paid").status("done").settledAt(NOW).insert();
+    ledger.row("stripe", "evt_inv2").type("invoice.created").status("done").settledAt(NOW).insert();
+
+    JsonNode page = Json.MAPPER.readTree(get("/events.json?type=invoice.*&limit=1", "*/*").body());
+    assertEquals(1, page.get("events").size());
+    String after = page.get("nextCursor").asText();
+    JsonNode next = Json.MAPPER.readTree(get("/events.json?type=invoice.*&limit=1&after=" + after, "*/*").body());
+    assertEquals(1, next.get("events").size());
+    assertTrue(next.get("nextCursor").isNull());
+    assertEquals(java.util.Set.of("evt_inv1", "evt_inv2"), java.util.Set.of(page.get("events").get(0).get("eventId").asText(),
+        next.get("events").get(0).get("eventId").asText()));
+
+    HttpResponse<String> bad = get("/?type=*.paid", "text/html");
+    assertEquals(400, bad.statusCode());
+    assertTrue(bad.body().contains("<p id=\"filter-error\" class=\"stuck\">bad event type pattern &#39;*.paid&#39;"),
+        bad.body());
+    assertEquals(400, get("/events.json?status=lost", "*/*").statusCode());
+  }
+
+  @Test
+  void activityCountsReceivedAndSettledPerMinuteOverTheLastHour() throws Exception {
+    ledger.row("stripe", "evt_a").status("done").receivedAt(NOW.minus(Duration.ofMinutes(10)))
+        .settledAt(NOW.minus(Duration.ofMinutes(9))).insert();
+    ledger.row("stripe", "evt_old").status("done").receivedAt(NOW.minus(Duration.ofHours(2)))
+        .settledAt(NOW.minus(Duration.ofHours(2))).insert();
+
+    JsonNode minutes = Json.MAPPER.readTree(get("/activity.json", "*/*").body()).get("minutes");
+
+    assertEquals(60, minutes.size());
+    assertEquals("2025-03-01T12:00:00Z", minutes.get(59).get("start").asText());
+    long received = 0;
+    long settled = 0;
+    for (JsonNode m : minutes) {
+      received += m.get("received").asLong();
+      settled += m.get("settled").asLong();
+    }
+    // the pending (3 min ago), done (now) and dead (now) rows of the fixture, and evt_a; not evt_old
+    assertEquals(4, received);
+    assertEquals(2, settled, "evt_done (settled now) and evt_a");
+    assertEquals(1, minutes.get(49).get("received").asLong(), "evt_a, at 11:50");
+    assertTrue(get("/", "text/html").body().contains("<figure id=\"activity\"><svg role=\"img\""));
   }
 
   @Test
@@ -92,6 +172,7 @@ class AdminServletTest {
     assertEquals("application/json", negotiated.headers().firstValue("Content-Type").orElseThrow());
     JsonNode both = Json.MAPPER.readTree(negotiated.body());
     assertEquals(1, both.get("status").get("dead").asInt());
+    assertEquals(0, both.get("failing").get("events").size());
     assertEquals("guid-<1>", both.get("dead").get("events").get(0).get("eventId").asText());
   }
 
@@ -103,7 +184,7 @@ class AdminServletTest {
     assertEquals("a retry needs the header X-Hookledger-Admin: 1 (cross-site request guard)",
         Json.MAPPER.readTree(r.body()).get("error").asText());
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
-    assertEquals(403, post("/retry-dead", "", false).statusCode());
+    assertEquals(403, post("/retry-dead", "confirm=1", false).statusCode());
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
   }
 
@@ -119,13 +200,25 @@ class AdminServletTest {
   void retryAllDeadAndRefusalsOverHttp() throws Exception {
     HttpResponse<String> refused = post("/retry", "provider=stripe&eventId=evt_done", true);
     assertEquals(409, refused.statusCode());
-    assertEquals("stripe event evt_done is done, not dead: only dead events are retried"
-        + " (force it to run a settled event's handlers again)", Json.MAPPER.readTree(refused.body()).get("error").asText());
+    assertEquals("stripe event evt_done is done, not dead: only dead and failing events are retried"
+        + " (pass --force to run a settled event's handlers again)", Json.MAPPER.readTree(refused.body()).get("error").asText());
     assertEquals(400, post("/retry", "provider=stripe", true).statusCode());
 
-    HttpResponse<String> all = post("/retry-dead", "", true);
+    HttpResponse<String> unconfirmed = post("/retry-dead", "", true);
+    assertEquals(400, unconfirmed.statusCode());
+    assertEquals("retry-dead needs the parameter confirm, the number of dead events to retry (now 1): nothing was"
+        + " retried", Json.MAPPER.readTree(unconfirmed.body()).get("error").asText());
+    HttpResponse<String> stale = post("/retry-dead", "confirm=2", true);
+    assertEquals(409, stale.statusCode());
+    assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
+
+    String confirm = get("/confirm-retry-dead", "text/html").body();
+    assertTrue(confirm.contains("Retry all <b>1</b> dead events?"), confirm);
+    assertTrue(confirm.contains("<input type=\"hidden\" name=\"confirm\" value=\"1\">"), confirm);
+    HttpResponse<String> all = post("/retry-dead", "confirm=1", true);
     assertEquals(200, all.statusCode());
     assertEquals(1, Json.MAPPER.readTree(all.body()).get("retried").asInt());
+    assertEquals("retried 1 dead events: pending, due now", Json.MAPPER.readTree(all.body()).get("message").asText());
     assertEquals("pending", ledger.statusOf("github", "hook-7", "guid-<1>"));
   }
 
@@ -141,7 +234,10 @@ class AdminServletTest {
   void everyRouteAnswers401WithoutAValidTokenAndChangesNothing() throws Exception {
     for (String authorization : new String[] {null, "Bearer wrong-token-0123456789", "Bearer " + TOKEN + "x",
         "Basic " + basic("ops", "wrong"), "Token " + TOKEN}) {
-      for (String path : new String[] {"/", "/status.json", "/dead.json", "/health.json", "/nowhere"}) {
+      for (String path : new String[] {"/", "/?status=dead", "/status.json", "/dead.json", "/failing.json",
+          "/events.json", "/event.json?provider=github&scope=hook-7&eventId=guid-%3C1%3E",
+          "/event?provider=github&scope=hook-7&eventId=guid-%3C1%3E", "/activity.json", "/confirm-retry-dead",
+          "/health.json", "/nowhere"}) {
         HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + path)).GET(), authorization);
         assertEquals(401, r.statusCode(), path + " with " + authorization);
         assertEquals(AdminServlet.UNAUTHORIZED, Json.MAPPER.readTree(r.body()).get("error").asText());
@@ -152,7 +248,8 @@ class AdminServletTest {
       for (String path : new String[] {"/retry", "/retry-dead"}) {
         HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + path))
             .header("Content-Type", "application/x-www-form-urlencoded").header(AdminServlet.GUARD_HEADER, "1")
-            .POST(HttpRequest.BodyPublishers.ofString("provider=github&scope=hook-7&eventId=guid-%3C1%3E")), authorization);
+            .POST(HttpRequest.BodyPublishers.ofString("provider=github&scope=hook-7&eventId=guid-%3C1%3E&confirm=1")),
+            authorization);
         assertEquals(401, r.statusCode(), path + " with " + authorization);
       }
     }
@@ -173,7 +270,7 @@ class AdminServletTest {
     HttpResponse<String> page = send(HttpRequest.newBuilder(URI.create(closed + "/")).GET(), "Bearer " + TOKEN);
     assertEquals(403, page.statusCode());
     assertEquals(AdminServlet.CLOSED, Json.MAPPER.readTree(page.body()).get("error").asText());
-    HttpResponse<String> retry = send(HttpRequest.newBuilder(URI.create(closed + "/retry-dead"))
+    HttpResponse<String> retry = send(HttpRequest.newBuilder(URI.create(closed + "/retry-dead?confirm=1"))
         .header(AdminServlet.GUARD_HEADER, "1").POST(HttpRequest.BodyPublishers.noBody()), "Bearer " + TOKEN);
     assertEquals(403, retry.statusCode());
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
@@ -190,7 +287,12 @@ class AdminServletTest {
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    HttpRequest request = b.build();
+    // a refused POST is answered before its body is read, and Jetty then closes the connection: a
+    // pooled connection reused for the next request may be the closed one, so a POST gets its own
+    HttpClient client = request.method().equals("POST")
+        ? HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build() : http;
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
   private static String basic(String user, String password) {

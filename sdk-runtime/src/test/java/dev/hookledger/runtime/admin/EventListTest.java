@@ -74,6 +74,51 @@ class EventListTest {
         assertThrows(IllegalArgumentException.class, () -> EventQuery.builder().after("nonsense")).getMessage());
   }
 
+  @Test
+  void filtersByGroupsWaitingFailingAndStuckAndByTypePattern() {
+    java.time.Instant later = ledger.databaseNow().plus(Duration.ofHours(1));
+    java.time.Instant soon = ledger.databaseNow().plus(Duration.ofMinutes(5));
+    ledger.row("stripe", "evt_new").status("pending").type("invoice.paid").availableAt(later).insert();
+    ledger.row("stripe", "evt_failing").status("pending").type("invoice.payment_failed").attempts(2)
+        .lastError("x\njava.lang.IllegalStateException: card declined\n\tat a.B.c(B.java:1)").availableAt(later).insert();
+    ledger.row("stripe", "evt_running").status("processing").type("charge.refunded").attempts(3).lastError("y")
+        .lease("w1", soon).availableAt(soon).insert();
+    ledger.row("stripe", "evt_stuck").status("processing").type("invoicex").attempts(1).lease("gone", NOW).insert();
+    ledger.row("stripe", "evt_dead").status("dead").type("invoice.paid").attempts(12).lastError("z").insert();
+
+    assertEquals(List.of("evt_stuck", "evt_running", "evt_new", "evt_failing"),
+        ids(admin.list(EventQuery.builder().status(StatusFilter.WAITING).build())));
+    EventPage failing = admin.list(EventQuery.builder().status(StatusFilter.parse("FAILING")).build());
+    assertEquals(List.of("evt_running", "evt_failing"), ids(failing));
+    EventSummary f = failing.events().get(1);
+    assertTrue(f.failing());
+    assertEquals(2, f.attempts());
+    assertEquals(12, f.maxAttempts());
+    assertEquals(later, f.nextAttemptAt().orElseThrow());
+    assertEquals("IllegalStateException: card declined", f.rootCause().orElseThrow());
+    EventPage stuck = admin.list(EventQuery.builder().status(StatusFilter.STUCK).build());
+    assertEquals(List.of("evt_stuck"), ids(stuck));
+    assertTrue(stuck.events().get(0).stuck());
+    assertTrue(!stuck.events().get(0).failing(), "a first attempt whose lease ran out is stuck, not failing");
+
+    assertEquals(List.of("evt_new", "evt_failing", "evt_dead"),
+        ids(admin.list(EventQuery.builder().type("invoice.*").build())));
+    assertEquals(5, admin.list(EventQuery.builder().type("*").build()).events().size());
+    assertEquals(List.of("evt_running"), ids(admin.list(EventQuery.builder().type("charge.refunded").build())));
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> EventQuery.builder().type("invoice.*.paid"));
+    assertEquals("bad event type pattern 'invoice.*.paid' ('*' may only end a pattern, as in \"invoice.*\","
+        + " or stand alone as \"*\")", bad.getMessage());
+    IllegalArgumentException status = assertThrows(IllegalArgumentException.class, () -> StatusFilter.parse("lost"));
+    assertEquals("status must be one of pending, processing, done, ignored, stale, dead, waiting, failing, stuck,"
+        + " but was 'lost'", status.getMessage());
+
+    InboxStatus s = admin.status();
+    assertEquals(2, s.failing());
+    assertEquals(1, s.stuck());
+    assertEquals(4, s.waiting());
+  }
+
   private static List<String> ids(EventPage page) {
     return page.events().stream().map(EventSummary::eventId).toList();
   }

@@ -96,6 +96,7 @@ public final class LedgerFixture {
     public Row lastError(String error) { values.put("last_error", error); return this; }
     public Row duplicates(int duplicates) { values.put("duplicates", duplicates); return this; }
     public Row receivedAt(Instant at) { values.put("received_at", at); values.put("available_at", at); return this; }
+    public Row availableAt(Instant at) { values.put("available_at", at); return this; }
     public Row settledAt(Instant at) { values.put("settled_at", at); return this; }
     public Row secretId(String id) { values.put("secret_id", id); return this; }
     public Row body(String body) { values.put("body", body.getBytes(StandardCharsets.UTF_8)); return this; }

@@ -51,7 +51,7 @@ class PruneTest {
         () -> ledger.admin().prune(Duration.ofDays(1), false));
     assertEquals("refusing to prune events settled less than 3d ago (asked: 1d): providers still redeliver"
         + " them (automatic retries and redelivery by hand last up to 3 days) and an id pruned before its last"
-        + " redelivery is processed twice; use a window of at least 3d, or force it", e.getMessage());
+        + " redelivery is processed twice; use a window of at least 3d, or pass --force", e.getMessage());
     assertEquals(1, ledger.count());
 
     assertEquals(1, ledger.admin().prune(Duration.ofDays(1), true).deleted());

@@ -50,21 +50,67 @@ class RetryTest {
   }
 
   @Test
+  void retryingAFailingEventBackingOffMakesItDueNowAndKeepsItsAttempts() {
+    Instant nextHour = ledger.databaseNow().plus(Duration.ofHours(1));
+    ledger.row("stripe", "evt_failing").status("pending").attempts(3).lastError("boom").availableAt(nextHour).insert();
+
+    Instant before = ledger.databaseNow();
+    admin.retry("stripe", "", "evt_failing");
+
+    EventSummary e = admin.show("stripe", "", "evt_failing").orElseThrow().summary();
+    assertEquals(EventStatus.PENDING, e.status());
+    assertEquals(3, e.attempts(), "the retry budget goes on: attempt 4 of 12 is next");
+    ledger.assertDatabaseTimeSince(before, e.availableAt());
+    assertEquals("boom", e.lastError().orElseThrow());
+    assertTrue(e.failing());
+  }
+
+  @Test
+  void retryDeadBoundToTheConfirmedCountRetriesAllOrNothing() {
+    for (int i = 0; i < 3; i++) {
+      ledger.row("stripe", "evt_" + i).status("dead").attempts(12).insert();
+    }
+
+    OperationRefusedException stale = assertThrows(OperationRefusedException.class, () -> admin.retryDead(2));
+    assertEquals("there are 3 dead events now, not the 2 confirmed: nothing was retried; look again and confirm 3",
+        stale.getMessage());
+    assertEquals(3, admin.backlog().dead());
+
+    assertEquals(3, admin.retryDead(3));
+    assertEquals(0, admin.backlog().dead());
+    assertEquals(0, admin.retryDead(0));
+  }
+
+  @Test
   void refusesToRetryAnEventThatIsNotDeadAndChangesNothing() {
     ledger.row("stripe", "evt_done").status("done").attempts(1).settledAt(DIED).insert();
     ledger.row("github", "g_1").scope("hook-7").status("pending").attempts(3).insert();
+    ledger.row("github", "g_2").scope("hook-7").status("processing").attempts(1)
+        .lease("w1", ledger.databaseNow().plus(Duration.ofMinutes(1))).insert();
 
     OperationRefusedException done = assertThrows(OperationRefusedException.class,
         () -> admin.retry("stripe", "", "evt_done"));
-    assertEquals("stripe event evt_done is done, not dead: only dead events are retried"
-        + " (force it to run a settled event's handlers again)", done.getMessage());
+    assertEquals("stripe event evt_done is done, not dead: only dead and failing events are retried"
+        + " (pass --force to run a settled event's handlers again)", done.getMessage());
     OperationRefusedException pending = assertThrows(OperationRefusedException.class,
         () -> admin.retry("github", "hook-7", "g_1", true));
-    assertEquals("github event g_1 (scope hook-7) is pending: it is already waiting for a worker",
+    assertEquals("github event g_1 (scope hook-7) is pending and due already: it is waiting for a worker",
         pending.getMessage());
+    OperationRefusedException processing = assertThrows(OperationRefusedException.class,
+        () -> admin.retry("github", "hook-7", "g_2"));
+    assertEquals("github event g_2 (scope hook-7) is processing: a worker is running an attempt now",
+        processing.getMessage());
     OperationRefusedException missing = assertThrows(OperationRefusedException.class,
         () -> admin.retry("stripe", "", "evt_nope"));
     assertEquals("stripe event evt_nope is not in the ledger", missing.getMessage());
+    OperationRefusedException unscoped = assertThrows(OperationRefusedException.class,
+        () -> admin.retry("github", "", "g_1"));
+    assertEquals("github event g_1 is not in the ledger; found under scope hook-7: add --scope hook-7",
+        unscoped.getMessage());
+    OperationRefusedException shown = assertThrows(OperationRefusedException.class,
+        () -> admin.showExisting("github", "hook-8", "g_1"));
+    assertEquals("github event g_1 (scope hook-8) is not in the ledger; found under scope hook-7: add --scope hook-7",
+        shown.getMessage());
 
     EventSummary unchanged = admin.show("stripe", "", "evt_done").orElseThrow().summary();
     assertEquals(EventStatus.DONE, unchanged.status());

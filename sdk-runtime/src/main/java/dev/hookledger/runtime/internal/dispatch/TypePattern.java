@@ -48,6 +48,16 @@ public final class TypePattern {
     return wildcard ? type.startsWith(prefix) : type.equals(text);
   }
 
+  /** Whether this pattern ends in {@code *}: it matches every type starting with {@link #prefix()}. */
+  public boolean isWildcard() {
+    return wildcard;
+  }
+
+  /** The text before the {@code *} of a wildcard; the exact type otherwise. */
+  public String prefix() {
+    return prefix;
+  }
+
   @Override
   public String toString() {
     return text;

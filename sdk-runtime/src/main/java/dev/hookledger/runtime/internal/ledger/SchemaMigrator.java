@@ -39,27 +39,42 @@ public final class SchemaMigrator {
    * Creates whatever part of the ledger is missing in {@code schema}; changes nothing that exists.
    *
    * @param schema a lower-case SQL identifier (see {@link EventTable#requireSchemaName})
+   * @return true if the event table did not exist and was created now; false if it was there
    * @throws LedgerUnavailableException if the database cannot be reached or refuses the DDL; the
    *     transaction rolled back
    */
-  public static void migrate(DSLContext dsl, String schema) {
+  public static boolean migrate(DSLContext dsl, String schema) {
     String ddl = ddl(EventTable.requireSchemaName(schema));
     long start = System.nanoTime();
+    String[] database = new String[1];
+    boolean created;
     try {
-      dsl.transaction(cfg -> {
+      created = dsl.transactionResult(cfg -> {
         DSLContext tx = cfg.dsl();
         // not the runtime's deadlines: waiting for another process's migration, or building an index
         // on a large ledger, may rightly take longer than any one delivery's statement should
         tx.execute("set local statement_timeout = 0; set local lock_timeout = 0");
         tx.fetch("select pg_advisory_xact_lock(?, ?)", LOCK_CLASS, schema.hashCode());
+        // under the lock: a concurrent migration has finished, so "missing" means this one creates it
+        boolean missing = tx.fetchSingle("select to_regclass(?) is null", "\"" + schema + "\".event")
+            .get(0, Boolean.class);
+        database[0] = tx.fetchSingle("select current_database()").get(0, String.class);
         tx.execute(ddl);
+        return missing;
       });
     } catch (DataAccessException e) {
       // DDL errors cannot quote event data, so the database's own message may be shown
       throw new LedgerUnavailableException("cannot migrate ledger schema '" + schema + "': "
           + LedgerErrors.describe(e) + ": " + LedgerErrors.sqlMessage(e), e);
     }
-    log.info("ledger schema '{}' is up to date ({} ms)", schema, (System.nanoTime() - start) / 1_000_000);
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    if (created) {
+      // said at INFO with the database: a typo in the schema name creates a new, empty ledger
+      log.info("created ledger schema '{}' in database '{}' ({} ms)", schema, database[0], ms);
+    } else {
+      log.info("ledger schema '{}' in database '{}' is up to date ({} ms)", schema, database[0], ms);
+    }
+    return created;
   }
 
   /** The DDL as it is run: comments removed, every schema reference quoted and renamed to {@code schema}. */

@@ -1,0 +1,94 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.admin.AdminHtml.escape;
+import static dev.hookledger.runtime.admin.AdminHtml.time;
+
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.admin.TimeText;
+import dev.hookledger.runtime.internal.ledger.SourceColumn;
+import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One event in full: where it stands (attempt k of N, next attempt, root cause, a retry button where
+ * one applies), the whole last error, the headers kept as evidence (signature-like headers are never
+ * stored nor shown) and the body. Also the small confirmation page of "retry all dead".
+ */
+final class DetailPage {
+  private DetailPage() {}
+
+  static String render(EventDetail d, Instant now, String base, String guardHeader, String nonce) {
+    EventSummary s = d.summary();
+    StringBuilder h = new StringBuilder(8192 + d.body().length() * 2);
+    AdminHtml.head(h, s + " · hookledger", nonce);
+    AdminHtml.header(h, base, now, false);
+    h.append("<h2 id=\"event-title\">").append(escape(s.toString())).append("</h2>\n");
+    if (AdminPage.retryable(s, now)) {
+      h.append("<p>");
+      AdminPage.retryForm(h, base, s, s.status() == EventStatus.DEAD ? "retry" : "retry now");
+      h.append("</p>\n");
+    }
+    h.append("<dl id=\"fields\">");
+    field(h, "status", escape(StatusColumn.sql(s.status())) + (s.stuck() ? " <span class=\"stuck\">stuck</span>"
+        : s.failing() ? " <span class=\"failing\">failing</span>" : ""));
+    field(h, "attempt", s.attempts() + " of " + s.maxAttempts());
+    field(h, "next attempt", s.nextAttemptAt().map(at -> time(at, now)).orElse("-"));
+    field(h, "root cause", escape(s.rootCause().orElse("-")));
+    field(h, "type", escape(s.type()));
+    field(h, "source", SourceColumn.sql(s.source()));
+    field(h, "received", time(s.receivedAt(), now));
+    field(h, "settled", s.settledAt().map(at -> time(at, now)).orElse("-"));
+    field(h, "duplicates", Integer.toString(s.duplicates()));
+    field(h, "api version", text(d.apiVersion()));
+    field(h, "entity", text(d.entityKey()) + (d.entityVersion().isPresent() ? " @" + d.entityVersion().getAsLong() : ""));
+    field(h, "occurred", d.occurredAt().map(at -> time(at, now)).orElse("-"));
+    field(h, "delivery", text(d.deliveryId()));
+    field(h, "secret id", text(d.secretId()));
+    field(h, "signed at", d.signedAt().map(TimeText::second).orElse("-"));
+    field(h, "lease", text(d.leaseOwner()) + d.leaseUntil().map(u -> " until " + time(u, now)).orElse(""));
+    h.append("</dl>\n<h2>last error</h2>\n<pre id=\"last-error\">").append(escape(s.lastError().orElse("none")))
+        .append("</pre>\n<h2>headers kept</h2>\n<table id=\"headers\">");
+    for (Map.Entry<String, String> e : d.headers().entrySet()) {
+      h.append("<tr><th>").append(escape(e.getKey())).append("</th><td>").append(escape(e.getValue())).append("</td></tr>");
+    }
+    if (d.headers().isEmpty()) {
+      h.append("<tr><td>none</td></tr>");
+    }
+    h.append("</table>\n<h2>body (").append(d.bodyLength()).append(" bytes)</h2>\n<pre id=\"body\">")
+        .append(escape(d.body())).append("</pre>\n");
+    d.payload().ifPresent(p -> h.append("<h2>payload</h2>\n<pre id=\"payload\">").append(escape(p)).append("</pre>\n"));
+    h.append("<p><a href=\"").append(escape(base)).append("/\">« back to the inbox</a></p>\n");
+    AdminHtml.end(h, nonce, guardHeader);
+    return h.toString();
+  }
+
+  /** "Retry all N dead events?": the count is bound to the action, which refuses if it changed. */
+  static String confirmRetryDead(long dead, Instant now, String base, String guardHeader, String nonce) {
+    StringBuilder h = new StringBuilder(4096);
+    AdminHtml.head(h, "retry all dead · hookledger", nonce);
+    AdminHtml.header(h, base, now, false);
+    if (dead == 0) {
+      h.append("<p id=\"confirm\">There are no dead events to retry.</p>\n");
+    } else {
+      h.append("<p id=\"confirm\">Retry all <b>").append(dead).append("</b> dead events? Each is set back to pending")
+          .append(" with a full retry budget and runs its handlers again: all ").append(dead)
+          .append(", not only those a page lists. If the count has changed when you confirm, nothing is retried.</p>\n")
+          .append("<form data-action data-next=\"").append(escape(base)).append("/?status=dead\" method=\"post\" action=\"")
+          .append(escape(base)).append("/retry-dead\">").append(AdminHtml.hidden("confirm", Long.toString(dead)))
+          .append("<button type=\"submit\" class=\"danger\" id=\"confirm-retry-dead\">retry all ").append(dead)
+          .append(" dead events</button> <a href=\"").append(escape(base)).append("/\">cancel</a></form>\n");
+    }
+    AdminHtml.end(h, nonce, guardHeader);
+    return h.toString();
+  }
+
+  private static void field(StringBuilder h, String name, String html) {
+    h.append("<dt>").append(name).append("</dt><dd>").append(html).append("</dd>");
+  }
+
+  private static String text(Optional<String> value) {
+    return escape(value.orElse("-"));
+  }
+}

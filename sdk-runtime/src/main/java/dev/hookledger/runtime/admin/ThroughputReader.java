@@ -1,0 +1,61 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
+
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Reads {@link Throughput}: one grouped select over the last hour's received and settled rows.
+ * {@code settled_at} of settled rows is indexed; {@code received_at} is not (beyond dead rows), so
+ * the received count reads the table: cheap next to {@link InboxAdmin#status()}, which counts it all.
+ */
+final class ThroughputReader {
+  static final int MINUTES = 60;
+
+  private final DSLContext db;
+  private final EventTable events;
+  private final Clock clock;
+
+  ThroughputReader(DSLContext db, EventTable events, Clock clock) {
+    this.db = db;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  Throughput lastHour() {
+    Instant last = clock.instant().truncatedTo(ChronoUnit.MINUTES);
+    Instant first = last.minus(Duration.ofMinutes(MINUTES - 1));
+    Instant end = last.plus(Duration.ofMinutes(1));
+    Map<Instant, long[]> counts = new HashMap<>();
+    count(RECEIVED_AT, first, end, counts, 0);
+    count(SETTLED_AT, first, end, counts, 1);
+    List<Throughput.Minute> minutes = new ArrayList<>(MINUTES);
+    for (Instant m = first; m.isBefore(end); m = m.plus(Duration.ofMinutes(1))) {
+      long[] c = counts.getOrDefault(m, new long[2]);
+      minutes.add(new Throughput.Minute(m, c[0], c[1]));
+    }
+    return new Throughput(minutes);
+  }
+
+  private void count(Field<Instant> column, Instant from, Instant to, Map<Instant, long[]> counts, int slot) {
+    Field<Instant> minute = DSL.field("date_trunc('minute', {0})", SQLDataType.INSTANT, column);
+    db.select(minute, DSL.count()).from(events.table())
+        .where(column.ge(from), column.lt(to))
+        .groupBy(minute)
+        .fetch()
+        .forEach(r -> counts.computeIfAbsent(r.value1(), k -> new long[2])[slot] = r.value2());
+  }
+}

@@ -1,0 +1,222 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.runtime.testing.TestServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.htmlunit.BrowserVersion;
+import org.htmlunit.WebClient;
+import org.htmlunit.html.DomElement;
+import org.htmlunit.html.DomNode;
+import org.htmlunit.html.HtmlAnchor;
+import org.htmlunit.html.HtmlButton;
+import org.htmlunit.html.HtmlElement;
+import org.htmlunit.html.HtmlForm;
+import org.htmlunit.html.HtmlPage;
+import org.htmlunit.html.HtmlSelect;
+import org.htmlunit.html.HtmlTextInput;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin page as a person uses it, in a browser (HtmlUnit, with its JavaScript and the page's
+ * Content-Security-Policy): retry buttons, "retry all dead" with its confirmation, filters, pages,
+ * the event page and the pausable refresh, against the real servlet on Jetty and PostgreSQL.
+ */
+class AdminPageInBrowserTest {
+  private static final String TOKEN = "admin-token-0123456789abcdef";
+
+  private final LedgerFixture ledger = new LedgerFixture();
+  private TestServer server;
+  private WebClient browser;
+
+  @BeforeEach
+  void start() {
+    server = TestServer.start(context -> context.addServlet(
+        new ServletHolder(new AdminServlet(ledger.admin(), AdminAuthorizer.bearerToken(TOKEN))), "/admin/*"));
+    browser = new WebClient(BrowserVersion.CHROME);
+    browser.addRequestHeader("Authorization", "Bearer " + TOKEN);
+    browser.getOptions().setThrowExceptionOnFailingStatusCode(false);
+    browser.getOptions().setCssEnabled(true);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    browser.close();
+    server.close();
+  }
+
+  @Test
+  void clickingRetrySetsADeadEventPendingAndSaysSo() throws Exception {
+    ledger.row("stripe", "evt_dead").status("dead").attempts(12).lastError("boom").insert();
+    ledger.row("stripe", "evt_dead2").status("dead").attempts(12).lastError("boom").insert();
+    HtmlPage page = open("/admin/?status=dead");
+
+    HtmlButton retry = (HtmlButton) find(row(page, "evt_dead"), "button.retry");
+    assertEquals("retry", retry.getTextContent());
+    page = after(retry.click());
+
+    assertEquals("pending", ledger.statusOf("stripe", "", "evt_dead"));
+    assertEquals("dead", ledger.statusOf("stripe", "", "evt_dead2"));
+    assertEquals("retried stripe event evt_dead: pending, due now", notice(page));
+    assertNull(row(page, "evt_dead"), "gone from the dead list");
+    assertNotNull(row(page, "evt_dead2"));
+  }
+
+  @Test
+  void retryNowOnAFailingEventMakesItDue() throws Exception {
+    Instant later = ledger.databaseNow().plus(Duration.ofHours(1));
+    ledger.row("stripe", "evt_failing").status("pending").attempts(2).availableAt(later)
+        .lastError("failed\njava.lang.IllegalStateException: inventory down\n\tat a.B.c(B.java:1)\n").insert();
+    HtmlPage page = open("/admin/");
+
+    DomElement row = row(page, "evt_failing");
+    assertTrue(row.asNormalizedText().contains("IllegalStateException: inventory down"), row.asNormalizedText());
+    assertTrue(row.asNormalizedText().contains("2 of 12"), row.asNormalizedText());
+    page = after(((HtmlButton) find(row, "button.retry")).click());
+
+    assertEquals("retried stripe event evt_failing: pending, due now", notice(page));
+    assertTrue(!ledger.admin().showExisting("stripe", "", "evt_failing").summary().availableAt().isAfter(ledger.databaseNow()));
+  }
+
+  @Test
+  void retryAllDeadAsksToConfirmTheCountAndRetriesEveryDeadEventNotOnlyThoseShown() throws Exception {
+    for (int i = 0; i < 60; i++) {
+      ledger.row("stripe", String.format("evt_%02d", i)).status("dead").attempts(12).lastError("boom")
+          .receivedAt(NOW.minusSeconds(i)).insert();
+    }
+    HtmlPage page = open("/admin/?status=dead");
+    assertEquals(AdminServlet.PAGE_SIZE, rows(page).size(), "a page shows 50 of the 60");
+
+    HtmlPage confirm = ((HtmlAnchor) page.getElementById("retry-all-dead")).click();
+    assertTrue(confirm.getElementById("confirm").asNormalizedText().startsWith("Retry all 60 dead events?"),
+        confirm.asNormalizedText());
+    ledger.row("stripe", "evt_late").status("dead").attempts(12).insert();
+    HtmlPage refused = after(((HtmlButton) confirm.getElementById("confirm-retry-dead")).click());
+    assertEquals("there are 61 dead events now, not the 60 confirmed: nothing was retried; look again and confirm 61",
+        notice(refused));
+    assertEquals(61, ledger.admin().backlog().dead());
+
+    HtmlPage done = after(((HtmlButton) refused.getElementById("confirm-retry-dead")).click());
+    assertEquals("retried 61 dead events: pending, due now", notice(done));
+    assertEquals(0, ledger.admin().backlog().dead());
+    assertTrue(done.getUrl().toString().endsWith("/admin/?status=dead"), done.getUrl().toString());
+    assertNotNull(done.getElementById("no-events"));
+  }
+
+  @Test
+  void filtersByProviderTypeAndStatusAndPagesByKeyset() throws Exception {
+    for (int i = 0; i < 55; i++) {
+      ledger.row("stripe", String.format("evt_inv_%02d", i)).type("invoice.paid").status("done").settledAt(NOW)
+          .receivedAt(NOW.minusSeconds(i)).insert();
+    }
+    ledger.row("stripe", "evt_charge").type("charge.refunded").status("done").settledAt(NOW).insert();
+    ledger.row("github", "g_1").scope("hook-7").type("invoice.paid").status("done").settledAt(NOW).insert();
+    HtmlPage page = open("/admin/?status=all");
+
+    HtmlForm filters = (HtmlForm) page.getElementById("filters");
+    ((HtmlSelect) filters.getSelectByName("provider")).setSelectedAttribute("stripe", true);
+    ((HtmlSelect) filters.getSelectByName("status")).setSelectedAttribute("done", true);
+    ((HtmlTextInput) filters.getInputByName("type")).setValue("invoice.*");
+    page = ((HtmlButton) find(filters, "button[type=submit]")).click();
+
+    List<String> first = ids(page);
+    assertEquals(50, first.size());
+    assertTrue(first.stream().allMatch(id -> id.startsWith("evt_inv_")), first.toString());
+    assertEquals("evt_inv_00", first.get(0));
+    assertEquals("invoice.*", ((HtmlTextInput) find(page.getElementById("filters"), "input[name=type]")).getValue(),
+        "the form keeps the filters");
+
+    page = ((HtmlAnchor) page.getElementById("next-page")).click();
+    assertEquals(List.of("evt_inv_50", "evt_inv_51", "evt_inv_52", "evt_inv_53", "evt_inv_54"), ids(page),
+        "the next page keeps every filter");
+    assertNull(page.getElementById("next-page"));
+    page = ((HtmlAnchor) page.getElementById("first-page")).click();
+    assertEquals(first, ids(page));
+  }
+
+  @Test
+  void theEventPageOpensFromTheListAndTheRefreshCanBePaused() throws Exception {
+    ledger.row("stripe", "evt_x").status("dead").attempts(3).body("{\"id\":\"evt_x\",\"amount\":7}")
+        .lastError("failed\njava.lang.IllegalStateException: card declined\n\tat a.B.c(B.java:1)\n").insert();
+    HtmlPage page = open("/admin/?status=dead");
+    assertEquals("resume auto-refresh", page.getElementById("pause").getTextContent(), "paused by open()");
+    assertEquals("auto-refresh paused", page.getElementById("refresh-state").getTextContent());
+    page = after(((HtmlButton) page.getElementById("pause")).click());
+    assertEquals("pause auto-refresh", page.getElementById("pause").getTextContent());
+    assertEquals("refreshes every 15 s", page.getElementById("refresh-state").getTextContent());
+    page = after(((HtmlButton) page.getElementById("pause")).click());
+
+    HtmlPage detail = ((HtmlAnchor) find(row(page, "evt_x"), "a")).click();
+    assertEquals("{\"id\":\"evt_x\",\"amount\":7}", detail.getElementById("body").getTextContent());
+    assertTrue(detail.getElementById("last-error").getTextContent().contains("\tat a.B.c(B.java:1)"));
+    assertTrue(detail.getElementById("fields").asNormalizedText().contains("IllegalStateException: card declined"));
+  }
+
+  @Test
+  void withoutJavaScriptThePagesStillReadTabsFiltersAndPages() throws Exception {
+    for (int i = 0; i < 52; i++) {
+      ledger.row("github", String.format("g_%02d", i)).scope("hook-7").status("dead").attempts(12)
+          .lastError("failed\njava.lang.IllegalStateException: repo gone\n\tat a.B.c(B.java:1)\n")
+          .receivedAt(NOW.minusSeconds(i)).insert();
+    }
+    ledger.row("stripe", "evt_done").status("done").settledAt(NOW).insert();
+    browser.getOptions().setJavaScriptEnabled(false);
+    HtmlPage page = browser.getPage(server.uri("/admin/").toString());
+
+    assertTrue(page.getElementById("tab-dead").getAttribute("class").contains("on"), "opens on what needs a person");
+    assertEquals(50, rows(page).size());
+    assertTrue(rows(page).get(0).asNormalizedText().contains("IllegalStateException: repo gone"));
+    page = ((HtmlAnchor) page.getElementById("next-page")).click();
+    assertEquals(List.of("g_50", "g_51"), ids(page));
+    page = ((HtmlAnchor) page.getElementById("tab-all")).click();
+    assertTrue(ids(page).contains("evt_done"), ids(page).toString());
+    page = ((HtmlAnchor) find(row(page, "g_00"), "a")).click();
+    assertTrue(page.getElementById("last-error").getTextContent().contains("repo gone"));
+  }
+
+  /** Opens a page with the auto-refresh paused, so that no reload comes in the middle of a test. */
+  private HtmlPage open(String path) throws Exception {
+    HtmlPage page = browser.getPage(server.uri(path).toString());
+    HtmlElement pause = (HtmlElement) page.getElementById("pause");
+    if (pause != null && pause.getTextContent().equals("pause auto-refresh")) {
+      page = after(pause.click());
+    }
+    return page;
+  }
+
+  /** The page the window shows once the script's request and the reload it starts are done. */
+  private HtmlPage after(Object clicked) {
+    browser.waitForBackgroundJavaScript(5_000);
+    return (HtmlPage) browser.getCurrentWindow().getEnclosedPage();
+  }
+
+  private static <N extends DomNode> N find(DomNode in, String selector) {
+    return in.querySelector(selector, in);
+  }
+
+  private static String notice(HtmlPage page) {
+    DomElement n = page.getElementById("notice");
+    return n == null ? null : n.getTextContent();
+  }
+
+  private static DomElement row(HtmlPage page, String eventId) {
+    return rows(page).stream().filter(r -> eventId.equals(r.getAttribute("data-event"))).findFirst().orElse(null);
+  }
+
+  private static List<DomElement> rows(HtmlPage page) {
+    return page.querySelectorAll("#events tr[data-event]").stream().map(n -> (DomElement) n).toList();
+  }
+
+  private static List<String> ids(HtmlPage page) {
+    return rows(page).stream().map(r -> r.getAttribute("data-event")).toList();
+  }
+}
