@@ -2,7 +2,6 @@ package dev.hookledger.stripe;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.Secret;
 import dev.hookledger.Secrets;
@@ -124,8 +123,8 @@ public final class StripeAdapter implements ProviderAdapter {
     DeliveryChecks.requireWithinTolerance(signedAt, clock, tolerance, StripeSignatureHeader.NAME + " timestamp");
 
     byte[] body = delivery.bodyBytes();
-    JsonNode json = DeliveryChecks.parseJson(body, "the Stripe body");
-    StripeEventFields fields = StripeEventFields.from(json);
+    // only the members that identify the event are kept: the payload's tree is built when a handler asks
+    StripeEventFields fields = StripeEventFields.from(StripeEventFields.SELECTION.readBody(body, "the Stripe body"));
     String tenant = tenantOf(delivery);
     if (tenant.startsWith(ACCOUNT_PREFIX)) {
       fields = fields.verifiedBy(tenant);
@@ -134,8 +133,7 @@ public final class StripeAdapter implements ProviderAdapter {
         fields.applyTo(WebhookEvent.builder())
             .secretId(secret.id())
             .signedAt(signedAt)
-            .body(body)
-            .payload(json);
+            .body(body);
     delivery.headers().first("User-Agent").ifPresent(ua -> event.header("User-Agent", ua));
     return event.build();
   }

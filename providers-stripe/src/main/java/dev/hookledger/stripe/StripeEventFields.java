@@ -8,6 +8,7 @@ import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
+import dev.hookledger.internal.JsonSelection;
 import dev.hookledger.spi.Rejections;
 import java.time.Instant;
 
@@ -42,6 +43,13 @@ record StripeEventFields(
     Boolean livemode) {
 
   static final String PROVIDER = "stripe";
+
+  /** The members {@link #from} reads: what a received body is read for before it is recorded. */
+  static final JsonSelection SELECTION = JsonSelection.members()
+      .whole("id").whole("type").whole("account").whole("context").whole("api_version").whole("created")
+      .whole("livemode")
+      .object("data", JsonSelection.members().object("object", JsonSelection.members().whole("object").whole("id")))
+      .object("related_object", JsonSelection.members().whole("type").whole("id"));
   private static final String WHAT = "the Stripe event";
 
   /**

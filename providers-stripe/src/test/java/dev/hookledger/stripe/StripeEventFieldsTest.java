@@ -72,4 +72,50 @@ class StripeEventFieldsTest {
     return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
+
+  /**
+   * The adapter reads only {@link StripeEventFields#SELECTION} of a body: over thousands of mutated
+   * events (members twice, data that is not an object, a created of every type, cut or broken JSON,
+   * roots that are not objects) it finds exactly what the whole tree gives, or refuses with the same
+   * message.
+   */
+  @Test
+  void readingOnlyTheSelectedMembersFindsWhatTheWholeTreeFinds() {
+    java.util.List<String> seeds = java.util.List.of(
+        "{\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"created\":1700000001,\"livemode\":true,"
+            + "\"data\":{\"object\":{\"id\":\"in_1\",\"object\":\"invoice\",\"lines\":{\"data\":[1,2,{\"id\":3}]}}},"
+            + "\"api_version\":\"2024-06-20\",\"account\":\"acct_1\"}",
+        "{\"id\":\"evt_2\",\"type\":\"v2.thin\",\"created\":\"2024-05-01T12:00:00.123Z\",\"context\":\"acct_2\","
+            + "\"related_object\":{\"type\":\"invoice\",\"id\":\"in_2\",\"url\":\"/v1/invoices/in_2\"},"
+            + "\"data\":[{\"object\":{\"id\":\"x\"}}],\"id\":\"evt_2b\"}",
+        "{\"data\":{\"object\":null},\"data\":{\"object\":{\"object\":\"charge\",\"id\":\"ch_1\"}},"
+            + "\"type\":{\"nested\":true},\"id\":\"evt_3\",\"livemode\":\"yes\"}");
+    String alphabet = "{}[]\":,0123456789abcdeftrulnsidobjectypedata \\";
+    java.util.Random random = new java.util.Random(11);
+    int compared = 0;
+    for (int i = 0; i < 6_000; i++) {
+      StringBuilder s = new StringBuilder(seeds.get(random.nextInt(seeds.size())));
+      for (int edits = random.nextInt(4); edits > 0 && s.length() > 0; edits--) {
+        int at = random.nextInt(s.length());
+        switch (random.nextInt(3)) {
+          case 0 -> s.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+          case 1 -> s.deleteCharAt(at);
+          default -> s.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+      }
+      byte[] body = bytes(s.toString());
+      assertEquals(outcome(() -> StripeEventFields.from(dev.hookledger.spi.DeliveryChecks.parseJson(body, "the body"))),
+          outcome(() -> StripeEventFields.from(StripeEventFields.SELECTION.readBody(body, "the body"))), s.toString());
+      compared++;
+    }
+    assertEquals(6_000, compared);
+  }
+
+  private static Object outcome(java.util.function.Supplier<StripeEventFields> read) {
+    try {
+      return read.get();
+    } catch (dev.hookledger.DeliveryRejectedException e) {
+      return e.reason() + ": " + e.getMessage();
+    }
+  }
 }

@@ -8,6 +8,7 @@ import dev.hookledger.InboundDelivery;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
+import dev.hookledger.internal.JsonSelection;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,8 +88,7 @@ public final class DeliveryChecks {
       return Json.parse(json);
     } catch (IOException e) {
       // the cause is dropped on purpose: Jackson's own message can quote tokens of the body
-      throw Rejections.malformed(
-          what + " cannot be read: " + Json.describe(e) + "; the signature holds, so the sender signed it as is");
+      throw JsonSelection.unreadable(what, e);
     }
   }
 
