@@ -123,13 +123,14 @@ public final class GitHubAdapter implements ProviderAdapter {
     byte[] body = delivery.bodyBytes();
     boolean form = GitHubPayload.isForm(headers);
     byte[] json = form ? GitHubPayload.fromForm(body) : body;
-    JsonNode payload = DeliveryChecks.parseJson(json, form ? "the 'payload' field of the GitHub body" : "the GitHub body");
+    // only the members that identify the event are kept: the payload's tree is built when a handler asks
+    JsonNode identity = GitHubEventFields.selection(headers)
+        .readBody(json, form ? "the 'payload' field of the GitHub body" : "the GitHub body");
     WebhookEvent.Builder event =
-        GitHubEventFields.from(headers, payload).applyTo(WebhookEvent.builder())
+        GitHubEventFields.from(headers, identity).applyTo(WebhookEvent.builder())
             .secretId(secret.id())
             .body(body)
-            .payloadJson(json)
-            .payload(payload);
+            .payloadJson(json);
     for (String name : EVIDENCE) {
       headers.first(name).ifPresent(value -> event.header(name, value));
     }

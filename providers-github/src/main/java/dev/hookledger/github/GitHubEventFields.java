@@ -8,6 +8,7 @@ import dev.hookledger.HttpHeaders;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
+import dev.hookledger.internal.JsonSelection;
 import java.time.Instant;
 import java.util.Map;
 
@@ -53,6 +54,20 @@ record GitHubEventFields(
           "issue_comment", "comment",
           "pull_request_review_comment", "comment",
           "installation", "installation");
+
+  /** What {@link #of} reads of a payload of each event (by its {@code X-GitHub-Event}), and of the others. */
+  private static final JsonSelection ACTION_ONLY = JsonSelection.members().whole("action");
+  private static final Map<String, JsonSelection> SELECTIONS = RESOURCE_FIELD.entrySet().stream()
+      .collect(java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey,
+          e -> ACTION_ONLY.object(e.getValue(), JsonSelection.members().whole("id").whole("updated_at"))));
+
+  /**
+   * The members of a payload {@link #from} reads for {@code headers}' event: a received body is read
+   * for these only, the rest of it skipped (a push's commits, a pull request's diff stats).
+   */
+  static JsonSelection selection(HttpHeaders headers) {
+    return SELECTIONS.getOrDefault(headers.first(EVENT_HEADER).map(String::trim).orElse(""), ACTION_ONLY);
+  }
 
   /** Key prefixes where the event name is not the resource name. */
   private static final Map<String, String> KEY_PREFIX = Map.of("issues", "issue");

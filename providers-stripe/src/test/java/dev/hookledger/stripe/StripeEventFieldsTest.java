@@ -9,6 +9,7 @@ import dev.hookledger.internal.Json;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import dev.hookledger.spi.testing.TextMutations;
 import org.junit.jupiter.api.Test;
 
 /** The Stripe mapping shared by the adapter and replay sources. */
@@ -91,21 +92,11 @@ class StripeEventFieldsTest {
         "{\"data\":{\"object\":null},\"data\":{\"object\":{\"object\":\"charge\",\"id\":\"ch_1\"}},"
             + "\"type\":{\"nested\":true},\"id\":\"evt_3\",\"livemode\":\"yes\"}");
     String alphabet = "{}[]\":,0123456789abcdeftrulnsidobjectypedata \\";
-    java.util.Random random = new java.util.Random(11);
     int compared = 0;
-    for (int i = 0; i < 6_000; i++) {
-      StringBuilder s = new StringBuilder(seeds.get(random.nextInt(seeds.size())));
-      for (int edits = random.nextInt(4); edits > 0 && s.length() > 0; edits--) {
-        int at = random.nextInt(s.length());
-        switch (random.nextInt(3)) {
-          case 0 -> s.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
-          case 1 -> s.deleteCharAt(at);
-          default -> s.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
-        }
-      }
-      byte[] body = bytes(s.toString());
+    for (String text : TextMutations.of(seeds, alphabet, 3, 6_000, 11)) {
+      byte[] body = bytes(text);
       assertEquals(outcome(() -> StripeEventFields.from(dev.hookledger.spi.DeliveryChecks.parseJson(body, "the body"))),
-          outcome(() -> StripeEventFields.from(StripeEventFields.SELECTION.readBody(body, "the body"))), s.toString());
+          outcome(() -> StripeEventFields.from(StripeEventFields.SELECTION.readBody(body, "the body"))), text);
       compared++;
     }
     assertEquals(6_000, compared);
