@@ -128,12 +128,13 @@ public final class ShopifyAdapter implements ProviderAdapter {
             .orElseThrow(() -> Rejections.signatureMismatch(HMAC_HEADER, secrets, MISMATCH_HINT));
 
     byte[] body = delivery.bodyBytes();
-    JsonNode payload = DeliveryChecks.parseJson(body, "the Shopify body");
+    // only the members that identify the event are kept: the payload's tree is built when a handler asks
+    JsonNode identityFields = ShopifyEventFields.SELECTION.readBody(body, "the Shopify body");
     WebhookEvent.Builder event =
-        ShopifyEventFields.from(headers, payload, identity, clock, triggeredAtTolerance).applyTo(WebhookEvent.builder())
+        ShopifyEventFields.from(headers, identityFields, identity, clock, triggeredAtTolerance)
+            .applyTo(WebhookEvent.builder())
             .secretId(secret.id())
-            .body(body)
-            .payload(payload);
+            .body(body);
     for (String suffix : EVIDENCE) {
       keep(headers, "X-Shopify-" + suffix, event);
       keep(headers, "Shopify-" + suffix, event);

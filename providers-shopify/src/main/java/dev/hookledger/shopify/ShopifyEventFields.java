@@ -8,6 +8,7 @@ import dev.hookledger.HttpHeaders;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.JsonFields;
+import dev.hookledger.internal.JsonSelection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,6 +62,13 @@ record ShopifyEventFields(
   private static final String WHAT = "the Shopify payload";
   private static final String SHOP_KEY = "shop:";
   private static final Logger log = LoggerFactory.getLogger(ShopifyEventFields.class);
+
+  /**
+   * The members of a payload {@link #from} reads: a received body is read for these only, the rest
+   * of it (an order's line items, addresses, fulfillments) skipped.
+   */
+  static final JsonSelection SELECTION = JsonSelection.members()
+      .whole("id").whole("updated_at").whole("inventory_item_id").whole("location_id");
 
   /**
    * Reads the fields from a delivery's headers and its parsed JSON payload.
