@@ -144,7 +144,7 @@ public final class JsonFields {
     return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
   }
 
-  private static DeliveryRejectedException malformed(String message) {
+  static DeliveryRejectedException malformed(String message) {
     return new DeliveryRejectedException(RejectionReason.MALFORMED, message);
   }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.DeliveryRejectedException;
-import dev.hookledger.spi.Rejections;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -76,7 +75,7 @@ public final class JsonSelection {
    */
   public JsonNode readBody(byte[] json, String what) {
     if (json.length == 0) {
-      throw Rejections.malformed(what + " is empty; the signature holds, but there is no JSON to read");
+      throw JsonFields.malformed(what + " is empty; the signature holds, but there is no JSON to read");
     }
     try {
       return read(json);
@@ -87,7 +86,7 @@ public final class JsonSelection {
 
   /** The refusal of a verified body that is not JSON; the cause is dropped: Jackson's message can quote the body. */
   public static DeliveryRejectedException unreadable(String what, IOException e) {
-    return Rejections.malformed(
+    return JsonFields.malformed(
         what + " cannot be read: " + Json.describe(e) + "; the signature holds, so the sender signed it as is");
   }
 

@@ -6,8 +6,12 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code serve}: the sample application for real use, until SIGTERM or Ctrl-C, then a graceful
@@ -56,6 +60,8 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Attempts before a failing event is dead and waits for an operator (default: 12).")
   Integer retryMaxAttempts;
 
+  @Spec CommandSpec spec;
+
   private final PrintStream out;
   private final Map<String, String> environment;
 
@@ -92,6 +98,12 @@ public final class ServeCommand implements Callable<Integer> {
   /** Starts the app as configured and prints how to reach it; the caller closes it. */
   SampleApp start() {
     SampleSecrets secrets = SampleSecrets.fromEnvironment(environment);
+    try {
+      AdminAuthorizer.bearerToken(secrets.adminToken()); // refused before anything starts, in one line
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), SampleSecrets.ADMIN_TOKEN_ENV + ": " + e.getMessage()
+          + "; unset it to have one generated");
+    }
     SampleDatabase database = databaseUrl != null
         ? SampleDatabase.external(databaseUrl)
         : SampleDatabase.embedded(dataDir);

@@ -70,6 +70,21 @@ class OpsCommandTest {
   }
 
   @Test
+  void serveRefusesAShortAdminTokenInOneLineBeforeStartingAnything() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    ServeCommand serve = new ServeCommand(new PrintStream(new ByteArrayOutputStream()),
+        Map.of(SampleSecrets.ADMIN_TOKEN_ENV, "tok"));
+    CommandLine cli = new CommandLine(serve);
+    cli.setErr(new java.io.PrintWriter(err));
+    int code = cli.execute("--port", "0", "--data-dir", dir.resolve("short-token-db").toString());
+    assertEquals(2, code);
+    assertTrue(err.toString().startsWith("HOOKLEDGER_ADMIN_TOKEN: admin token must be at least 16 characters, but was 3;"
+        + " unset it to have one generated\n"), err.toString());
+    assertTrue(!err.toString().contains("\tat "), "no stack trace: " + err);
+    assertTrue(!java.nio.file.Files.exists(dir.resolve("short-token-db")), "no database was created");
+  }
+
+  @Test
   void withoutAnyDatabaseItSaysHowToNameOne() {
     Run run = run("status", "--data-dir", dir.resolve("none").toString());
     assertEquals(2, run.code);
