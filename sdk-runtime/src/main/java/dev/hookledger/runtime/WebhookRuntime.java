@@ -142,6 +142,7 @@ public final class WebhookRuntime implements AutoCloseable {
   private final ShadowRows shadowRows;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private volatile WorkerPool pool;
+  private volatile InboxAdmin admin;
 
   private WebhookRuntime(Builder b, ProviderRegistry providers, Dispatcher dispatcher, DataSource dataSource,
       HikariDataSource ownedPool) {
@@ -294,8 +295,14 @@ public final class WebhookRuntime implements AutoCloseable {
    * state; never null.
    */
   public InboxAdmin admin() {
-    return InboxAdmin.builder(dataSource).schema(schema).clock(clock)
-        .maxAttempts(inbox.retryPolicy().maxAttempts()).build();
+    InboxAdmin a = admin;
+    if (a == null) {
+      // built once: a load balancer polls health(), which reads the backlog through it
+      a = InboxAdmin.builder(dataSource).schema(schema).clock(clock)
+          .maxAttempts(inbox.retryPolicy().maxAttempts()).build();
+      admin = a;
+    }
+    return a;
   }
 
   /**
