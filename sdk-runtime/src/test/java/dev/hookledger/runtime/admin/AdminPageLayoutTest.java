@@ -53,7 +53,10 @@ class AdminPageLayoutTest {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(executable("chromium", "/usr/bin/chromium"));
     options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-        "--window-size=1280,1000", "--hide-scrollbars", "--force-device-scale-factor=1");
+        "--window-size=1280,1000", "--hide-scrollbars", "--force-device-scale-factor=1",
+        // a closed network (CI) refuses Chromium's own background connections: do not make them
+        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--user-data-dir=" + Files.createTempDirectory("hookledger-chromium"));
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(new File(executable("chromedriver", "/usr/bin/chromedriver"))).build();
     chrome = new ChromeDriver(service, options);
