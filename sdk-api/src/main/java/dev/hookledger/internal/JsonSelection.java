@@ -107,9 +107,6 @@ public final class JsonSelection {
         node.remove(name); // the last occurrence counts, and it is not an object
       }
     }
-    if (p.currentToken() != JsonToken.END_OBJECT) {
-      throw new IOException("malformed JSON object");
-    }
-    return node;
+    return node; // nextFieldName stops at END_OBJECT; anything else there, the parser has thrown
   }
 }

@@ -116,8 +116,9 @@ public final class BenchCommand implements Callable<Integer> {
     int halfClients = Math.max(1, clients / 2);
     LoadPlan half = LoadPlan.of(Math.max(1, deliveries / 2), duplicates, seed + 1, clock);
     LoadPlan single = LoadPlan.of(Math.min(SINGLE_CLIENT_DELIVERIES, deliveries), duplicates, seed + 2, clock);
+    LoadPlan warm = warmup == 0 ? null : LoadPlan.of(warmup, duplicates, seed + 3, clock);
     if (target != null) {
-      return sendToTarget(SampleSecrets.fromEnvironment(env), full, half, single, halfClients, clock);
+      return sendToTarget(SampleSecrets.fromEnvironment(env), warm, full, half, single, halfClients, clock);
     }
     SampleSecrets secrets = SampleSecrets.generate();
     // the pool holds one connection per worker besides the ledger writers, poller, notifier and listener
@@ -138,12 +139,11 @@ public final class BenchCommand implements Callable<Integer> {
       LoadGenerator.Run handFull;
       try (HandWrittenEndpoint hand = HandWrittenEndpoint.start(database.jdbcUrl(), secrets, clients)) {
         LoadGenerator handLoad = new LoadGenerator(hand.uri(), new SampleSigners(secrets), clock);
-        if (warmup > 0) {
-          LoadPlan handWarm = LoadPlan.of(warmup, duplicates, seed + 3, clock);
-          handLoad.run(handWarm, clients, System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos());
+        if (warm != null) {
+          handLoad.run(warm, clients, deadline());
         }
-        handFull = handLoad.run(full, clients, System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos());
-        LoadGenerator.Run handOne = handLoad.run(single, 1, System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos());
+        handFull = handLoad.run(full, clients, deadline());
+        LoadGenerator.Run handOne = handLoad.run(single, 1, deadline());
         line("hand-written (h)", String.format("%.0f deliveries/s over HTTP, %.2f of the raw limit: HMAC by hand, one"
             + " durable insert per request, no processing", handFull.perSecond(), handFull.perSecond() / rawFull.perSecond()));
         line("  latency", String.format("p50 %s, p99 %s with %d clients; p50 %s, p99 %s with 1 client",
@@ -156,11 +156,10 @@ public final class BenchCommand implements Callable<Integer> {
         line("server", app.uri() + ", " + workers + " workers, store first");
         LoadGenerator load = new LoadGenerator(app.uri(), new SampleSigners(secrets), clock);
 
-        LoadPlan warm = warmup == 0 ? null : LoadPlan.of(warmup, duplicates, seed + 3, clock);
         if (warm != null) {
           long warmStart = System.nanoTime();
-          LoadGenerator.Run warmRun = load.run(warm, clients, warmStart + Duration.ofSeconds(maxSeconds).toNanos());
-          Duration warmSettled = awaitProcessed(app.admin(), warmStart, warmStart + Duration.ofSeconds(maxSeconds).toNanos());
+          LoadGenerator.Run warmRun = load.run(warm, clients, deadlineAfter(warmStart));
+          Duration warmSettled = awaitProcessed(app.admin(), warmStart, deadlineAfter(warmStart));
           line("warm-up", String.format("%d deliveries received in %.1f s, settled after %s (not measured)",
               warmRun.sent(), warmRun.elapsedNanos() / 1e9,
               warmSettled == null ? "the deadline: NOT all" : String.format("%.1f s", warmSettled.toNanos() / 1e9)));
@@ -168,8 +167,8 @@ public final class BenchCommand implements Callable<Integer> {
 
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
-        LoadGenerator.Run run = load.run(full, clients, start + Duration.ofSeconds(maxSeconds).toNanos());
-        Duration settledAfter = awaitProcessed(app.admin(), start, start + Duration.ofSeconds(maxSeconds).toNanos());
+        LoadGenerator.Run run = load.run(full, clients, deadlineAfter(start));
+        Duration settledAfter = awaitProcessed(app.admin(), start, deadlineAfter(start));
         long cpu = processCpuNanos() - cpuBefore;
         reportFull(run, settledAfter, full.distinctEvents(), rawFull);
         line("acked (b)/(h)", String.format("%.2f of the hand-written endpoint", run.perSecond() / handFull.perSecond()));
@@ -179,14 +178,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
 
         long halfStart = System.nanoTime();
-        LoadGenerator.Run halfRun = load.run(half, halfClients, halfStart + Duration.ofSeconds(maxSeconds).toNanos());
+        LoadGenerator.Run halfRun = load.run(half, halfClients, deadlineAfter(halfStart));
         latencyLine("at half load", halfRun, halfClients, rawHalf);
         // the lone client is measured on an idle server: the half-load phase's events settled first
-        awaitProcessed(app.admin(), halfStart, halfStart + Duration.ofSeconds(maxSeconds).toNanos());
+        awaitProcessed(app.admin(), halfStart, deadlineAfter(halfStart));
         long oneStart = System.nanoTime();
-        LoadGenerator.Run oneRun = load.run(single, 1, oneStart + Duration.ofSeconds(maxSeconds).toNanos());
+        LoadGenerator.Run oneRun = load.run(single, 1, deadlineAfter(oneStart));
         latencyLine("at 1 client", oneRun, 1, rawOne);
-        Duration allSettled = awaitProcessed(app.admin(), oneStart, oneStart + Duration.ofSeconds(maxSeconds).toNanos());
+        Duration allSettled = awaitProcessed(app.admin(), oneStart, deadlineAfter(oneStart));
 
         line("heap used", String.format("peak %d MiB, now %d MiB (server and load generator share this JVM)",
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));
@@ -201,16 +200,17 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** The plan's phases against a server already running: what its clients see. */
-  private int sendToTarget(SampleSecrets secrets, LoadPlan full, LoadPlan half, LoadPlan single, int halfClients,
-      Clock clock) throws InterruptedException {
+  private int sendToTarget(SampleSecrets secrets, LoadPlan warm, LoadPlan full, LoadPlan half, LoadPlan single,
+      int halfClients, Clock clock) throws InterruptedException {
     out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients, to %s%n",
         full.deliveries(), full.distinctEvents(), duplicates * 100, clients, target);
     LoadGenerator load = new LoadGenerator(target, new SampleSigners(secrets), clock);
     List<LoadGenerator.Run> runs = new java.util.ArrayList<>();
-    if (warmup > 0) {
-      LoadGenerator.Run warm = load.run(LoadPlan.of(warmup, duplicates, seed + 3, clock), clients, deadline());
-      line("warm-up", String.format("%d deliveries received in %.1f s (not measured)", warm.sent(), warm.elapsedNanos() / 1e9));
-      runs.add(warm);
+    if (warm != null) {
+      LoadGenerator.Run warmRun = load.run(warm, clients, deadline());
+      line("warm-up", String.format("%d deliveries received in %.1f s (not measured)", warmRun.sent(),
+          warmRun.elapsedNanos() / 1e9));
+      runs.add(warmRun);
     }
     LoadGenerator.Run run = load.run(full, clients, deadline());
     line("answers", run.answers().entrySet().stream()
@@ -218,26 +218,24 @@ public final class BenchCommand implements Callable<Integer> {
     line("throughput", String.format("%.0f deliveries/s (%d in %.2f s)%s", run.perSecond(), run.sent(),
         run.elapsedNanos() / 1e9, run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
     runs.add(run);
-    targetLatency("accept latency", run, clients);
+    latencyLine("accept latency", run, clients, null);
     LoadGenerator.Run halfRun = load.run(half, halfClients, deadline());
-    targetLatency("at half load", halfRun, halfClients);
+    latencyLine("at half load", halfRun, halfClients, null);
     runs.add(halfRun);
     LoadGenerator.Run oneRun = load.run(single, 1, deadline());
-    targetLatency("at 1 client", oneRun, 1);
+    latencyLine("at 1 client", oneRun, 1, null);
     runs.add(oneRun);
     boolean allOk = runs.stream().allMatch(r -> !r.cutOff() && r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
     return allOk ? 0 : 1;
   }
 
-  private void targetLatency(String label, LoadGenerator.Run run, int clientCount) {
-    Latencies l = run.latencies();
-    line(label, String.format("p50 %s, p99 %s, max %s with %d clients%s", Latencies.millis(l.percentile(50)),
-        Latencies.millis(l.percentile(99)), Latencies.millis(l.max()), clientCount,
-        run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
+  private long deadline() {
+    return deadlineAfter(System.nanoTime());
   }
 
-  private long deadline() {
-    return System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos();
+  /** When a phase that started at {@code startNanos} is cut off: {@code --max-seconds} later. */
+  private long deadlineAfter(long startNanos) {
+    return startNanos + Duration.ofSeconds(maxSeconds).toNanos();
   }
 
   private void validate() {
@@ -300,13 +298,14 @@ public final class BenchCommand implements Callable<Integer> {
     line("settled (c)/(a)", String.format("%.2f of the raw limit", settledPerSecond / raw.perSecond()));
   }
 
+  /** A run's latencies, beside the raw insert's at the same concurrency when {@code raw} is measured (not with {@code --target}). */
   private void latencyLine(String label, LoadGenerator.Run run, int clientCount, RawInsertLimit.Result raw) {
     Latencies l = run.latencies();
-    Latencies r = raw.latencies();
-    line(label, String.format("p50 %s, p99 %s, max %s with %d clients (raw insert p50 %s, p99 %s)%s",
+    String beside = raw == null ? "" : String.format(" (raw insert p50 %s, p99 %s)",
+        Latencies.millis(raw.latencies().percentile(50)), Latencies.millis(raw.latencies().percentile(99)));
+    line(label, String.format("p50 %s, p99 %s, max %s with %d clients%s%s",
         Latencies.millis(l.percentile(50)), Latencies.millis(l.percentile(99)), Latencies.millis(l.max()), clientCount,
-        Latencies.millis(r.percentile(50)), Latencies.millis(r.percentile(99)),
-        run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
+        beside, run.cutOff() ? ", CUT OFF by --max-seconds" : ""));
   }
 
   private void line(String label, String text) {

@@ -21,11 +21,6 @@ public final class SampleDatabase implements AutoCloseable {
   private final String jdbcUrl;
 
   private SampleDatabase(EmbeddedDatabase embedded, String jdbcUrl, DataSource unpooled,
-      String description) {
-    this(embedded, jdbcUrl, unpooled, description, POOL_SIZE);
-  }
-
-  private SampleDatabase(EmbeddedDatabase embedded, String jdbcUrl, DataSource unpooled,
       String description, int poolSize) {
     this.embedded = embedded;
     this.jdbcUrl = jdbcUrl;
@@ -48,13 +43,13 @@ public final class SampleDatabase implements AutoCloseable {
       throw new IllegalArgumentException(
           "the database URL must start with jdbc:postgresql:, but was " + redact(jdbcUrl));
     }
-    return new SampleDatabase(null, jdbcUrl, null, "PostgreSQL at " + redact(jdbcUrl));
+    return new SampleDatabase(null, jdbcUrl, null, "PostgreSQL at " + redact(jdbcUrl), POOL_SIZE);
   }
 
   /** An embedded, durable PostgreSQL whose data lives in {@code dataDirectory} across restarts. */
   public static SampleDatabase embedded(Path dataDirectory) {
     EmbeddedDatabase db = EmbeddedDatabase.persistent(dataDirectory);
-    return over(db, "embedded PostgreSQL 17, data in " + db.dataDirectory() + " (durable commits on)");
+    return over(db, "embedded PostgreSQL 17, data in " + db.dataDirectory() + " (durable commits on)", POOL_SIZE);
   }
 
   /** An embedded PostgreSQL in a temporary directory, deleted on close. */
@@ -70,10 +65,6 @@ public final class SampleDatabase implements AutoCloseable {
     EmbeddedDatabase db = EmbeddedDatabase.temporary(durable);
     return over(db, "embedded PostgreSQL 17, temporary"
         + (durable ? " (durable commits on)" : " (durable commits off)"), poolSize);
-  }
-
-  private static SampleDatabase over(EmbeddedDatabase db, String description) {
-    return over(db, description, POOL_SIZE);
   }
 
   private static SampleDatabase over(EmbeddedDatabase db, String description, int poolSize) {

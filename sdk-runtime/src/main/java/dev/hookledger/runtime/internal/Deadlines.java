@@ -1,8 +1,6 @@
 package dev.hookledger.runtime.internal;
 
-import java.sql.PreparedStatement;
 import java.time.Duration;
-import org.jooq.DSLContext;
 
 /**
  * The time limits of a runtime, as the builder validated them: how long a handler may run, how long
@@ -34,24 +32,12 @@ public record Deadlines(Duration handler, Duration statement, Duration lock, Dur
   }
 
   /**
-   * Sets the three session timeouts for the rest of {@code tx}'s transaction only ({@code SET LOCAL}),
-   * for a data source the application gives, whose sessions the runtime must not change for good.
+   * One statement that sets the three session timeouts for the rest of the current transaction only
+   * ({@code set_config(..., true)}, as {@code SET LOCAL}), the values inlined: for a data source the
+   * application gives, whose sessions the runtime must not change for good. Constant, so that the
+   * driver caches it by its text and the server plans it once per session.
    */
-  public void applyLocal(DSLContext tx) {
-    // one constant prepared statement on the transaction's own connection: the driver caches it by
-    // its text and the server plans it once per session; through jOOQ's plain-SQL API with bind
-    // values this cost a quarter of a worker's CPU, and as a plain Statement the driver parsed it
-    // on every transaction
-    String sql = localSql();
-    tx.connection(c -> {
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.executeQuery().close();
-      }
-    });
-  }
-
-  /** The statement {@link #applyLocal} runs: three {@code set_config(..., true)}, the values inlined. */
-  String localSql() {
+  public String localSql() {
     return "select set_config('statement_timeout', '" + statement.toMillis() + "', true), set_config('lock_timeout', '"
         + lock.toMillis() + "', true), set_config('idle_in_transaction_session_timeout', '"
         + idleInTransaction.toMillis() + "', true)";
