@@ -46,6 +46,7 @@ import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
+import dev.hookledger.runtime.internal.servlet.ReadDeadline;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
@@ -138,6 +139,7 @@ public final class WebhookRuntime implements AutoCloseable {
   private final Receiver receiver;
   private final HeaderCheck headerCheck;
   private final BodyBudget bodyBudget;
+  private final ReadDeadline bodyReadDeadline;
   private final HandlerDeadline deadline;
   private final ShadowRows shadowRows;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -174,6 +176,7 @@ public final class WebhookRuntime implements AutoCloseable {
         new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
     this.headerCheck = new HeaderCheck(providers, listener);
     this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
+    this.bodyReadDeadline = ReadDeadline.of(b.bodyReadTimeout);
   }
 
   /**
@@ -375,6 +378,11 @@ public final class WebhookRuntime implements AutoCloseable {
     return bodyBudget;
   }
 
+  /** The time each request body may take to arrive. */
+  ReadDeadline bodyReadDeadline() {
+    return bodyReadDeadline;
+  }
+
   /**
    * SHADOW: the existing endpoint failed the delivery whose new row is {@code key}; the row is taken
    * back, so that the provider's redelivery is recorded new, and runs the handlers once enforcing.
@@ -473,6 +481,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private int ledgerWriters = 2;
     private int receiveQueueCapacity = 1024;
     private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
+    private Duration bodyReadTimeout = ReadDeadline.DEFAULT;
     private TransactionProvider transactionProvider;
     private DataSource transactionalConnections;
 
@@ -622,15 +631,28 @@ public final class WebhookRuntime implements AutoCloseable {
     }
 
     /**
-     * The most request-body bytes held in memory at once, across every delivery being received: a
-     * body reserves its {@code Content-Length} (or, sent chunked, each chunk as it arrives) before it
-     * is read, and a delivery that does not fit is answered 503 with {@code Retry-After} without
-     * reading it, so that no burst of large posts can exhaust the heap. At least 1; default a quarter
-     * of the maximum heap ({@code -Xmx}), e.g. 128 MiB of 512 MiB. Keep it at least the largest
+     * The most request-body bytes held in memory at once, across every delivery being received. A
+     * body reserves its bytes as they arrive (never what its {@code Content-Length} declares), and
+     * one body may hold at most half of the budget; a delivery that does not fit is answered 503
+     * with {@code Retry-After}, the same answer as any other overload, so that no burst of large or
+     * slow posts can exhaust the heap or learn how much is left. At least 1; default a quarter of
+     * the maximum heap ({@code -Xmx}), e.g. 128 MiB of 512 MiB. Keep it at least twice the largest
      * provider body limit, or such bodies are always answered 503.
      */
     public Builder maxInFlightBodyBytes(long bytes) {
       this.maxInFlightBodyBytes = BodyBudget.requireCapacity(bytes);
+      return this;
+    }
+
+    /**
+     * The total time one request body may take to arrive, from the first read to the last byte,
+     * however slowly it trickles (a container's idle timeout never fires on a client that sends a
+     * byte every few seconds). A body not read by then is answered 408 and its connection closed;
+     * in SHADOW mode the request is passed on unrecorded. Positive; default 5 s, under the
+     * providers' own timeouts (Shopify: 5 s for the whole request; GitHub: 10 s).
+     */
+    public Builder bodyReadTimeout(Duration timeout) {
+      this.bodyReadTimeout = ReadDeadline.require(timeout);
       return this;
     }
 
