@@ -117,6 +117,11 @@ public final class WebhookRuntime implements AutoCloseable {
   /** The most rows one group commit writes; past this, concurrent deliveries share the next commit. */
   private static final int MAX_BATCH = 128;
   /**
+   * The most body bytes one group commit writes: one statement binds every body of its batch, so
+   * 128 rows of 25 MiB would be one 3 GiB statement. A larger row is written alone.
+   */
+  private static final long MAX_BATCH_BYTES = 8L << 20;
+  /**
    * How long a delivery waits for the commit of its row before it is answered 503: within the 10 s
    * after which GitHub gives up on a delivery. The row may still commit; the retry is then a duplicate.
    */
@@ -171,7 +176,7 @@ public final class WebhookRuntime implements AutoCloseable {
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
         new Retries(rows, b.retryPolicy, listener), listener, deadline);
     this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
-        MAX_COMMIT_WAIT, "hookledger-" + schema);
+        MAX_BATCH_BYTES, MAX_COMMIT_WAIT, "hookledger-" + schema);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,
         new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
     this.headerCheck = new HeaderCheck(providers, listener);
