@@ -315,27 +315,31 @@ public final class WebhookRuntime implements AutoCloseable {
 
   /**
    * Whether this node can receive and process right now: its lifecycle, worker threads, notification
-   * listener, and one read of the ledger (reachable? how much waits, how old, how much is dead),
-   * through the partial indexes only, so it is cheap enough for a load balancer's poll (see
-   * {@link dev.hookledger.runtime.admin.HealthServlet}). Never throws; never null.
+   * listener, and one read of the ledger (reachable? how much waits, how old, how much is stuck or
+   * dead), through the partial indexes only, so it is cheap enough for a load balancer's poll (see
+   * {@link dev.hookledger.runtime.admin.HealthServlet}). Answers within the admin's read deadline
+   * (2 s) whatever the database does: a database that does not answer by then is unreachable.
+   * Never throws; never null.
    */
   public Health health() {
     boolean running = state.get() == State.STARTED;
     WorkerPool p = pool;
     PoolHealth threads = p == null ? new PoolHealth(0, 0, true, true, 0) : p.health();
     Backlog backlog;
-    boolean reachable;
+    boolean reachable = true;
+    String problem = "";
     try {
+      // within the admin's read deadline (2 s), whatever the database and the pool do
       backlog = admin().backlog();
-      reachable = true;
     } catch (LedgerUnavailableException e) {
       log.debug("health: the ledger is unreachable: {}", e.getMessage());
       backlog = new Backlog(0, 0, Duration.ZERO);
       reachable = false;
+      problem = String.valueOf(e.getMessage());
     }
     return new Health(running, reachable, threads.workers(), threads.workersAlive(), threads.pollerAlive(),
         threads.listenerConnected(), threads.failuresSurvived(), backlog.waiting(), backlog.dead(),
-        backlog.oldestWaitingAge());
+        backlog.oldestWaitingAge(), backlog.stuck(), problem);
   }
 
   /** The ledger's data source: the one given, or the pool built from the JDBC URL. */

@@ -83,7 +83,7 @@ class BackgroundThreadsSurviveTest {
       runtime.close();
       HttpResponse<String> down = TestHttp.send(HttpRequest.newBuilder(server.uri("/healthz")).GET().build());
       assertEquals(503, down.statusCode());
-      assertEquals("down\n", down.body());
+      assertEquals("down: not running\n", down.body());
       Health closed = runtime.health();
       assertFalse(closed.running());
       assertFalse(closed.up());
