@@ -37,6 +37,8 @@ class BodyBudgetTest {
   static final String SECRET = "whsec-budget-test";
   static final TestHookSigner SIGNER = new TestHookSigner(SECRET);
   static final int BUDGET = 1000;
+  /** The length of a body held by a slow sender: within the half of the budget one body may hold. */
+  static final int HELD = 450;
   static final Duration ANSWER = Duration.ofSeconds(15);
   static final List<RejectionReason> REJECTED = new CopyOnWriteArrayList<>();
   static TestDatabase.Database db;
@@ -95,12 +97,8 @@ class BodyBudgetTest {
 
   @Test
   void bodyTheBudgetCannotHoldIsAnsweredWithTheOneOverloadAnswerAndNothingRecorded() throws Exception {
-    String held = body(450);
-    byte[] heldBytes = held.getBytes(StandardCharsets.UTF_8);
-    try (RawPost first = signedPost(newId(), held, held.length());
-        RawPost second = signedPost(newId(), held, held.length())) {
-      first.send(Arrays.copyOf(heldBytes, 440));
-      second.send(Arrays.copyOf(heldBytes, 440));
+    byte[] heldBytes = body(HELD).getBytes(StandardCharsets.UTF_8);
+    try (RawPost first = held(440); RawPost second = held(440)) {
       Await.until("the two slow bodies hold the 880 bytes they sent", () -> budget().reserved() == 880);
 
       String id = newId();
@@ -134,12 +132,7 @@ class BodyBudgetTest {
 
   @Test
   void chunkedBodyIsAnswered503WhenTheBudgetCannotHoldItsNextBytes() throws Exception {
-    String held = body(450);
-    byte[] heldBytes = held.getBytes(StandardCharsets.UTF_8);
-    try (RawPost first = signedPost(newId(), held, held.length());
-        RawPost second = signedPost(newId(), held, held.length())) {
-      first.send(Arrays.copyOf(heldBytes, 449));
-      second.send(Arrays.copyOf(heldBytes, 449));
+    try (RawPost first = held(449); RawPost second = held(449)) {
       Await.until("the slow bodies hold 898 bytes", () -> budget().reserved() == 898);
 
       String chunkedBody = body(200);
@@ -195,6 +188,14 @@ class BodyBudgetTest {
     Await.until("the body holds the 2 bytes it sent", () -> budget().reserved() == 2);
     cut.close();
     Await.until("the cut body gives its bytes back", () -> budget().reserved() == 0);
+  }
+
+  /** A signed post of a {@value #HELD}-byte body, of which only the first {@code sent} bytes are sent. */
+  private static RawPost held(int sent) {
+    String body = body(HELD);
+    RawPost post = signedPost(newId(), body, body.length());
+    post.send(Arrays.copyOf(body.getBytes(StandardCharsets.UTF_8), sent));
+    return post;
   }
 
   private static RawPost signedPost(String id, String body, long contentLength) {
