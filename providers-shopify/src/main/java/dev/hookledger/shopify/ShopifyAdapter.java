@@ -30,9 +30,10 @@ import java.util.Optional;
  * body, keyed with the app's client secret as UTF-8, compared in constant time. Shopify sends one
  * signature and can take up to an hour to switch to a rotated secret, so configure the new and the
  * old secret together for that hour. Shopify signs no timestamp ({@code X-Shopify-Triggered-At} is
- * not signed), so there is no tolerance window; the unsigned header is believed only up to
- * {@linkplain Builder#triggeredAtTolerance a tolerance} ahead of now, so that a forged far-future
- * value cannot freeze an entity's ordering. The module's README lists what is signed and what is not.
+ * not signed), so there is no tolerance window. Ordering uses the signed payload's
+ * {@code updated_at} only: the unsigned header is the event's occurred-at and never its entity
+ * version, so that no forged time can freeze an entity's ordering. The module's README lists what
+ * is signed and what is not.
  *
  * <p>Both header flavours are read: {@code X-Shopify-*} and the unprefixed {@code Shopify-*} of
  * Shopify's newer "Events" deliveries.
@@ -183,11 +184,10 @@ public final class ShopifyAdapter implements ProviderAdapter {
     }
 
     /**
-     * How far in the future {@code X-Shopify-Triggered-At} may lie and still give an event its time
-     * and, for {@code app/*}, {@code shop/*} and {@code *}{@code /delete} topics, its ordering version;
-     * at least one second; default {@link #DEFAULT_TRIGGERED_AT_TOLERANCE}. The header is not signed,
-     * so a later one is dropped (with a warning): believed, a year-9999 value would make every later
-     * event of that entity look stale.
+     * How far in the future {@code X-Shopify-Triggered-At} may lie and still give an event its
+     * occurred-at; at least one second; default {@link #DEFAULT_TRIGGERED_AT_TOLERANCE}. The header
+     * is not signed, so a later one is dropped (with a warning). It never orders an entity, whatever
+     * this tolerance.
      */
     public Builder triggeredAtTolerance(Duration tolerance) {
       requireNonNull(tolerance, "tolerance");

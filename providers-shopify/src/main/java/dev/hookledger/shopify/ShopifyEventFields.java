@@ -30,14 +30,16 @@ import org.slf4j.LoggerFactory;
  *       ({@code orders/create} → {@code order:820982911946154508}, exact above 2^53);
  *       {@code inventory_levels/*} → {@code inventory_level:<inventory_item_id>:<location_id>};
  *       {@code app/*} and {@code shop/*} → {@code shop:<shop domain>};
- *   <li>entity version, as microseconds: for {@code app/*} and {@code shop/*},
- *       {@code X-Shopify-Triggered-At} (RFC 3339, nanoseconds truncated to microseconds), as the
- *       spec says; for other topics the payload's {@code updated_at} (ISO-8601 with offset,
- *       seconds; signed with the body), else, when the payload has none ({@code *}{@code /delete}),
- *       {@code X-Shopify-Triggered-At}. A timestamp that does not parse gives no version (with a
- *       warning), never a refusal. The header is unsigned: one more than the tolerance in the future
- *       is not believed;
- *   <li>occurred-at: {@code X-Shopify-Triggered-At}, under the same rule.
+ *   <li>entity version, as microseconds: the payload's {@code updated_at} (ISO-8601 with offset,
+ *       seconds; signed with the body), and nothing else. {@code app/*} and {@code shop/*} (whose
+ *       payload is the shop, whose {@code updated_at} is not the event's time) and
+ *       {@code *}{@code /delete} (whose payload is just the id) have no version: the only time they
+ *       carry is the unsigned {@code X-Shopify-Triggered-At}, and an unsigned time must never order
+ *       an entity (a forged one up to the tolerance ahead, re-posted with a captured body, made
+ *       every genuine event of the shop {@code stale}). An {@code updated_at} that does not parse
+ *       gives no version (with a warning), never a refusal;
+ *   <li>occurred-at: {@code X-Shopify-Triggered-At} (RFC 3339), for the record only; one more
+ *       than the tolerance in the future is dropped.
  * </ul>
  *
  * <p>Every header is read in both flavours, {@code X-Shopify-*} and the unprefixed {@code Shopify-*}.
@@ -88,19 +90,10 @@ record ShopifyEventFields(
     String eventId = eventId(headers, identity, webhookId, topic);
     Instant triggeredAt = triggeredAt(headers, clock, unsignedSkew);
     String entityKey = entityKey(topic, shop, payload);
-    Instant version;
-    if (entityKey == null) {
-      version = null;
-    } else if (entityKey.startsWith(SHOP_KEY)) {
-      // app/* and shop/*: the payload is the shop, whose updated_at is not this event's time (spec §3.4)
-      version = triggeredAt;
-    } else if (payload.hasNonNull("updated_at")) {
-      // signed, so believed as sent; one that does not parse is no version, never the header's
-      version = JsonFields.orderingInstant(payload, "updated_at", WHAT);
-    } else {
-      // */delete payloads are just {"id": ...}
-      version = triggeredAt;
-    }
+    // only the signed updated_at orders an entity: X-Shopify-Triggered-At is unsigned (see above)
+    Instant version = entityKey == null || entityKey.startsWith(SHOP_KEY) || !payload.hasNonNull("updated_at") ? null
+        // signed, so believed as sent; one that does not parse is no version, never the header's
+        : JsonFields.orderingInstant(payload, "updated_at", WHAT);
     return new ShopifyEventFields(
         eventId,
         shop,
@@ -127,9 +120,9 @@ record ShopifyEventFields(
   }
 
   /**
-   * {@code X-Shopify-Triggered-At}, believed only as far as an unsigned header can be: one that does
-   * not parse, or lies more than {@code skew} after now, is dropped with a warning, so that a forged
-   * year-9999 header cannot freeze an entity's ordering guard (nothing later would ever be newer).
+   * {@code X-Shopify-Triggered-At}, the event's occurred-at, believed only as far as an unsigned
+   * header can be: one that does not parse, or lies more than {@code skew} after now, is dropped
+   * with a warning. It is never an entity version.
    */
   private static Instant triggeredAt(HttpHeaders headers, Clock clock, Duration skew) {
     Instant at = header(headers, TRIGGERED_AT).map(t -> JsonFields.orderingInstant(t, name(TRIGGERED_AT))).orElse(null);

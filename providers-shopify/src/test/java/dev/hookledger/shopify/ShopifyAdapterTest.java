@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -88,10 +89,11 @@ class ShopifyAdapterTest {
   }
 
   @Test
-  void deleteWithoutUpdatedAtIsVersionedByTriggeredAtInMicroseconds() {
+  void deleteWithoutUpdatedAtHasNoVersionForItsOnlyTimeIsUnsigned() {
     WebhookEvent event = verify(adapter, signer.delivery("products/delete", "{\"id\":788032119674292922}"));
     assertEquals(Optional.of("product:788032119674292922"), event.entityKey());
-    assertEquals(1_741_726_470_516_267L, event.entityVersion().getAsLong(), "nanoseconds truncated to micros");
+    assertEquals(OptionalLong.empty(), event.entityVersion());
+    assertEquals(Optional.of(TRIGGERED), event.occurredAt(), "the header is still its occurred-at");
   }
 
   @Test
@@ -149,26 +151,41 @@ class ShopifyAdapterTest {
   }
 
   @Test
-  void triggeredAtWithinTheToleranceAheadIsBelievedAndBeyondItIsNot() {
-    InboundDelivery d = signer.delivery("products/delete", "{\"id\":5}");
-    Clock fiveMinutesBehind = Clock.fixed(TRIGGERED.minusSeconds(300), ZoneOffset.UTC);
-    Clock sixMinutesBehind = Clock.fixed(TRIGGERED.minusSeconds(360), ZoneOffset.UTC);
-    assertEquals(OptionalLong.of(micros(TRIGGERED.toString())),
-        adapter.verify(d, Secrets.of(SECRET), fiveMinutesBehind).entityVersion());
-    assertEquals(OptionalLong.empty(), adapter.verify(d, Secrets.of(SECRET), sixMinutesBehind).entityVersion());
-    ShopifyAdapter lenient = ShopifyAdapter.builder().triggeredAtTolerance(Duration.ofMinutes(10)).build();
-    assertEquals(OptionalLong.of(micros(TRIGGERED.toString())),
-        lenient.verify(d, Secrets.of(SECRET), sixMinutesBehind).entityVersion());
+  void forgedTriggeredAtWithinTheToleranceNeverBecomesAVersion() {
+    // before: a Triggered-At up to 300 s ahead became the version of shop: and */delete entities, so
+    // a captured body re-posted every 5 minutes froze the shop's genuine events as stale
+    Clock now = Clock.fixed(TRIGGERED, ZoneOffset.UTC);
+    String ahead = TRIGGERED.plusSeconds(299).toString();
+    String shopPayload = "{\"id\":690933842,\"domain\":\"acme.myshopify.com\"}";
+    for (InboundDelivery forged : List.of(
+        withHeader(signer.delivery("shop/update", shopPayload), "X-Shopify-Triggered-At", ahead),
+        withHeader(signer.delivery("app/uninstalled", shopPayload), "X-Shopify-Triggered-At", ahead),
+        withHeader(signer.delivery("products/delete", "{\"id\":5}"), "X-Shopify-Triggered-At", ahead))) {
+      WebhookEvent event = adapter.verify(forged, Secrets.of(SECRET), now);
+      assertEquals(OptionalLong.empty(), event.entityVersion(), event.type());
+      assertEquals(Optional.of(Instant.parse(ahead)), event.occurredAt(), "believed as occurred-at only");
+    }
   }
 
   @Test
-  void appAndShopTopicsAreOrderedByTriggeredAtNotByTheShopsUpdatedAt() {
+  void triggeredAtWithinTheToleranceAheadIsTheOccurredAtAndBeyondItIsNot() {
+    InboundDelivery d = signer.delivery("products/delete", "{\"id\":5}");
+    Clock fiveMinutesBehind = Clock.fixed(TRIGGERED.minusSeconds(300), ZoneOffset.UTC);
+    Clock sixMinutesBehind = Clock.fixed(TRIGGERED.minusSeconds(360), ZoneOffset.UTC);
+    assertEquals(Optional.of(TRIGGERED), adapter.verify(d, Secrets.of(SECRET), fiveMinutesBehind).occurredAt());
+    assertEquals(Optional.empty(), adapter.verify(d, Secrets.of(SECRET), sixMinutesBehind).occurredAt());
+    ShopifyAdapter lenient = ShopifyAdapter.builder().triggeredAtTolerance(Duration.ofMinutes(10)).build();
+    assertEquals(Optional.of(TRIGGERED), lenient.verify(d, Secrets.of(SECRET), sixMinutesBehind).occurredAt());
+  }
+
+  @Test
+  void appAndShopTopicsAreOrderedByNeitherTheHeaderNorTheShopsUpdatedAt() {
     String shopPayload = "{\"id\":690933842,\"domain\":\"acme.myshopify.com\",\"updated_at\":\"2020-01-01T00:00:00-05:00\"}";
     for (String topic : new String[] {"app/uninstalled", "shop/update"}) {
       WebhookEvent event = adapter.verify(signer.delivery(topic, shopPayload), Secrets.of(SECRET),
           Clock.fixed(TRIGGERED, ZoneOffset.UTC));
       assertEquals(Optional.of("shop:acme.myshopify.com"), event.entityKey(), topic);
-      assertEquals(OptionalLong.of(micros(TRIGGERED.toString())), event.entityVersion(), topic);
+      assertEquals(OptionalLong.empty(), event.entityVersion(), topic);
     }
   }
 

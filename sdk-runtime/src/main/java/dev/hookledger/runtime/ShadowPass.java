@@ -68,7 +68,8 @@ final class ShadowPass {
     }
     BodyRead body;
     try {
-      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget());
+      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget(),
+          runtime.bodyReadDeadline());
     } catch (IOException e) {
       // the container's stream is broken or cut short: the existing endpoint finds the rest so too
       log.debug("shadow mode: {} delivery body could not be read, passed on unrecorded: {}", provider, e.toString());
@@ -78,12 +79,15 @@ final class ShadowPass {
       case TOO_LARGE -> tooLarge(runtime, provider, limit);
       case OVER_BUDGET -> log.warn("shadow mode: {} delivery passed on unrecorded: the body budget is spent ({})",
           provider, runtime.bodyBudget());
+      case TIMED_OUT -> log.warn("shadow mode: {} delivery passed on unrecorded: its body did not arrive within {}",
+          provider, runtime.bodyReadDeadline().limit());
       case READ -> {
         ShadowOutcome.recorded(request, receive(runtime, provider, Deliveries.withBody(headers, body.bytes())));
         return new Passed(ReplayedBodyRequest.whole(request, body.bytes()), body);
       }
     }
-    // what was read goes on first, then the rest of the container's stream
+    // what was read goes on first, then the rest of the container's stream; the prefix stays
+    // reserved in the budget until the existing endpoint is done with the request
     return new Passed(body.bytes().length == 0 ? request : ReplayedBodyRequest.partlyRead(request, body.bytes()), body);
   }
 

@@ -59,7 +59,7 @@ import org.slf4j.LoggerFactory;
  *   <init-param><param-name>handlers</param-name><param-value>com.acme.Billing,com.acme.Issues</param-value></init-param>
  *   <!-- optional: jdbc-url (else the variable named by jdbc-url-env, default HOOKLEDGER_JDBC_URL),
  *        schema, path-prefix, mode (STORE_FIRST, INLINE, SHADOW), inline (type patterns), workers,
- *        max-in-flight-body-bytes, <provider>.secret-env, <provider>.max-body-bytes, and the deadlines handler-timeout,
+ *        max-in-flight-body-bytes, body-read-timeout, <provider>.secret-env, <provider>.max-body-bytes, and the deadlines handler-timeout,
  *        statement-timeout, lock-timeout, idle-in-transaction-timeout, connect-timeout, socket-timeout
  *        as 500ms, 30s, 2m or PT30S -->
  *   <init-param><param-name>stripe.secret-env</param-name><param-value>STRIPE_WEBHOOK_SECRET</param-value></init-param>
@@ -74,16 +74,18 @@ import org.slf4j.LoggerFactory;
  * check that failed and nothing more (never how many secrets exist or their ids); 404 unknown
  * provider; 405 not POST (with {@code Allow: POST}); 413 body over the provider's limit, whether
  * declared by {@code Content-Length} or sent chunked (reading stops past the limit); 500 an INLINE
- * handler failed; 503 with {@code Retry-After} when the ledger cannot record the delivery, or when
- * the runtime's {@linkplain WebhookRuntime.Builder#maxInFlightBodyBytes body budget} cannot hold the
- * body.
+ * handler failed; 408 the body did not arrive within the {@linkplain WebhookRuntime.Builder#bodyReadTimeout
+ * body read timeout}; 503 with {@code Retry-After}, one answer for every overload: the ledger
+ * cannot record the delivery, its writers are saturated, or the runtime's
+ * {@linkplain WebhookRuntime.Builder#maxInFlightBodyBytes body budget} cannot hold the body.
  *
  * <h2>Hostile input</h2>
  * Before a byte of the body is read, the adapter looks at the headers
  * ({@link dev.hookledger.spi.ProviderAdapter#checkHeaders}): no signature header, a malformed one
  * or no secret for the tenant is answered 401 at once, and the connection closed. Then the body
- * reserves its size in the runtime's budget (its {@code Content-Length}, or chunk by chunk) and is
- * read into one array of its exact size; a body the budget cannot hold is answered 503 unread.
+ * reserves its bytes in the runtime's budget as they arrive (never the declared
+ * {@code Content-Length}: a forged signature with a large declared length and a trickle of bytes
+ * holds only those bytes), at most half the budget for one body, within a total read deadline.
  *
  * <h2>Shadow mode</h2>
  * With {@link ProcessingMode#SHADOW} the filter answers nothing: it records each delivery (new
@@ -220,7 +222,8 @@ public final class WebhookFilter implements Filter {
     }
     BodyRead body;
     try {
-      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget());
+      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget(),
+          runtime.bodyReadDeadline());
     } catch (IOException e) {
       log.debug("{} delivery body could not be read: {}", provider, e.toString());
       Responses.text(response, 400, "malformed: the body could not be read");
@@ -234,7 +237,12 @@ public final class WebhookFilter implements Filter {
         }
         case OVER_BUDGET -> {
           log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.bodyBudget());
-          Responses.busy(response);
+          Responses.unavailable(response);
+        }
+        case TIMED_OUT -> {
+          log.debug("{} delivery answered 408: its body did not arrive within {}", provider,
+              runtime.bodyReadDeadline().limit());
+          Responses.timedOut(response);
         }
         case READ -> answer(response, provider, Deliveries.withBody(headers, body.bytes()));
       }

@@ -46,6 +46,7 @@ import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
+import dev.hookledger.runtime.internal.servlet.ReadDeadline;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
@@ -116,6 +117,11 @@ public final class WebhookRuntime implements AutoCloseable {
   /** The most rows one group commit writes; past this, concurrent deliveries share the next commit. */
   private static final int MAX_BATCH = 128;
   /**
+   * The most body bytes one group commit writes: one statement binds every body of its batch, so
+   * 128 rows of 25 MiB would be one 3 GiB statement. A larger row is written alone.
+   */
+  private static final long MAX_BATCH_BYTES = 8L << 20;
+  /**
    * How long a delivery waits for the commit of its row before it is answered 503: within the 10 s
    * after which GitHub gives up on a delivery. The row may still commit; the retry is then a duplicate.
    */
@@ -138,6 +144,7 @@ public final class WebhookRuntime implements AutoCloseable {
   private final Receiver receiver;
   private final HeaderCheck headerCheck;
   private final BodyBudget bodyBudget;
+  private final ReadDeadline bodyReadDeadline;
   private final HandlerDeadline deadline;
   private final ShadowRows shadowRows;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -169,11 +176,12 @@ public final class WebhookRuntime implements AutoCloseable {
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
         new Retries(rows, b.retryPolicy, listener), listener, deadline);
     this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
-        MAX_COMMIT_WAIT, "hookledger-" + schema);
+        MAX_BATCH_BYTES, MAX_COMMIT_WAIT, "hookledger-" + schema);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,
         new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
     this.headerCheck = new HeaderCheck(providers, listener);
     this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
+    this.bodyReadDeadline = ReadDeadline.of(b.bodyReadTimeout);
   }
 
   /**
@@ -307,27 +315,31 @@ public final class WebhookRuntime implements AutoCloseable {
 
   /**
    * Whether this node can receive and process right now: its lifecycle, worker threads, notification
-   * listener, and one read of the ledger (reachable? how much waits, how old, how much is dead),
-   * through the partial indexes only, so it is cheap enough for a load balancer's poll (see
-   * {@link dev.hookledger.runtime.admin.HealthServlet}). Never throws; never null.
+   * listener, and one read of the ledger (reachable? how much waits, how old, how much is stuck or
+   * dead), through the partial indexes only, so it is cheap enough for a load balancer's poll (see
+   * {@link dev.hookledger.runtime.admin.HealthServlet}). Answers within the admin's read deadline
+   * (2 s) whatever the database does: a database that does not answer by then is unreachable.
+   * Never throws; never null.
    */
   public Health health() {
     boolean running = state.get() == State.STARTED;
     WorkerPool p = pool;
     PoolHealth threads = p == null ? new PoolHealth(0, 0, true, true, 0) : p.health();
     Backlog backlog;
-    boolean reachable;
+    boolean reachable = true;
+    String problem = "";
     try {
+      // within the admin's read deadline (2 s), whatever the database and the pool do
       backlog = admin().backlog();
-      reachable = true;
     } catch (LedgerUnavailableException e) {
       log.debug("health: the ledger is unreachable: {}", e.getMessage());
       backlog = new Backlog(0, 0, Duration.ZERO);
       reachable = false;
+      problem = String.valueOf(e.getMessage());
     }
     return new Health(running, reachable, threads.workers(), threads.workersAlive(), threads.pollerAlive(),
         threads.listenerConnected(), threads.failuresSurvived(), backlog.waiting(), backlog.dead(),
-        backlog.oldestWaitingAge());
+        backlog.oldestWaitingAge(), backlog.stuck(), problem);
   }
 
   /** The ledger's data source: the one given, or the pool built from the JDBC URL. */
@@ -373,6 +385,11 @@ public final class WebhookRuntime implements AutoCloseable {
   /** The bound on body bytes held by this runtime's requests at once. */
   BodyBudget bodyBudget() {
     return bodyBudget;
+  }
+
+  /** The time each request body may take to arrive. */
+  ReadDeadline bodyReadDeadline() {
+    return bodyReadDeadline;
   }
 
   /**
@@ -473,6 +490,7 @@ public final class WebhookRuntime implements AutoCloseable {
     private int ledgerWriters = 2;
     private int receiveQueueCapacity = 1024;
     private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
+    private Duration bodyReadTimeout = ReadDeadline.DEFAULT;
     private TransactionProvider transactionProvider;
     private DataSource transactionalConnections;
 
@@ -622,15 +640,28 @@ public final class WebhookRuntime implements AutoCloseable {
     }
 
     /**
-     * The most request-body bytes held in memory at once, across every delivery being received: a
-     * body reserves its {@code Content-Length} (or, sent chunked, each chunk as it arrives) before it
-     * is read, and a delivery that does not fit is answered 503 with {@code Retry-After} without
-     * reading it, so that no burst of large posts can exhaust the heap. At least 1; default a quarter
-     * of the maximum heap ({@code -Xmx}), e.g. 128 MiB of 512 MiB. Keep it at least the largest
+     * The most request-body bytes held in memory at once, across every delivery being received. A
+     * body reserves its bytes as they arrive (never what its {@code Content-Length} declares), and
+     * one body may hold at most half of the budget; a delivery that does not fit is answered 503
+     * with {@code Retry-After}, the same answer as any other overload, so that no burst of large or
+     * slow posts can exhaust the heap or learn how much is left. At least 1; default a quarter of
+     * the maximum heap ({@code -Xmx}), e.g. 128 MiB of 512 MiB. Keep it at least twice the largest
      * provider body limit, or such bodies are always answered 503.
      */
     public Builder maxInFlightBodyBytes(long bytes) {
       this.maxInFlightBodyBytes = BodyBudget.requireCapacity(bytes);
+      return this;
+    }
+
+    /**
+     * The total time one request body may take to arrive, from the first read to the last byte,
+     * however slowly it trickles (a container's idle timeout never fires on a client that sends a
+     * byte every few seconds). A body not read by then is answered 408 and its connection closed;
+     * in SHADOW mode the request is passed on unrecorded. Positive; default 5 s, under the
+     * providers' own timeouts (Shopify: 5 s for the whole request; GitHub: 10 s).
+     */
+    public Builder bodyReadTimeout(Duration timeout) {
+      this.bodyReadTimeout = ReadDeadline.require(timeout);
       return this;
     }
 

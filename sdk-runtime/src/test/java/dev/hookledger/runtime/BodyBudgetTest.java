@@ -28,14 +28,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The memory bound on bodies, over real HTTP: a body the runtime-wide budget cannot hold is
- * answered 503 without being read, a delivery refused from its headers is answered 401 without
+ * The memory bound on bodies, over real HTTP: bodies hold the bytes they sent, not what they
+ * declare; a body the runtime-wide budget (or its half of it) cannot hold is answered 503 as any
+ * overload is, a delivery refused from its headers is answered 401 without
  * being read, and every reservation is given back however a request ends.
  */
 class BodyBudgetTest {
   static final String SECRET = "whsec-budget-test";
   static final TestHookSigner SIGNER = new TestHookSigner(SECRET);
   static final int BUDGET = 1000;
+  /** The length of a body held by a slow sender: within the half of the budget one body may hold. */
+  static final int HELD = 450;
   static final Duration ANSWER = Duration.ofSeconds(15);
   static final List<RejectionReason> REJECTED = new CopyOnWriteArrayList<>();
   static TestDatabase.Database db;
@@ -69,34 +72,68 @@ class BodyBudgetTest {
   }
 
   @Test
-  void bodyTheBudgetCannotHoldIsAnswered503UnreadUntilTheHolderIsDone() throws Exception {
-    String held = body(600);
-    try (RawPost slow = signedPost(newId(), held, held.length())) {
-      slow.send(Arrays.copyOf(held.getBytes(StandardCharsets.UTF_8), 10));
-      Await.until("the slow body holds its 600 bytes", () -> budget().reserved() == 600);
+  void slowBodiesWithForgedSignaturesHoldOnlyTheBytesTheySent() throws Exception {
+    // well-formed but forged signatures, large declared lengths, a trickle of bytes: before, these
+    // held their declared lengths and every legitimate delivery was answered 503
+    List<RawPost> slow = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 8; i++) {
+        // signed over another body: well-formed, so it passes the header check, but forged
+        RawPost post = signedPost(newId(), "{\"forged\":" + i + "}", 450);
+        post.send("{\"pad".getBytes(StandardCharsets.UTF_8));
+        slow.add(post);
+      }
+      Await.until("the slow bodies hold the 40 bytes they sent", () -> budget().reserved() == 40);
 
       String id = newId();
-      HttpResponse<String> refused = TestHttp.send(SIGNER.request(uri(), id, "payment.succeeded", body(600)));
+      HttpResponse<String> legitimate = TestHttp.send(SIGNER.request(uri(), id, "payment.succeeded", body(450)));
+
+      assertEquals("accepted\n", legitimate.body());
+      assertTrue(LedgerRows.event(db.dataSource(), "hookledger", id).isPresent(), "recorded");
+    } finally {
+      slow.forEach(RawPost::close);
+    }
+  }
+
+  @Test
+  void bodyTheBudgetCannotHoldIsAnsweredWithTheOneOverloadAnswerAndNothingRecorded() throws Exception {
+    byte[] heldBytes = body(HELD).getBytes(StandardCharsets.UTF_8);
+    try (RawPost first = held(440); RawPost second = held(440)) {
+      Await.until("the two slow bodies hold the 880 bytes they sent", () -> budget().reserved() == 880);
+
+      String id = newId();
+      HttpResponse<String> refused = TestHttp.send(SIGNER.request(uri(), id, "payment.succeeded", body(200)));
 
       assertEquals(503, refused.statusCode());
       assertEquals("5", refused.headers().firstValue("Retry-After").orElseThrow());
       assertEquals("close", refused.headers().firstValue("Connection").orElseThrow());
-      assertEquals("busy: too many delivery bodies are being received at once; retry later\n", refused.body());
+      // word for word the answer of a ledger that cannot record: it says nothing of what is left
+      assertEquals("unavailable: the delivery was not recorded; retry later\n", refused.body());
       assertTrue(LedgerRows.event(db.dataSource(), "hookledger", id).isEmpty(), "nothing recorded");
 
-      slow.send(Arrays.copyOfRange(held.getBytes(StandardCharsets.UTF_8), 10, held.length()));
-      assertEquals("200 accepted", slow.awaitAnswer(ANSWER).toString());
+      first.send(Arrays.copyOfRange(heldBytes, 440, heldBytes.length));
+      assertEquals("200 accepted", first.awaitAnswer(ANSWER).toString());
+      second.send(Arrays.copyOfRange(heldBytes, 440, heldBytes.length));
+      assertEquals("200 accepted", second.awaitAnswer(ANSWER).toString());
     }
-    Await.until("the held body is given back", () -> budget().reserved() == 0);
-    assertEquals("accepted\n", TestHttp.send(SIGNER.request(uri(), newId(), "payment.succeeded", body(600))).body());
+    Await.until("the held bodies are given back", () -> budget().reserved() == 0);
+    assertEquals("accepted\n", TestHttp.send(SIGNER.request(uri(), newId(), "payment.succeeded", body(200))).body());
   }
 
   @Test
-  void chunkedBodyIsAnswered503WhenTheBudgetCannotHoldItsNextChunk() throws Exception {
-    String held = body(900);
-    try (RawPost slow = signedPost(newId(), held, held.length())) {
-      slow.send(new byte[] {'{'});
-      Await.until("the slow body holds its 900 bytes", () -> budget().reserved() == 900);
+  void bodyDeclaredLargerThanHalfTheBudgetIsAnswered503Unread() throws Exception {
+    String body = body(600);
+    try (RawPost post = signedPost(newId(), body, body.length())) {
+      RawPost.Answer answer = post.awaitAnswer(ANSWER);
+      assertEquals("503 unavailable: the delivery was not recorded; retry later", answer.toString());
+    }
+    assertEquals(0, budget().reserved());
+  }
+
+  @Test
+  void chunkedBodyIsAnswered503WhenTheBudgetCannotHoldItsNextBytes() throws Exception {
+    try (RawPost first = held(449); RawPost second = held(449)) {
+      Await.until("the slow bodies hold 898 bytes", () -> budget().reserved() == 898);
 
       String chunkedBody = body(200);
       try (RawPost chunked = signedPost(newId(), chunkedBody, -1)) {
@@ -145,12 +182,20 @@ class BodyBudgetTest {
 
   @Test
   void bodyThatEndsBeforeItsContentLengthGivesItsReservationBack() throws Exception {
-    String body = body(600);
+    String body = body(400);
     RawPost cut = signedPost(newId(), body, body.length());
     cut.send(new byte[] {'{', '"'});
-    Await.until("the body holds its 600 bytes", () -> budget().reserved() == 600);
+    Await.until("the body holds the 2 bytes it sent", () -> budget().reserved() == 2);
     cut.close();
-    Await.until("the cut body gives its 600 bytes back", () -> budget().reserved() == 0);
+    Await.until("the cut body gives its bytes back", () -> budget().reserved() == 0);
+  }
+
+  /** A signed post of a {@value #HELD}-byte body, of which only the first {@code sent} bytes are sent. */
+  private static RawPost held(int sent) {
+    String body = body(HELD);
+    RawPost post = signedPost(newId(), body, body.length());
+    post.send(Arrays.copyOf(body.getBytes(StandardCharsets.UTF_8), sent));
+    return post;
   }
 
   private static RawPost signedPost(String id, String body, long contentLength) {

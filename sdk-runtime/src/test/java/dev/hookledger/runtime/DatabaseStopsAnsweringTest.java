@@ -64,7 +64,7 @@ class DatabaseStopsAnsweringTest {
       long start = System.nanoTime();
       HttpResponse<String> health = TestHttp.send(HttpRequest.newBuilder(served.uri("/healthz")).GET().build());
       assertEquals(503, health.statusCode());
-      assertEquals("down\n", health.body());
+      assertEquals("down: database unreachable\n", health.body());
       assertTrue(System.nanoTime() - start < BOUND_NANOS);
       server.close();
     }

@@ -168,8 +168,8 @@ class FilterRegistrationTest {
   void unknownInitParamIsRefusedWithTheKnownOnes() {
     ServletException e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "provider", "testhook"), Map.of()));
-    assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: connect-timeout,"
-        + " handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, ledger-writers,"
+    assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: body-read-timeout,"
+        + " connect-timeout, handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, ledger-writers,"
         + " lock-timeout, max-in-flight-body-bytes, mode, path-prefix, providers, receive-queue-capacity, schema, socket-timeout,"
         + " statement-timeout, workers, and per listed provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
   }
@@ -183,6 +183,15 @@ class FilterRegistrationTest {
     e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "max-in-flight-body-bytes", "0"), Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl())));
     assertEquals("hookledger filter 'hookledger': maxInFlightBodyBytes must be >= 1, but was 0", e.getMessage());
+  }
+
+  @Test
+  void bodyReadTimeoutInitParamMustBePositive() {
+    ServletException e = assertThrows(ServletException.class, () -> init(
+        Map.of("providers", "testhook", "body-read-timeout", "0s"),
+        Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl(), "HOOKLEDGER_TESTHOOK_SECRET", "s")));
+    assertEquals("hookledger filter 'hookledger': init-param body-read-timeout: bodyReadTimeout must be positive, but"
+        + " was PT0S", e.getMessage());
   }
 
   @Test

@@ -94,6 +94,23 @@ class ShadowModeTest {
   }
 
   @Test
+  void overLimitPrefixPassedOnStaysInTheBodyBudgetWhileTheExistingEndpointRuns() throws Exception {
+    // before, the prefix read of an over-limit chunked body left the budget while the existing
+    // endpoint ran: 200 such requests at GitHub's 25 MiB held 5 GiB outside it
+    String tooLarge = "{\"pad\":\"" + "x".repeat(400) + "\"}";
+    try (ServedRuntime shadow = serve(ProcessingMode.SHADOW, new Heard())) {
+      existing.reserved = () -> shadow.runtime().bodyBudget().reserved();
+
+      HttpResponse<String> r = send(chunked(shadow.uri("/webhooks/testhook"), "evt_big", tooLarge), "stream");
+
+      assertEquals("existing endpoint handled evt_big", r.body());
+      assertEquals(List.of(tooLarge), existing.bodies, "the body passed on whole");
+      assertEquals(List.of((long) LIMIT + 1), existing.reservedWhileHandling, "the prefix read is held in the budget");
+      Await.until("the prefix is given back", () -> shadow.runtime().bodyBudget().reserved() == 0);
+    }
+  }
+
+  @Test
   void switchingTheSameLedgerToStoreFirstProcessesNewEventsAndNeverRerunsShadowRows() throws Exception {
     try (ServedRuntime shadow = serve(ProcessingMode.SHADOW, new Heard())) {
       send(SIGNER.request(shadow.uri("/webhooks/testhook"), "evt_old", "order.paid", "{\"n\":1}"), "stream");
@@ -206,9 +223,14 @@ class ShadowModeTest {
   static final class ExistingEndpoint extends HttpServlet {
     private static final long serialVersionUID = 1L;
     final List<String> bodies = new CopyOnWriteArrayList<>();
+    final List<Long> reservedWhileHandling = new CopyOnWriteArrayList<>();
+    volatile java.util.function.LongSupplier reserved;
 
     @Override
     protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+      if (reserved != null) {
+        reservedWhileHandling.add(reserved.getAsLong());
+      }
       String body = switch (req.getHeader("X-Read-With")) {
         case "reader" -> req.getReader().lines().collect(Collectors.joining("\n"));
         case "form" -> req.getParameterMap().entrySet().stream()

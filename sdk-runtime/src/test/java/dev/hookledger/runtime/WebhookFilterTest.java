@@ -93,6 +93,21 @@ class WebhookFilterTest {
   }
 
   @Test
+  void eventIdLongerThanTheLedgerTakesIsRefused400BeforeItIsQueued() {
+    // before, an id past what PostgreSQL indexes failed the whole group-commit batch it shared
+    String tooLong = "evt_" + "x".repeat(1021);
+    HttpResponse<String> refused = post(tooLong, "customer.created", "{}");
+
+    assertEquals(400, refused.statusCode());
+    assertEquals("rejected (MALFORMED): event id is 1025 bytes long; the ledger takes at most 1024\n", refused.body());
+    assertTrue(LedgerRows.event(db.dataSource(), "hookledger", tooLong).isEmpty());
+
+    String longest = "evt_" + "y".repeat(1020);
+    assertEquals("accepted\n", post(longest, "customer.created", "{}").body());
+    awaitStatus(longest, "ignored");
+  }
+
+  @Test
   void tenantInThePathReachesTheSameProviderAndScopesTheEvent() {
     String id = newId();
     account(id);

@@ -106,6 +106,23 @@ final class AdminHtml {
         .append("})();\n</script>\n</body></html>\n");
   }
 
+  /**
+   * The page shown instead of an HTML page whose ledger read failed (503): what failed, in one line,
+   * and the refresh control, so that a page left open reloads by itself until the ledger answers
+   * again, rather than stopping on an error it cannot reload from.
+   */
+  static String unavailable(String base, String problem, Instant now, String nonce, String guardHeader) {
+    StringBuilder h = new StringBuilder(4096);
+    head(h, "hookledger inbox: ledger unavailable", nonce);
+    header(h, base, now, true);
+    h.append("<h2>The ledger cannot be read right now</h2>\n<p id=\"problem\" class=\"status-dead\">")
+        .append(escape(problem)).append("</p>\n<p class=\"muted\">Deliveries are answered 503 meanwhile, and the")
+        .append(" providers retry them. This page tries again every ").append(REFRESH_SECONDS)
+        .append(" s; <a href=\"").append(escape(base)).append("/\">try now</a>.</p>\n");
+    end(h, nonce, guardHeader);
+    return h.toString();
+  }
+
   /** The header line: title, as-of time, and the refresh control (shown by the script). */
   static void header(StringBuilder h, String base, Instant asOf, boolean refresh) {
     h.append("<header><h1><a href=\"").append(escape(base)).append("/\">hookledger inbox</a></h1><span class=\"muted\">as of ")

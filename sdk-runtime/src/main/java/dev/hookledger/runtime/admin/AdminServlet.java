@@ -18,6 +18,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -169,8 +170,22 @@ public class AdminServlet extends HttpServlet {
       json(resp, 404, error(e.getMessage()));
     } catch (LedgerUnavailableException e) {
       log.warn("admin page: {}", e.getMessage());
-      json(resp, 503, error(e.getMessage()));
+      if (wantsHtml(req)) {
+        // a page, never raw JSON: a page left open keeps reloading until the ledger answers again
+        String nonce = nonce(resp);
+        html(resp, 503, AdminHtml.unavailable(base(req), e.getMessage(), Instant.now(), nonce, GUARD_HEADER));
+      } else {
+        json(resp, 503, error(e.getMessage()));
+      }
     }
+  }
+
+  /** Whether the route answers with a page, and the request did not ask for JSON. */
+  private static boolean wantsHtml(HttpServletRequest req) {
+    String route = route(req);
+    String accept = req.getHeader("Accept");
+    return (route.equals("/") || route.equals("/event") || route.equals("/confirm-retry-dead"))
+        && !(accept != null && accept.contains("application/json") && !accept.contains("text/html"));
   }
 
   @Override

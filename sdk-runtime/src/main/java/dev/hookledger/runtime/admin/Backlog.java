@@ -10,5 +10,13 @@ import java.time.Duration;
  * @param waiting events {@code pending} or {@code processing}
  * @param dead events waiting for an operator
  * @param oldestWaitingAge age of the oldest waiting event; {@link Duration#ZERO} when none waits
+ * @param stuck waiting events due for longer than the admin's {@code stuckAfter} and taken by no
+ *     worker: an expired lease nobody took over, or a pending event nobody claims
  */
-public record Backlog(long waiting, long dead, Duration oldestWaitingAge) {}
+public record Backlog(long waiting, long dead, Duration oldestWaitingAge, long stuck) {
+
+  /** A backlog with nothing stuck. */
+  public Backlog(long waiting, long dead, Duration oldestWaitingAge) {
+    this(waiting, dead, oldestWaitingAge, 0);
+  }
+}

@@ -9,20 +9,24 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * A health check for a load balancer: {@code 200 up} when {@link Health#up()}, else
- * {@code 503 down}, and nothing more. It tells no detail (counts, errors, thread names), so it needs
- * no authentication and can sit on a public path; the details are in {@link WebhookRuntime#health()}
- * and the {@link AdminServlet}'s {@code health.json}.
+ * A health check for a load balancer: {@code 200 up}; {@code 200 degraded: events stuck} (or
+ * {@code workers not running}) when the node receives but events are not processed as they should
+ * be, so that it stays in the pool while an alert fires; {@code 503 down: database unreachable} (or
+ * {@code not running}) when it cannot receive. It answers within the runtime's read deadline (2 s)
+ * whatever the database does, and tells the kind of problem only (no counts, errors, thread names),
+ * so it needs no authentication and can sit on a public path; the details are in
+ * {@link WebhookRuntime#health()} and the {@link AdminServlet}'s {@code health.json}.
  *
  * <pre>{@code
  * context.addServlet(new ServletHolder(new HealthServlet(runtime)), "/healthz");
  * }</pre>
  *
  * <p>Answers {@code GET} and {@code HEAD}. Each request asks the runtime, which reads the ledger once
- * (bounded by the connection deadlines). Thread-safe.
+ * (bounded by the read deadline). Thread-safe.
  */
 public class HealthServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -37,9 +41,11 @@ public class HealthServlet extends HttpServlet {
 
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    boolean up = health.get().up();
-    byte[] body = (up ? "up\n" : "down\n").getBytes(StandardCharsets.US_ASCII);
-    resp.setStatus(up ? 200 : 503);
+    Health h = health.get();
+    Health.Status status = h.status();
+    String word = status.name().toLowerCase(Locale.ROOT);
+    byte[] body = (h.summary().map(s -> word + ": " + s).orElse(word) + "\n").getBytes(StandardCharsets.US_ASCII);
+    resp.setStatus(status == Health.Status.DOWN ? 503 : 200);
     resp.setHeader("Cache-Control", "no-store");
     resp.setContentType("text/plain;charset=utf-8");
     resp.setContentLength(body.length);

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.admin;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.internal.admin.BoundedReads;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
@@ -18,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -79,6 +81,7 @@ public final class InboxAdmin {
   private final ThroughputReader throughput;
   private final int maxAttempts;
   private final Duration stuckAfter;
+  private final BoundedReads reads;
 
   private InboxAdmin(Builder b) {
     this.events = new EventTable(b.schema);
@@ -93,6 +96,12 @@ public final class InboxAdmin {
     this.retrier = new EventRetrier(db, events, eventReader);
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
     this.throughput = new ThroughputReader(db, events, clock);
+    this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
+  }
+
+  /** A read the page, the health check and the CLI wait for at most the read timeout. */
+  private <T> T read(Supplier<T> work) {
+    return reads.read(() -> LedgerErrors.guard(events.schema(), work));
   }
 
   /** Starts building an admin over the ledger in {@code dataSource}. */
@@ -120,23 +129,23 @@ public final class InboxAdmin {
    * and duplicate deliveries. Scans the whole table once: for a frequently polled gauge use {@link #backlog()}.
    */
   public InboxStatus status() {
-    return LedgerErrors.guard(events.schema(), statusReader::status);
+    return read(statusReader::status);
   }
 
   /** Waiting and dead counts and the oldest waiting age, read through the partial indexes only. */
   public Backlog backlog() {
-    return LedgerErrors.guard(events.schema(), statusReader::backlog);
+    return read(statusReader::backlog);
   }
 
   /** Events received and settled per minute over the last hour, by the admin's clock; for a chart. */
   public Throughput throughput() {
-    return LedgerErrors.guard(events.schema(), throughput::lastHour);
+    return read(throughput::lastHour);
   }
 
   /** One page of events matching {@code query}, newest received first. */
   public EventPage list(EventQuery query) {
     requireNonNull(query, "query");
-    return LedgerErrors.guard(events.schema(), () -> eventReader.list(query));
+    return read(() -> eventReader.list(query));
   }
 
   /**
@@ -149,7 +158,7 @@ public final class InboxAdmin {
    */
   public Optional<EventDetail> show(String provider, String scope, String eventId) {
     requireKey(provider, scope, eventId);
-    return LedgerErrors.guard(events.schema(), () -> eventReader.show(provider, scope, eventId));
+    return read(() -> eventReader.show(provider, scope, eventId));
   }
 
   /**
@@ -160,7 +169,7 @@ public final class InboxAdmin {
    */
   public EventDetail showExisting(String provider, String scope, String eventId) {
     requireKey(provider, scope, eventId);
-    return LedgerErrors.guard(events.schema(), () -> eventReader.show(provider, scope, eventId)
+    return read(() -> eventReader.show(provider, scope, eventId)
         .orElseThrow(() -> new OperationRefusedException(eventReader.notFound(new EventKey(provider, scope, eventId)))));
   }
 
@@ -321,6 +330,7 @@ public final class InboxAdmin {
     private int pruneBatchSize = 1000;
     private int maxAttempts = RetryPolicy.defaults().maxAttempts();
     private Duration stuckAfter = DEFAULT_STUCK_AFTER;
+    private Duration readTimeout = BoundedReads.DEFAULT_DEADLINE;
 
     private Builder(DataSource dataSource) {
       this.dataSource = requireNonNull(dataSource, "dataSource");
@@ -383,6 +393,18 @@ public final class InboxAdmin {
         throw new IllegalArgumentException("stuckAfter must be positive, but was " + after);
       }
       this.stuckAfter = after;
+      return this;
+    }
+
+    /**
+     * The most a read ({@code status}, {@code backlog}, {@code throughput}, {@code list},
+     * {@code show}) waits for the database before it fails with a
+     * {@link dev.hookledger.LedgerUnavailableException}, whatever the pool's and the driver's own
+     * timeouts: so that health checks and the admin page answer "down" in time when the database
+     * stops answering. Positive; default 2 s.
+     */
+    public Builder readTimeout(Duration timeout) {
+      this.readTimeout = BoundedReads.requireDeadline(timeout);
       return this;
     }
 

@@ -20,7 +20,6 @@ import java.util.Comparator;
 import java.util.List;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Record2;
 import org.jooq.Record3;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
@@ -63,14 +62,15 @@ final class StatusReader {
     return new InboxStatus(now, ordered, oldest, waiting.value1(), waiting.value2(), stuckAfter);
   }
 
-  /** Waiting and dead counts and the oldest waiting age, through the partial indexes only. */
+  /** Waiting, stuck and dead counts and the oldest waiting age, through the partial indexes only. */
   Backlog backlog() {
     Instant now = clock.instant();
-    Record2<Integer, Instant> waiting =
-        db.select(count(), min(RECEIVED_AT)).from(events.table()).where(WAITING).fetchSingle();
+    Record3<Integer, Instant, Integer> waiting = db
+        .select(count(), min(RECEIVED_AT), count().filterWhere(WaitingRows.stuck(stuckAfter)))
+        .from(events.table()).where(WAITING).fetchSingle();
     int dead = db.fetchCount(events.table(), IS_DEAD);
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
-    return new Backlog(waiting.value1(), dead, oldest);
+    return new Backlog(waiting.value1(), dead, oldest, waiting.value3());
   }
 
   /** Never negative: a row received "after" the admin's clock (clock skew) is of age zero. */

@@ -127,8 +127,9 @@ public final class HookledgerCli implements Runnable {
           "no database: pass --database-url or set HOOKLEDGER_DATABASE_URL");
     }
     url = new DatabaseUrl(databaseUrl.trim());
+    // a person at a terminal waits longer than a load balancer's probe: reads get a minute, not 2 s
     return InboxAdmin.builder(url.dataSource()).schema(schema).maxAttempts(maxAttempts)
-        .stuckAfter(DurationText.parse(stuckAfter)).build();
+        .stuckAfter(DurationText.parse(stuckAfter)).readTimeout(java.time.Duration.ofMinutes(1)).build();
   }
 
   /** The global options a follow-up command must repeat to see the same ledger (never the database URL). */

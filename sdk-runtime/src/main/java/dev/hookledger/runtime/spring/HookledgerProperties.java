@@ -79,6 +79,9 @@ public class HookledgerProperties {
   /** The most request-body bytes held in memory at once, across every delivery; default a quarter of the heap. */
   private DataSize maxInFlightBodySize;
 
+  /** The total time one request body may take to arrive, however slowly it trickles; then 408; default 5 s. */
+  private Duration bodyReadTimeout;
+
   /** The operator's admin API and page (dev.hookledger.runtime.admin.AdminServlet). */
   private final Admin admin = new Admin();
 
@@ -216,6 +219,14 @@ public class HookledgerProperties {
 
   public void setMaxInFlightBodySize(DataSize maxInFlightBodySize) {
     this.maxInFlightBodySize = maxInFlightBodySize;
+  }
+
+  public Duration getBodyReadTimeout() {
+    return bodyReadTimeout;
+  }
+
+  public void setBodyReadTimeout(Duration bodyReadTimeout) {
+    this.bodyReadTimeout = bodyReadTimeout;
   }
 
   public Admin getAdmin() {

@@ -53,6 +53,9 @@ final class SpringRuntime {
     set("hookledger.lock-timeout", p.getLockTimeout(), () -> b.lockTimeout(p.getLockTimeout()));
     set("hookledger.idle-in-transaction-timeout", p.getIdleInTransactionTimeout(),
         () -> b.idleInTransactionTimeout(p.getIdleInTransactionTimeout()));
+    if (p.getBodyReadTimeout() != null) {
+      set("hookledger.body-read-timeout", p.getBodyReadTimeout(), () -> b.bodyReadTimeout(p.getBodyReadTimeout()));
+    }
     if (p.getMaxInFlightBodySize() != null) {
       set("hookledger.max-in-flight-body-size", p.getMaxInFlightBodySize(),
           () -> b.maxInFlightBodyBytes(p.getMaxInFlightBodySize().toBytes()));

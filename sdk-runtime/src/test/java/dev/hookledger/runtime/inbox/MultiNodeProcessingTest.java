@@ -59,8 +59,12 @@ class MultiNodeProcessingTest {
 
     assertEquals(EVENTS, number(db, "select count(*) from effect_count"));
     assertEquals(0, number(db, "select count(*) from effect_count where n <> 1"), "an effect happened twice");
-    assertEquals(EVENTS / 5, number(db, "select count(*) from hookledger.event where attempts = 2"));
-    assertEquals(EVENTS - EVENTS / 5, number(db, "select count(*) from hookledger.event where attempts = 1"));
+    // invariants, not counts that depend on timing: on a loaded machine a lease can run out
+    // mid-handler and be taken over (one more attempt, the effect still once), so "exactly two
+    // attempts" was 39 of 40 once in CI
+    assertEquals(0, number(db, "select count(*) from hookledger.event where attempts < 1"), "every event was attempted");
+    assertEquals(0, number(db, "select count(*) from hookledger.event where attempts < 2"
+        + " and right(event_id, 3)::int % 5 = 0"), "every event that fails its first attempt was attempted again");
     assertEquals(0, number(db, "select count(*) from hookledger.event where lease_owner is not null or last_error is not null"));
     assertEquals("A,B,C,D", LedgerRows.first(db.dataSource(), "select string_agg(distinct processed_by, ','"
         + " order by processed_by) as nodes from effect_count").orElseThrow().get("nodes"),
@@ -85,7 +89,7 @@ class MultiNodeProcessingTest {
     assertEquals(1, number(db, "select n from effect_count where event_id = 'evt_crash'"));
     assertEquals("A", LedgerRows.first(db.dataSource(), "select processed_by from effect_count").orElseThrow()
         .get("processed_by"));
-    assertEquals(2, event(db, "evt_crash").get("attempts"));
+    assertTrue((Integer) event(db, "evt_crash").get("attempts") >= 2, "the killed attempt, then the takeover");
   }
 
   private static WebhookRuntime node(TestDatabase.Database db, String name) {

@@ -71,6 +71,9 @@ class SpringWiringTest {
     runner.withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.workers=300").run(context ->
         assertThat(context).getFailure().rootCause().hasMessage("Property hookledger.workers with value '300' is"
             + " invalid: workers must be between 0 and 256, but was 300"));
+    runner.withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.body-read-timeout=0s")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("Property hookledger.body-read-timeout"
+            + " with value 'PT0S' is invalid: bodyReadTimeout must be positive, but was PT0S"));
   }
 
   @Test

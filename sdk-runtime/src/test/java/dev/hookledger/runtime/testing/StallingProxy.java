@@ -49,6 +49,14 @@ public final class StallingProxy implements AutoCloseable {
     stalled = true;
   }
 
+  /**
+   * Forwards again on the connections whose pumps still run, and on new ones; those accepted while
+   * stalled stay dead, as after a real outage the client's own timeouts end them.
+   */
+  public void resume() {
+    stalled = false;
+  }
+
   @Override
   public void close() throws IOException {
     server.close();

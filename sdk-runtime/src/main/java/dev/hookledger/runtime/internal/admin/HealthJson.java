@@ -10,6 +10,8 @@ public final class HealthJson {
 
   public static ObjectNode of(Health h) {
     return JsonNodeFactory.instance.objectNode()
+        .put("status", h.status().name().toLowerCase(java.util.Locale.ROOT))
+        .put("reason", h.reason().orElse(null))
         .put("up", h.up())
         .put("running", h.running())
         .put("databaseReachable", h.databaseReachable())
@@ -19,6 +21,7 @@ public final class HealthJson {
         .put("listenerConnected", h.listenerConnected())
         .put("failuresSurvived", h.failuresSurvived())
         .put("waiting", h.waiting())
+        .put("stuck", h.stuck())
         .put("dead", h.dead())
         .put("oldestWaitingSeconds", h.oldestWaitingAge().getSeconds());
   }

@@ -221,6 +221,12 @@ final class BatchInsert {
     return p;
   }
 
+  /** The bytes of a row a batch's size is measured in: its body and, if apart, its payload. */
+  static long rowBytes(NewRow row) {
+    WebhookEvent e = row.event();
+    return e.bodyLength() + (e.payloadWrapped() ? EventBytes.payloadJson(e).length : 0);
+  }
+
   /** The most rows one statement can bind: PostgreSQL's protocol counts parameters in 16 bits. */
   static int maxRowsPerStatement() {
     return Short.MAX_VALUE / BINDS_PER_ROW;

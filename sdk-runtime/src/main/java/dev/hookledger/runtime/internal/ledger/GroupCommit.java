@@ -26,9 +26,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The queue in front of the writers is bounded: when it is full, {@link #write} refuses at once
  * (the filter answers 503 with {@code Retry-After}) rather than holding a request thread. A batch
- * whose insert fails writes nothing and fails every request in it. If only the counting of its
- * duplicates fails, its new rows are answered and its duplicates fail (the provider's retry is
- * counted then).
+ * is bounded by rows and by bytes (bodies and payloads): a row that would take a batch past the
+ * bytes starts the writer's next batch. A batch whose insert fails writes nothing; if the database
+ * refused it for a row's data ({@linkplain LedgerErrors#isRowDataError a data error}: a value out of
+ * range, an index entry too large), it is split in halves and each written again, down to the one
+ * row at fault, so that one poison delivery fails only itself (seen here: one over-long id failed
+ * 15 ordinary deliveries that shared its batch). Any other failure fails every request in it. If
+ * only the counting of its duplicates fails, its new rows are answered and its duplicates fail (the
+ * provider's retry is counted then).
  *
  * <p>Until {@link #start} (and with no writer threads at all: the admin's replay), each call writes
  * its row on the caller's thread, in a transaction of its own. Thread-safe.
@@ -52,17 +57,20 @@ public final class GroupCommit implements AutoCloseable {
   private static final class Request {
     final NewRow row;
     final AfterWrite after;
+    final long bytes;
     final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
 
     Request(NewRow row, AfterWrite after) {
       this.row = row;
       this.after = after;
+      this.bytes = BatchInsert.rowBytes(row);
     }
   }
 
   private final DataSource dataSource;
   private final BatchInsert insert;
   private final int maxBatch;
+  private final long maxBatchBytes;
   private final Duration maxWait;
   private final ArrayBlockingQueue<Request> queue;
   private final List<Thread> writers = new ArrayList<>();
@@ -71,9 +79,10 @@ public final class GroupCommit implements AutoCloseable {
   private volatile boolean closed;
 
   private GroupCommit(DataSource dataSource, EventTable events, int writers, int capacity, int maxBatch,
-      Duration maxWait, String name) {
+      long maxBatchBytes, Duration maxWait, String name) {
     this.dataSource = dataSource;
     this.maxBatch = Math.min(maxBatch, BatchInsert.maxRowsPerStatement());
+    this.maxBatchBytes = maxBatchBytes;
     this.insert = new BatchInsert(events, this.maxBatch);
     this.maxWait = maxWait;
     this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
@@ -85,18 +94,18 @@ public final class GroupCommit implements AutoCloseable {
   }
 
   /**
-   * A group commit of {@code writers} threads writing batches of up to {@code maxBatch} rows from a
-   * queue of {@code capacity} requests, once {@linkplain #start started}; a request waits at most
-   * {@code maxWait} for its commit.
+   * A group commit of {@code writers} threads writing batches of up to {@code maxBatch} rows and
+   * {@code maxBatchBytes} bytes of bodies (a larger row goes alone) from a queue of {@code capacity}
+   * requests, once {@linkplain #start started}; a request waits at most {@code maxWait} for its commit.
    */
   public static GroupCommit of(DataSource dataSource, EventTable events, int writers, int capacity,
-      int maxBatch, Duration maxWait, String name) {
-    return new GroupCommit(dataSource, events, writers, capacity, maxBatch, maxWait, name);
+      int maxBatch, long maxBatchBytes, Duration maxWait, String name) {
+    return new GroupCommit(dataSource, events, writers, capacity, maxBatch, maxBatchBytes, maxWait, name);
   }
 
   /** Writes each row on the caller's thread, in a transaction of its own: for callers with no request rate to share. */
   public static GroupCommit direct(DataSource dataSource, EventTable events) {
-    return new GroupCommit(dataSource, events, 0, 1, 1, Duration.ZERO, "direct");
+    return new GroupCommit(dataSource, events, 0, 1, 1, Long.MAX_VALUE, Duration.ZERO, "direct");
   }
 
   /** Starts the writer threads. Idempotent. */
@@ -155,9 +164,11 @@ public final class GroupCommit implements AutoCloseable {
 
   private void writeLoop() {
     List<Request> batch = new ArrayList<>(maxBatch);
+    Request carried = null; // taken from the queue, but past the last batch's bytes: it starts the next
     while (true) {
       try {
-        Request first = queue.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        Request first = carried != null ? carried : queue.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        carried = null;
         if (first == null) {
           if (closed) {
             return;
@@ -165,7 +176,7 @@ public final class GroupCommit implements AutoCloseable {
           continue;
         }
         batch.add(first);
-        queue.drainTo(batch, maxBatch - 1);
+        carried = fill(batch, first.bytes);
         writeBatch(batch);
       } catch (InterruptedException e) {
         failAll(batch, new LedgerUnavailableException("the ledger writer was interrupted", e));
@@ -177,6 +188,22 @@ public final class GroupCommit implements AutoCloseable {
         batch.clear();
       }
     }
+  }
+
+  /** Adds queued requests to {@code batch} while it has room; returns the one taken that did not fit, if any. */
+  private Request fill(List<Request> batch, long bytes) {
+    while (batch.size() < maxBatch) {
+      Request next = queue.poll();
+      if (next == null) {
+        return null;
+      }
+      if (bytes + next.bytes > maxBatchBytes) {
+        return next;
+      }
+      batch.add(next);
+      bytes += next.bytes;
+    }
+    return null;
   }
 
   private void writeBatch(List<Request> batch) {
@@ -206,7 +233,20 @@ public final class GroupCommit implements AutoCloseable {
         }
       }
     } catch (SQLException | RuntimeException e) {
+      if (isNew == null && batch.size() > 1 && LedgerErrors.isRowDataError(e)) {
+        // one row's data, not the database: write each half again, so only the row at fault fails
+        log.debug("a batch of {} rows was refused for a row's data ({}); writing its halves apart", batch.size(),
+            LedgerErrors.describe(e));
+        int half = batch.size() / 2;
+        writeBatch(new ArrayList<>(batch.subList(0, half)));
+        writeBatch(new ArrayList<>(batch.subList(half, batch.size())));
+        return;
+      }
       if (isNew == null) {
+        if (batch.size() == 1 && LedgerErrors.isRowDataError(e)) {
+          log.warn("{}: the ledger refuses this row's data ({}); it alone is answered 503", batch.get(0).row.key(),
+              LedgerErrors.describe(e));
+        }
         log.debug("a batch of {} rows failed: {}", batch.size(), LedgerErrors.describe(e));
         for (Request r : batch) {
           fail(r, LedgerErrors.unavailable("record", r.row.key(), e));

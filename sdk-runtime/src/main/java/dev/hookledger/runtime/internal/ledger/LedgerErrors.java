@@ -21,6 +21,22 @@ public final class LedgerErrors {
         + (UNDEFINED_TABLE.equals(sqlState(cause)) ? ": the ledger tables do not exist; run migrate first" : ""), cause);
   }
 
+  /**
+   * Whether the database refused a statement for the data of a row, not for its own state: SQL
+   * state class 22 (data exception: a value out of range, a bad encoding), 23 (integrity
+   * constraint) but for a unique violation, which {@code ON CONFLICT} already decides, and 54
+   * (program limit: an index entry larger than a B-tree page allows). Written again without that
+   * row, the rest of its batch succeeds.
+   */
+  public static boolean isRowDataError(Throwable error) {
+    String state = sqlState(error);
+    if (state == null || state.length() != 5 || state.equals("23505")) {
+      return false;
+    }
+    String sqlClass = state.substring(0, 2);
+    return sqlClass.equals("22") || sqlClass.equals("23") || sqlClass.equals("54");
+  }
+
   /** The first SQL exception's class and state, e.g. {@code PSQLException (SQL state 08001)}. */
   public static String describe(Throwable error) {
     SQLException sql = firstSql(error);

@@ -108,6 +108,7 @@ public final class Receiver {
         throw new IllegalStateException(provider.adapter().getClass().getName() + " registered as '" + providerId
             + "' produced an event of provider '" + event.provider() + "'");
       }
+      KeyLimits.check(event);
       return event;
     } catch (DeliveryRejectedException e) {
       log.debug("{} delivery rejected ({}): {}", providerId, e.reason(), e.getMessage());

@@ -4,14 +4,19 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bytes of request bodies that may be held in memory at once, across every request of one
- * runtime. A body reserves its bytes before they are read: all at once from its
- * {@code Content-Length}, or chunk by chunk as a chunked body arrives. When the budget is spent the
- * filter answers 503 with {@code Retry-After} instead of reading, so that a burst of large posts
- * (signed or not) cannot exhaust the heap: the providers retry a 503 later. Thread-safe, lock-free.
+ * runtime. A body reserves its bytes as they arrive, never what its {@code Content-Length} declares:
+ * a client that declares 25 MiB and sends a byte every few seconds holds those bytes, not the 25 MiB.
+ * No one body may hold more than {@linkplain #perBody() half} of the budget, so that no single
+ * unverified request can spend all of it. When the budget is spent the filter answers 503 with
+ * {@code Retry-After}, the same answer as any other overload (it tells nobody how much is left), so
+ * that a burst of large posts (signed or not) cannot exhaust the heap: the providers retry a 503
+ * later. Thread-safe, lock-free.
  */
 public final class BodyBudget {
   /** The share of the maximum heap the default budget takes: a quarter. */
   static final int HEAP_DIVISOR = 4;
+  /** The share of the budget one body may hold: a half. */
+  static final int PER_BODY_DIVISOR = 2;
 
   private final long capacity;
   private final AtomicLong reserved = new AtomicLong();
@@ -85,6 +90,14 @@ public final class BodyBudget {
   /** The bytes reserved now. */
   public long reserved() {
     return reserved.get();
+  }
+
+  /**
+   * The most bytes one body may hold: half the budget (at least 1). A body that needs more is
+   * answered as an exhausted budget is.
+   */
+  public long perBody() {
+    return Math.max(1, capacity / PER_BODY_DIVISOR);
   }
 
   /** The bytes that may be reserved at once. */

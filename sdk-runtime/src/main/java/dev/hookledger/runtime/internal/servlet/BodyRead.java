@@ -12,8 +12,10 @@ public final class BodyRead implements AutoCloseable {
     READ,
     /** The body is over the provider's limit: {@link #bytes()} is what was read before stopping. */
     TOO_LARGE,
-    /** The budget could not hold the body: {@link #bytes()} is what was read before stopping. */
-    OVER_BUDGET
+    /** The budget, or the body's share of it, could not hold the body: {@link #bytes()} is what was read before stopping. */
+    OVER_BUDGET,
+    /** The body did not arrive within its {@link ReadDeadline}: {@link #bytes()} is what was read before stopping. */
+    TIMED_OUT
   }
 
   private static final byte[] NOTHING = new byte[0];
@@ -41,6 +43,11 @@ public final class BodyRead implements AutoCloseable {
   /** The body, or the part read before reading stopped; never null. */
   public byte[] bytes() {
     return bytes;
+  }
+
+  /** The bytes this read holds reserved in the budget now. */
+  public long reserved() {
+    return reserved;
   }
 
   /** Gives the body's bytes back to the budget; idempotent. */

@@ -29,7 +29,7 @@ public final class InitParams {
   private static final Set<String> NAMES = Set.of("jdbc-url", "jdbc-url-env", "schema", "providers", "handlers",
       "path-prefix", "mode", "inline", "workers", "ledger-writers", "receive-queue-capacity", "handler-timeout",
       "statement-timeout", "lock-timeout", "idle-in-transaction-timeout", "connect-timeout", "socket-timeout",
-      "max-in-flight-body-bytes");
+      "max-in-flight-body-bytes", "body-read-timeout");
   /** {@code 500ms}, {@code 30s}, {@code 2m}, or ISO-8601 ({@code PT30S}). */
   private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
   private static final String SECRET_ENV = ".secret-env";
@@ -142,7 +142,8 @@ public final class InitParams {
         "lock-timeout", WebhookRuntime.Builder::lockTimeout,
         "idle-in-transaction-timeout", WebhookRuntime.Builder::idleInTransactionTimeout,
         "connect-timeout", WebhookRuntime.Builder::connectTimeout,
-        "socket-timeout", WebhookRuntime.Builder::socketTimeout);
+        "socket-timeout", WebhookRuntime.Builder::socketTimeout,
+        "body-read-timeout", WebhookRuntime.Builder::bodyReadTimeout);
     for (Map.Entry<String, BiConsumer<WebhookRuntime.Builder, Duration>> s : new TreeMap<>(setters).entrySet()) {
       if (params.containsKey(s.getKey())) {
         try {

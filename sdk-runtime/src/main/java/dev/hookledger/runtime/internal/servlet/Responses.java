@@ -55,16 +55,20 @@ public final class Responses {
     response.setHeader("Connection", "close");
   }
 
-  /** 503 with {@code Retry-After} when the body budget cannot hold the body, which is left unread. */
-  public static void busy(HttpServletResponse response) throws IOException {
+  /**
+   * 503 with {@code Retry-After}, closing the connection: the one answer to every overload (the
+   * ledger cannot record, its writers are saturated, the body budget is spent), so that nobody
+   * learns from it which one, nor how much of the body budget is left. The body, if unread, stays so.
+   */
+  public static void unavailable(HttpServletResponse response) throws IOException {
     unread(response);
     response.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
-    text(response, 503, "busy: too many delivery bodies are being received at once; retry later");
+    text(response, 503, "unavailable: the delivery was not recorded; retry later");
   }
 
-  /** 503 with {@code Retry-After}. */
-  public static void unavailable(HttpServletResponse response) throws IOException {
-    response.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
-    text(response, 503, "ledger unavailable: the delivery was not recorded; retry later");
+  /** 408, closing the connection: the body did not arrive within its deadline, and the rest is not read. */
+  public static void timedOut(HttpServletResponse response) throws IOException {
+    unread(response);
+    text(response, 408, "timeout: the body did not arrive in time; nothing was recorded");
   }
 }

@@ -108,6 +108,57 @@ class GroupCommitTest {
   }
 
   @Test
+  void aRowTheDatabaseRefusesForItsDataFailsAloneAndTheRestOfItsBatchIsWritten() throws Exception {
+    // an id past what a B-tree entry holds (about 2.7 KB, after compression, so not a repeated
+    // letter): before, its whole batch was answered 503
+    byte[] noise = new byte[3000];
+    new java.util.Random(19).nextBytes(noise);
+    String poison = "evt_" + java.util.Base64.getEncoder().encodeToString(noise);
+    start(1, 100);
+    Future<Boolean> first = send(row("evt_alone"));
+    gate.awaitHeld();
+    List<Future<Boolean>> good = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      good.add(send(row("evt_good_" + i)));
+    }
+    Future<Boolean> bad = send(row(poison));
+    for (int i = 6; i < 12; i++) {
+      good.add(send(row("evt_good_" + i)));
+    }
+    Await.until("thirteen requests queue behind the first batch", () -> writer.waiting() == 13);
+
+    gate.open();
+
+    assertTrue(first.get(10, TimeUnit.SECONDS));
+    for (Future<Boolean> f : good) {
+      assertTrue(f.get(10, TimeUnit.SECONDS), "every good row of the batch is written");
+    }
+    ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(10, TimeUnit.SECONDS));
+    assertTrue(e.getCause() instanceof LedgerUnavailableException, e.getCause().toString());
+    assertEquals(13, LedgerRows.events(db.dataSource(), SCHEMA), "all but the poison row");
+  }
+
+  @Test
+  void aBatchIsBoundedByBytesAsWellAsRows() throws Exception {
+    start(1, 100, 2_500);
+    Future<Boolean> first = send(row("evt_alone"));
+    gate.awaitHeld();
+    List<Future<Boolean>> large = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      large.add(send(row("evt_large_" + i, 1_000)));
+    }
+    Await.until("four requests queue behind the first batch", () -> writer.waiting() == 4);
+
+    gate.open();
+
+    for (Future<Boolean> f : large) {
+      assertTrue(f.get(10, TimeUnit.SECONDS));
+    }
+    assertTrue(first.get(10, TimeUnit.SECONDS));
+    assertEquals(3, writer.batchesCommitted(), "the first alone, then two rows of 1,000 bytes a batch under 2,500");
+  }
+
+  @Test
   void aBatchWhoseDuplicateCountFailsAnswersItsNewRowsAndFailsOnlyItsDuplicates() throws Exception {
     db.execute("create function hookledger.refuse_count() returns trigger language plpgsql as $$"
         + " begin raise exception 'no count today'; end $$");
@@ -197,7 +248,11 @@ class GroupCommitTest {
   }
 
   private void start(int writers, int capacity) {
-    writer = GroupCommit.of(gate, new EventTable(SCHEMA), writers, capacity, 128,
+    start(writers, capacity, Long.MAX_VALUE);
+  }
+
+  private void start(int writers, int capacity, long maxBatchBytes) {
+    writer = GroupCommit.of(gate, new EventTable(SCHEMA), writers, capacity, 128, maxBatchBytes,
         Duration.ofSeconds(30), "test");
     writer.start();
   }
@@ -207,8 +262,14 @@ class GroupCommitTest {
   }
 
   private static NewRow row(String eventId) {
+    return row(eventId, 2);
+  }
+
+  /** A row whose body is {@code bodyBytes} bytes of JSON. */
+  private static NewRow row(String eventId, int bodyBytes) {
+    String body = bodyBytes <= 2 ? "{}" : "\"" + "x".repeat(bodyBytes - 2) + "\"";
     WebhookEvent event = WebhookEvent.builder().provider("testhook").eventId(eventId).type("thing.happened")
-        .body("{}".getBytes(StandardCharsets.UTF_8)).build();
+        .body(body.getBytes(StandardCharsets.UTF_8)).build();
     return NewRow.waiting(event, EventSource.DELIVERY);
   }
 }

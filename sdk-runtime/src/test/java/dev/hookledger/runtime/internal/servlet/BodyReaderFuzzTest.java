@@ -37,13 +37,15 @@ class BodyReaderFuzzTest {
     InputStream in = new ArrivingStream(body, maxRead, breaks);
     BodyRead read;
     try {
-      read = BodyReader.read(in, declared, limit, budget);
+      read = BodyReader.read(in, declared, limit, budget, ReadDeadline.NONE);
     } catch (IOException e) {
       assertEquals(0, budget.reserved(), "a failed read keeps nothing reserved");
       return;
     }
     try (read) {
       assertTrue(budget.reserved() <= capacity, "never over the budget");
+      assertTrue(read.status() == BodyRead.Status.READ || read.reserved() <= budget.perBody(),
+          "a body stopped early never held more than its share");
       switch (read.status()) {
         case READ -> {
           assertArrayEquals(body, read.bytes());
@@ -53,6 +55,7 @@ class BodyReaderFuzzTest {
         case TOO_LARGE -> assertTrue(declared > limit || body.length > limit, "refused as too large within the limit");
         case OVER_BUDGET -> assertTrue(Arrays.equals(read.bytes(), 0, read.bytes().length, body, 0,
             Math.min(body.length, read.bytes().length)), "what was read is a prefix of the body");
+        case TIMED_OUT -> throw new AssertionError("no deadline, yet timed out");
       }
     }
     assertEquals(0, budget.reserved(), "every reservation is given back");
