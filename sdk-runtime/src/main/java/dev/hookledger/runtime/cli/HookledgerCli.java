@@ -6,9 +6,12 @@ import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.internal.admin.DurationText;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import dev.hookledger.runtime.internal.admin.DurationText;
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -103,6 +106,9 @@ public final class HookledgerCli implements Runnable {
     boolean verbose = Arrays.asList(args).contains("--verbose");
     quietLibraries(verbose);
     CommandLine cli = new CommandLine(new HookledgerCli());
+    // ledger data reaches both streams (error messages, types): control characters are shown, not obeyed
+    cli.setOut(terminalSafe(System.out));
+    cli.setErr(terminalSafe(System.err));
     cli.setExecutionExceptionHandler((e, line, parsed) -> ((HookledgerCli) cli.getCommand()).fail(e, line));
     cli.setParameterExceptionHandler((e, args1) -> {
       e.getCommandLine().getErr().println("hookledger: " + e.getMessage() + " (see --help)");
@@ -113,6 +119,11 @@ public final class HookledgerCli implements Runnable {
     cli.getOut().flush();
     cli.getErr().flush();
     return code;
+  }
+
+  private static PrintWriter terminalSafe(PrintStream stream) {
+    return new PrintWriter(new TerminalSafeWriter(
+        new OutputStreamWriter(stream, Charset.defaultCharset())), true);
   }
 
   @Override

@@ -31,7 +31,8 @@ final class PruneCommand extends AdminCommand {
     InboxAdmin admin = cli.admin();
     if (dryRun) {
       PruneReport r = admin.prunePreview(window, force);
-      cli.print(line(), AdminJson.prune(r).put("dryRun", true), "would prune " + r.deleted() + " settled events ("
+      // JSON: nothing was deleted; what would be is "wouldDelete"
+      cli.print(line(), AdminJson.prune(r).put("deleted", 0).put("wouldDelete", r.deleted()).put("dryRun", true), "would prune " + r.deleted() + " settled events ("
           + "settled before " + TimeText.second(r.cutoff()) + ", older than " + DurationText.format(window)
           + "); nothing was deleted (dry run)");
       return;

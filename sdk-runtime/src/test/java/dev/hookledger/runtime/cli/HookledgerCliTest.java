@@ -171,6 +171,45 @@ class HookledgerCliTest {
     assertTrue(r.out().matches("would prune 2 settled events \\(settled before \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ,"
         + " older than 3d\\); nothing was deleted \\(dry run\\)\n"), r.out());
     assertEquals(4, ledger.count());
+
+    CliProcess.Result json = CliProcess.run(Map.of(), "prune", "--older-than", "3d", "--dry-run", "--json",
+        "--database-url", url);
+    JsonNode report = Json.MAPPER.readTree(json.out());
+    assertEquals(0, report.get("deleted").asLong(), json.out());
+    assertEquals(2, report.get("wouldDelete").asLong(), json.out());
+    assertTrue(report.get("dryRun").asBoolean(), json.out());
+    assertEquals(4, ledger.count());
+  }
+
+  @Test
+  void controlCharactersFromTheLedgerAreShownNotObeyedAndJsonKeepsThemExactly() throws Exception {
+    String hostile = "java.lang.IllegalStateException: \u001b[32mall good\u001b[0m\r\u202eok\u0085";
+    ledger.row("stripe", "evt_\u001b[2Jhostile").type("invoice.\u0007paid").status("dead").attempts(3)
+        .lastError(hostile).insert();
+
+    CliProcess.Result list = CliProcess.run(Map.of(), "list", "--status", "dead", "--database-url", url);
+    CliProcess.Result show = CliProcess.run(Map.of(), "show", "stripe", "evt_\u001b[2Jhostile", "--database-url", url);
+    for (CliProcess.Result r : List.of(list, show)) {
+      assertEquals(0, r.exitCode(), r.err());
+      assertTrue(r.out().chars().noneMatch(c -> TerminalSafeWriter.unsafe((char) c)), r.out());
+    }
+    assertTrue(list.out().contains("evt_\\u001b[2Jhostile"), list.out());
+    assertTrue(list.out().contains("invoice.\\u0007paid"), list.out());
+    assertTrue(show.out().contains("IllegalStateException: \\u001b[32mall good\\u001b[0m\\u000d\\u202eok\\u0085"),
+        show.out());
+
+    CliProcess.Result json = CliProcess.run(Map.of(), "list", "--status", "dead", "--json", "--database-url", url);
+    assertTrue(json.out().chars().noneMatch(c -> TerminalSafeWriter.unsafe((char) c)), json.out());
+    JsonNode events = Json.MAPPER.readTree(json.out()).get("events");
+    boolean found = false;
+    for (JsonNode e : events) {
+      if (e.get("eventId").asText().equals("evt_\u001b[2Jhostile")) {
+        assertEquals(hostile, e.get("lastError").asText(), "--json keeps the error exactly");
+        assertEquals("invoice.\u0007paid", e.get("type").asText());
+        found = true;
+      }
+    }
+    assertTrue(found, json.out());
   }
 
   @Test
