@@ -37,7 +37,31 @@ class HandlerRegistrationTest {
     assertRejected(new StringParameter(), "@OnEvent method 'void " + NAME + "$StringParameter.paid(String)':"
         + " no value can be supplied for parameter 1 of type String " + SUPPORTED);
     assertRejected(new NoCreatorParameter(), "@OnEvent method 'void " + NAME + "$NoCreatorParameter.paid(NoCreator)':"
-        + " no value can be supplied for parameter 1 of type NoCreator " + SUPPORTED);
+        + " parameter 1 (NoCreator): hookledger cannot check which properties NoCreator needs: Jackson finds no"
+        + " constructor it can fill from a JSON object (parameter names are known only with @JsonProperty, or with"
+        + " -parameters and jackson-module-parameter-names); give it a constructor that takes its properties"
+        + " (@JsonCreator with @JsonProperty names, or compiled with -parameters), or a no-argument constructor and"
+        + " setters, or make it a record");
+  }
+
+  @Test
+  void rejectsShapesWhosePropertiesCannotBeChecked() {
+    assertRejected(new OwnDeserializerParameter(), "@OnEvent method 'void " + NAME
+        + "$OwnDeserializerParameter.paid(OwnDeserializer)': parameter 1 (OwnDeserializer): hookledger cannot check"
+        + " which properties OwnDeserializer needs: it is read by its own deserializer (" + NAME + "$OwnDeserializer$Reader);"
+        + " take a JsonNode and read it yourself, map a record or a class Jackson builds property by property,"
+        + " or map it unchecked with @Payload(strict = false)");
+    assertRejected(new DelegatingParameter(), "@OnEvent method 'void " + NAME
+        + "$DelegatingParameter.paid(Delegating)': parameter 1 (Delegating): hookledger cannot check which properties"
+        + " Delegating needs: it is built from a delegate (a @JsonCreator(mode = DELEGATING) or single-argument"
+        + " constructor); give it a constructor that takes its properties (@JsonCreator with @JsonProperty names, or"
+        + " compiled with -parameters), or a no-argument constructor and setters, or make it a record");
+    assertRejected(new NestedDelegatingParameter(), "@OnEvent method 'void " + NAME
+        + "$NestedDelegatingParameter.paid(HoldsDelegating)': parameter 1 (HoldsDelegating): hookledger cannot check"
+        + " which properties Delegating needs: it is built from a delegate (a @JsonCreator(mode = DELEGATING) or"
+        + " single-argument constructor); give it a constructor that takes its properties (@JsonCreator with"
+        + " @JsonProperty names, or compiled with -parameters), or a no-argument constructor and setters, or make it"
+        + " a record");
   }
 
   @Test
@@ -158,6 +182,43 @@ class HandlerRegistrationTest {
   static final class StringParameter {
     @OnEvent("invoice.paid")
     void paid(String payload) {}
+  }
+
+  @com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = OwnDeserializer.Reader.class)
+  static final class OwnDeserializer {
+    static final class Reader extends com.fasterxml.jackson.databind.deser.std.StdDeserializer<OwnDeserializer> {
+      Reader() {
+        super(OwnDeserializer.class);
+      }
+
+      @Override
+      public OwnDeserializer deserialize(com.fasterxml.jackson.core.JsonParser p,
+          com.fasterxml.jackson.databind.DeserializationContext ctxt) {
+        return new OwnDeserializer();
+      }
+    }
+  }
+
+  static final class OwnDeserializerParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") OwnDeserializer invoice) {}
+  }
+
+  static final class Delegating {
+    @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+    Delegating(Map<String, Object> all) {}
+  }
+
+  static final class DelegatingParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") Delegating invoice) {}
+  }
+
+  record HoldsDelegating(String id, Delegating inner) {}
+
+  static final class NestedDelegatingParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") HoldsDelegating invoice) {}
   }
 
   static final class NoCreatorParameter {
