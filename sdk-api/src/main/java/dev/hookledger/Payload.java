@@ -52,8 +52,9 @@ public @interface Payload {
    * classes (and the elements of their lists and maps) are checked the same way. A failure names the
    * property and its JSON path (and, for a camelCase/snake_case mismatch, the naming strategy that
    * fixes it) instead of becoming {@code null} or {@code 0} and settling {@code done} after a handler
-   * that did nothing. A type whose properties cannot be seen (its own deserializer, a builder, a
-   * delegating creator, no constructor Jackson can fill by name) is refused at registration.
+   * that did nothing. A class whose properties cannot be seen (a builder, a delegating creator, no
+   * constructor Jackson can fill by name) is refused at registration; a value type read by its own
+   * deserializer is checked for presence only.
    *
    * <p>{@code false} maps as Jackson does by itself: absent properties become {@code null},
    * {@code 0} or {@code false}. Prefer marking the one property that may be absent

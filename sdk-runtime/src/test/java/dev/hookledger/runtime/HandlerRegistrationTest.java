@@ -37,20 +37,15 @@ class HandlerRegistrationTest {
     assertRejected(new StringParameter(), "@OnEvent method 'void " + NAME + "$StringParameter.paid(String)':"
         + " no value can be supplied for parameter 1 of type String " + SUPPORTED);
     assertRejected(new NoCreatorParameter(), "@OnEvent method 'void " + NAME + "$NoCreatorParameter.paid(NoCreator)':"
-        + " parameter 1 (NoCreator): hookledger cannot check which properties NoCreator needs: Jackson finds no"
-        + " constructor it can fill from a JSON object (parameter names are known only with @JsonProperty, or with"
-        + " -parameters and jackson-module-parameter-names); give it a constructor that takes its properties"
-        + " (@JsonCreator with @JsonProperty names, or compiled with -parameters), or a no-argument constructor and"
-        + " setters, or make it a record");
+        + " no value can be supplied for parameter 1 of type NoCreator " + SUPPORTED);
   }
 
   @Test
   void rejectsShapesWhosePropertiesCannotBeChecked() {
-    assertRejected(new OwnDeserializerParameter(), "@OnEvent method 'void " + NAME
-        + "$OwnDeserializerParameter.paid(OwnDeserializer)': parameter 1 (OwnDeserializer): hookledger cannot check"
-        + " which properties OwnDeserializer needs: it is read by its own deserializer (" + NAME + "$OwnDeserializer$Reader);"
-        + " take a JsonNode and read it yourself, map a record or a class Jackson builds property by property,"
-        + " or map it unchecked with @Payload(strict = false)");
+    assertRejected(new BuiltParameter(), "@OnEvent method 'void " + NAME
+        + "$BuiltParameter.paid(Built)': parameter 1 (Built): hookledger cannot check which properties Built needs:"
+        + " it is built by a builder (@JsonDeserialize(builder = ...)); take a JsonNode and read it yourself, map a"
+        + " record or a class Jackson builds property by property, or map it unchecked with @Payload(strict = false)");
     assertRejected(new DelegatingParameter(), "@OnEvent method 'void " + NAME
         + "$DelegatingParameter.paid(Delegating)': parameter 1 (Delegating): hookledger cannot check which properties"
         + " Delegating needs: it is built from a delegate (a @JsonCreator(mode = DELEGATING) or single-argument"
@@ -62,6 +57,11 @@ class HandlerRegistrationTest {
         + " single-argument constructor); give it a constructor that takes its properties (@JsonCreator with"
         + " @JsonProperty names, or compiled with -parameters), or a no-argument constructor and setters, or make it"
         + " a record");
+  }
+
+  @Test
+  void acceptsValueTypesReadByTheirOwnDeserializerOrFromAString() {
+    build(new OwnDeserializerParameter()).close();
   }
 
   @Test
@@ -199,9 +199,39 @@ class HandlerRegistrationTest {
     }
   }
 
+  /** A value type (an amount, a code): read from a string, or by its own deserializer. */
+  static final class Code {
+    final String value;
+
+    Code(String value) {
+      this.value = value;
+    }
+  }
+
+  record WithValues(String id, OwnDeserializer amount, Code code) {}
+
   static final class OwnDeserializerParameter {
     @OnEvent("invoice.paid")
-    void paid(@Payload("/data/object") OwnDeserializer invoice) {}
+    void paid(@Payload("/data/object") OwnDeserializer invoice, @Payload("/data/object") WithValues values) {}
+  }
+
+  @com.fasterxml.jackson.databind.annotation.JsonDeserialize(builder = Built.Builder.class)
+  static final class Built {
+    @com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder
+    static final class Builder {
+      Builder withId(String id) {
+        return this;
+      }
+
+      Built build() {
+        return new Built();
+      }
+    }
+  }
+
+  static final class BuiltParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") Built invoice) {}
   }
 
   static final class Delegating {

@@ -16,14 +16,17 @@ import dev.hookledger.internal.Json;
 /**
  * Whether hookledger can see which properties a type needs, asked of the deserializer the mapper
  * would really use: a record, or a class Jackson fills property by property (through a creator that
- * takes the properties, or a no-argument constructor and setters or fields), can be checked; a type
- * read by its own deserializer, by a builder or from a delegate cannot, and is refused when the
- * handler is registered rather than mapped to silent defaults. Also finds a JavaBean's declared
- * defaults (its field initializers), which make a property optional.
+ * takes the properties, or a no-argument constructor and setters or fields), is checked; a class
+ * Jackson would fill but whose properties cannot be seen (built by a builder or from a delegate, or
+ * with no constructor Jackson can fill by name) is refused when the handler is registered rather
+ * than mapped to silent defaults. A value type is taken as its deserializer reads it, its presence
+ * checked but not its inside: one read by its own deserializer (a module's for dates or money, or
+ * {@code @JsonDeserialize(using = ...)}) or built from a JSON string or number only. Also finds a
+ * JavaBean's declared defaults (its field initializers), which make a property optional.
  */
 final class MappingShape {
-  private static final String OWN_FIX = "; take a JsonNode and read it yourself, map a record or a class Jackson"
-      + " builds property by property, or map it unchecked with @Payload(strict = false)";
+  private static final String BUILDER_FIX = "; take a JsonNode and read it yourself, map a record or a class"
+      + " Jackson builds property by property, or map it unchecked with @Payload(strict = false)";
   private static final String CREATOR_FIX = "; give it a constructor that takes its properties (@JsonCreator with"
       + " @JsonProperty names, or compiled with -parameters), or a no-argument constructor and setters, or make it"
       + " a record";
@@ -40,11 +43,12 @@ final class MappingShape {
   private MappingShape() {}
 
   /**
-   * Refuses {@code type} unless the mapper builds it property by property.
+   * Whether {@code type} has properties to check: true when the mapper builds it property by
+   * property, false for a value type (read by its own deserializer, or from scalars only).
    *
-   * @throws Uncheckable naming the type and the fix
+   * @throws Uncheckable if Jackson would fill it but its properties cannot be seen; names the type and the fix
    */
-  static void requireCheckable(JavaType type, ObjectMapper mapper) {
+  static boolean hasProperties(JavaType type, ObjectMapper mapper) {
     String name = type.getRawClass().getSimpleName();
     JsonDeserializer<?> deserializer;
     try {
@@ -54,11 +58,10 @@ final class MappingShape {
       throw new Uncheckable(name, "Jackson cannot read it (" + Json.describe(e) + ")" + CREATOR_FIX);
     }
     if (deserializer instanceof BuilderBasedDeserializer) {
-      throw new Uncheckable(name, "it is built by a builder (@JsonDeserialize(builder = ...))" + OWN_FIX);
+      throw new Uncheckable(name, "it is built by a builder (@JsonDeserialize(builder = ...))" + BUILDER_FIX);
     }
     if (!(deserializer instanceof BeanDeserializerBase bean)) {
-      throw new Uncheckable(name, "it is read by its own deserializer (" + deserializer.getClass().getName() + ")"
-          + OWN_FIX);
+      return false; // its own deserializer reads the whole value, as a date or an amount is read
     }
     ValueInstantiator creator = bean.getValueInstantiator();
     if (creator.canCreateUsingDelegate() || creator.canCreateUsingArrayDelegate()) {
@@ -66,9 +69,15 @@ final class MappingShape {
           + " constructor)" + CREATOR_FIX);
     }
     if (!creator.canCreateUsingDefault() && !creator.canCreateFromObjectWith()) {
+      if (creator.canCreateFromString() || creator.canCreateFromLong() || creator.canCreateFromInt()
+          || creator.canCreateFromDouble() || creator.canCreateFromBigInteger() || creator.canCreateFromBigDecimal()
+          || creator.canCreateFromBoolean()) {
+        return false; // a value built from a string or a number: no properties
+      }
       throw new Uncheckable(name, "Jackson finds no constructor it can fill from a JSON object (parameter names are"
           + " known only with @JsonProperty, or with -parameters and jackson-module-parameter-names)" + CREATOR_FIX);
     }
+    return true;
   }
 
   /**

@@ -65,7 +65,9 @@ final class ParameterBinders {
   /** One constructor whose parameter names were compiled in ({@code -parameters}): Jackson can fill it by name. */
   private static boolean namedSingleConstructor(Class<?> type) {
     Constructor<?>[] constructors = type.getDeclaredConstructors();
-    return constructors.length == 1 && Arrays.stream(constructors[0].getParameters()).allMatch(Parameter::isNamePresent);
+    // one parameter is ambiguous to Jackson (a delegate or a property): only several are filled by name for sure
+    return constructors.length == 1 && constructors[0].getParameterCount() > 1
+        && Arrays.stream(constructors[0].getParameters()).allMatch(Parameter::isNamePresent);
   }
 
   private static boolean isCreator(Executable e) {

@@ -28,7 +28,8 @@ import java.util.Optional;
  * optional ({@link Nullability}); a property present as JSON {@code null} is {@code null} for a
  * reference type and fails for a primitive. Nested records and classes, and the elements of arrays,
  * collections and maps of them, are checked wherever they are present. A shape whose properties
- * cannot be seen is refused when the plan is made ({@link MappingShape}). Immutable once built.
+ * cannot be seen is refused when the plan is made, and a value type read by its own deserializer is
+ * checked for presence only ({@link MappingShape}). Immutable once built.
  */
 final class RequiredProperties {
   private final String typeName;
@@ -150,9 +151,11 @@ final class RequiredProperties {
     if (existing != null) {
       return existing;
     }
+    if (!MappingShape.hasProperties(type, mapper)) {
+      return null;
+    }
     Holder holder = new Holder();
     seen.put(type, holder);
-    MappingShape.requireCheckable(type, mapper);
     RequiredProperties plan = new RequiredProperties(type.getRawClass().getSimpleName());
     BeanDescription description = mapper.getDeserializationConfig().introspect(type);
     Map<String, RecordComponent> components = new HashMap<>();
