@@ -229,6 +229,26 @@ class PayloadParameterTest {
   }
 
   @Test
+  void unwrappedPropertiesAreCheckedBesideTheirOwnersAndValueTypesForPresenceOnly() {
+    String body = "{\"data\":{\"object\":{\"id\":\"in_6\",\"customer\":\"cus_d\",\"amount_paid\":5}}}";
+    List<String> seen = new CopyOnWriteArrayList<>();
+    receive(start("p_unwrapped", new Object() {
+      @OnEvent("invoice.paid")
+      void paid(@Payload("/data/object") Unwrapping invoice) {
+        seen.add(invoice.id + " " + invoice.payer.customer());
+      }
+    }), "evt_unwrapped", body);
+    assertEquals(List.of("in_6 cus_d"), seen);
+
+    assertEquals("required property 'customer' of Payer is absent at /data/object/customer;"
+        + " if it may be absent, mark it @Nullable or make it Optional",
+        failure("p_unwrapped_absent", new Object() {
+          @OnEvent("invoice.paid")
+          void paid(@Payload("/data/object") Unwrapping invoice) {}
+        }, body.replace("\"customer\":\"cus_d\",", "")));
+  }
+
+  @Test
   void aCamelCaseNameWhoseSnakeCaseTwinIsPresentNamesTheNamingStrategyFirst() {
     assertEquals("required property 'amountPaid' of CamelInvoice is absent at /data/object/amountPaid,"
         + " but the payload has 'amount_paid': it names its properties in snake_case; annotate CamelInvoice with"
@@ -316,6 +336,15 @@ class PayloadParameterTest {
       this.id = id;
       this.total = total;
     }
+  }
+
+  record Payer(String customer) {}
+
+  /** A bean whose payer's properties sit beside its own in the JSON. */
+  static final class Unwrapping {
+    public String id;
+    @com.fasterxml.jackson.annotation.JsonUnwrapped
+    public Payer payer;
   }
 
   /** A JavaBean: a no-argument constructor and setters, as Jackson fills it. */

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.dispatch;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DatabindException;
 import com.fasterxml.jackson.databind.JavaType;
@@ -76,6 +77,24 @@ final class MappingShape {
       }
       throw new Uncheckable(name, "Jackson finds no constructor it can fill from a JSON object (parameter names are"
           + " known only with @JsonProperty, or with -parameters and jackson-module-parameter-names)" + CREATOR_FIX);
+    }
+    return true;
+  }
+
+  /**
+   * Whether the property is {@code @JsonUnwrapped}: its own properties sit beside those of its owner.
+   *
+   * @throws Uncheckable if it renames them with a prefix or suffix, which the check does not follow
+   */
+  static boolean unwrapped(BeanPropertyDefinition property, String owner) {
+    AnnotatedMember member = property.getPrimaryMember();
+    JsonUnwrapped unwrapped = member == null ? null : member.getAnnotation(JsonUnwrapped.class);
+    if (unwrapped == null || !unwrapped.enabled()) {
+      return false;
+    }
+    if (!unwrapped.prefix().isEmpty() || !unwrapped.suffix().isEmpty()) {
+      throw new Uncheckable(owner, "its property '" + property.getName() + "' is @JsonUnwrapped with a prefix or"
+          + " suffix; unwrap it without one, or map a record of its own under @Payload");
     }
     return true;
   }

@@ -38,7 +38,8 @@ final class RequiredProperties {
   /** What a payload lacks: the message, and whether it is really absent (so that "may be absent" advice fits). */
   record Problem(String message, boolean absent) {}
 
-  private enum Within { VALUE, ELEMENTS, MAP_VALUES }
+  /** Where a property's nested plan applies: its value, each element, each map value, or (unwrapped) the object itself. */
+  private enum Within { VALUE, ELEMENTS, MAP_VALUES, UNWRAPPED }
 
   /**
    * One property: its JSON names, whether it must be present, and what to check inside it.
@@ -75,6 +76,14 @@ final class RequiredProperties {
    */
   Optional<Problem> problem(JsonNode node, String path) {
     for (Property p : properties) {
+      if (p.within() == Within.UNWRAPPED) {
+        // @JsonUnwrapped: its properties sit beside this object's own
+        Optional<Problem> inner = p.nested().plan == null ? Optional.empty() : p.nested().plan.problem(node, path);
+        if (inner.isPresent()) {
+          return inner;
+        }
+        continue;
+      }
       JsonNode value = find(node, p);
       String at = path + "/" + p.segment();
       if (value == null) {
@@ -174,9 +183,17 @@ final class RequiredProperties {
           : Nullability.mayBeAbsent(definition) || MappingShape.hasDefault(definition, defaults);
       boolean required = definition.isRequired() || !optional;
       JavaType propertyType = definition.getPrimaryType();
-      Within within = propertyType.isArrayType() || propertyType.isCollectionLikeType() ? Within.ELEMENTS
+      Within within = MappingShape.unwrapped(definition, plan.typeName) ? Within.UNWRAPPED
+          : propertyType.isArrayType() || propertyType.isCollectionLikeType() ? Within.ELEMENTS
           : propertyType.isMapLikeType() ? Within.MAP_VALUES : Within.VALUE;
-      Holder nested = plan(within == Within.VALUE ? propertyType : propertyType.getContentType(), mapper, seen);
+      Holder nested = plan(within == Within.VALUE || within == Within.UNWRAPPED ? propertyType
+          : propertyType.getContentType(), mapper, seen);
+      if (within == Within.UNWRAPPED) {
+        if (nested != null) {
+          plan.properties.add(new Property(definition.getName(), "", List.of(), false, null, nested, within));
+        }
+        continue;
+      }
       String primitive = propertyType.isPrimitive() ? propertyType.getRawClass().getSimpleName() : null;
       if (required || nested != null || primitive != null) {
         List<String> aliases = new ArrayList<>();
