@@ -47,7 +47,8 @@ public final class WebhookEvent {
     this.provider = requireText(b.provider, "provider");
     this.scope = b.scope == null ? "" : b.scope;
     this.eventId = requireText(b.eventId, "eventId");
-    this.type = requireText(b.type, "type");
+    // empty only where the provider's payload names no type (Standard Webhooks only recommends one)
+    this.type = requireNonNull(b.type, "type");
     this.apiVersion = b.apiVersion;
     this.entityKey = b.entityKey;
     this.entityVersion = b.entityVersion;
@@ -87,7 +88,11 @@ public final class WebhookEvent {
     return eventId;
   }
 
-  /** The canonical type: {@code invoice.paid}, {@code issues.opened}, {@code orders/create}. Never null. */
+  /**
+   * The canonical type: {@code invoice.paid}, {@code issues.opened}, {@code orders/create}. Never
+   * null; empty for a Standard Webhooks payload that names no type, which only {@code @OnEvent("*")}
+   * receives.
+   */
   public String type() {
     return type;
   }

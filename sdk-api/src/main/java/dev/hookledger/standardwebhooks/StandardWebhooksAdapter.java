@@ -45,16 +45,25 @@ import java.util.regex.Pattern;
  * space-separated list of {@code v1,<base64 HMAC-SHA256>} and {@code v1a,<base64 Ed25519>} entries
  * over {@code <webhook-id>.<webhook-timestamp>.<raw body>}; the delivery passes when any entry
  * matches any configured secret or public key, compared in constant time, and the matching one's id
- * is recorded on the event. Secrets are the {@code whsec_...} text the sender shows, as is: the HMAC
- * key is the base64 after the prefix ({@link Secrets#of(String...)} works; a {@link Secret} whose
- * bytes do not start with {@code whsec_} is taken as the decoded key). The signature is checked
- * first, then the timestamp, within a two-sided tolerance (300 s by default, as the spec's
- * libraries).
+ * is recorded on the event. Senders built on Svix (Clerk, Resend, ...) name the same three headers
+ * {@code svix-id}, {@code svix-timestamp} and {@code svix-signature}: as Svix's own libraries do,
+ * that set is read when all three are there, else the {@code webhook-*} set. The headers are checked
+ * before the body is read ({@link #checkHeaders}).
  *
- * <p>Event fields: the id is {@code webhook-id}, the same on every retry; the scope is empty (one
- * sender per endpoint); the type is the payload's {@code type} field unless {@link Builder#typeField}
- * names another or {@link Builder#singleType} gives every event one type; occurred-at is the
- * payload's {@code timestamp} when it is an ISO-8601 string.
+ * <p>Secrets are the text the sender shows, as the reference libraries take it: the HMAC key is the
+ * base64 after the {@code whsec_} prefix, or the whole text base64-decoded when it has no prefix
+ * ({@link Secrets#of(String...)} works either way); a {@link Secret} whose bytes are not printable
+ * text is taken as the key itself (Svix's {@code Webhook(byte[])}), and text that is not base64
+ * fails naming the secret's id. The signature is checked first, then the timestamp, within a
+ * two-sided tolerance (300 s by default, as the spec's libraries).
+ *
+ * <p>Event fields: the id is the message id header, the same on every retry; the scope is empty
+ * (one sender per endpoint); the type is the payload's {@code type} field unless
+ * {@link Builder#typeField} names another or {@link Builder#singleType} gives every event one type.
+ * The spec only recommends a type: a payload without one (absent or {@code null}) is accepted with
+ * the empty type, which only {@code @OnEvent("*")} receives; a type that is neither a string nor an
+ * integer is refused as malformed. Occurred-at is the payload's {@code timestamp} when it is an
+ * ISO-8601 string.
  *
  * <p>Immutable and thread-safe. The no-argument constructor, used by {@link java.util.ServiceLoader},
  * is {@code named("standard")}.
@@ -68,6 +77,12 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
   public static final String MESSAGE_ID = "webhook-id";
   /** The header holding the signed Unix timestamp of this attempt. */
   public static final String TIMESTAMP = "webhook-timestamp";
+  /** {@link #SIGNATURE} as senders built on Svix name it; read first when the whole {@code svix-*} set is there. */
+  public static final String SVIX_SIGNATURE = "svix-signature";
+  /** {@link #MESSAGE_ID} as senders built on Svix name it. */
+  public static final String SVIX_MESSAGE_ID = "svix-id";
+  /** {@link #TIMESTAMP} as senders built on Svix name it. */
+  public static final String SVIX_TIMESTAMP = "svix-timestamp";
   /** The tolerance of the spec's libraries, 300 s either way. */
   public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
   /** The spec publishes no body limit: 5 MiB, like any adapter that does not say otherwise. */
@@ -78,6 +93,7 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
   private static final Pattern ID = Pattern.compile("[a-z][a-z0-9-]*");
   private static final String MISMATCH_HINT =
       "give the whole whsec_ secret of this endpoint (its key is the base64 after whsec_)";
+  private static final String NO_TYPE = "";
 
   private final String id;
   private final Duration tolerance;
@@ -122,15 +138,15 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
   }
 
   /**
-   * One {@code whsec_...} secret decoded to its HMAC key, checked now rather than at the first
-   * delivery.
+   * One {@code whsec_...} secret (the prefix is optional, as in the reference libraries), checked
+   * now rather than at the first delivery.
    *
    * @throws IllegalArgumentException if the text after {@code whsec_} is not base64; names the id,
    *     never the value
    */
   public static Secret secret(String id, String whsec) {
     requireNonNull(id, "id");
-    return Secret.of(id, WhsecKeys.decode(id, whsec, ""));
+    return WhsecKeys.canonical(id, WhsecKeys.decode(id, whsec, ""));
   }
 
   @Override
@@ -154,14 +170,23 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
     return tolerance;
   }
 
+  /**
+   * Refuses, before the body is read, a delivery without a complete, well-formed set of the three
+   * headers (either set), as {@link #verify} would.
+   */
+  @Override
+  public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+    StandardWebhooksSignatureHeader.parse(delivery.headers());
+  }
+
   @Override
   public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
     // the body limit and a tenant without secrets are the runtime's to refuse, before this is called
     StandardWebhooksSignatureHeader header = StandardWebhooksSignatureHeader.parse(delivery.headers());
     String matched = match(header, secrets, delivery.body())
-        .orElseThrow(() -> Rejections.signatureMismatch(SIGNATURE, secrets, MISMATCH_HINT));
+        .orElseThrow(() -> Rejections.signatureMismatch(header.names().signature(), secrets, MISMATCH_HINT));
     Instant signedAt = header.timestamp();
-    DeliveryChecks.requireWithinTolerance(signedAt, clock, tolerance, TIMESTAMP);
+    DeliveryChecks.requireWithinTolerance(signedAt, clock, tolerance, header.names().timestamp());
 
     byte[] body = delivery.bodyBytes();
     JsonNode payload = DeliveryChecks.parseJson(body, "the " + id + " body");
@@ -174,7 +199,7 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
         .signedAt(signedAt)
         .body(body)
         .payload(payload)
-        .header(MESSAGE_ID, header.messageId())
+        .header(header.names().messageId(), header.messageId())
         .build();
   }
 
@@ -201,9 +226,13 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
       return singleType;
     }
     JsonNode value = payload.at(typePointer);
-    if (!(value.isTextual() || value.isIntegralNumber()) || value.asText().isEmpty()) {
-      throw Rejections.malformed("the " + id + " body has no '" + typeName
-          + "' (a non-empty string is required; configure typeField or singleType if this sender puts its type elsewhere)");
+    if (value.isMissingNode() || value.isNull()) {
+      // the spec only recommends a type: such an event is recorded, and only @OnEvent("*") receives it
+      return NO_TYPE;
+    }
+    if (!(value.isTextual() || value.isIntegralNumber())) {
+      throw Rejections.malformed("the " + id + " body's '" + typeName + "' is not a string (configure typeField or"
+          + " singleType if this sender puts its type elsewhere)");
     }
     return value.asText();
   }
@@ -247,7 +276,8 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
 
     /**
      * Where the type is read: a top-level field name ({@code event_type}) or a JSON Pointer
-     * ({@code /data/kind}). Replaces a {@link #singleType}. Default {@code type}.
+     * ({@code /data/kind}). Replaces a {@link #singleType}. Default {@code type}. A payload with
+     * nothing there is accepted with the empty type.
      *
      * @throws IllegalArgumentException if it is blank
      */

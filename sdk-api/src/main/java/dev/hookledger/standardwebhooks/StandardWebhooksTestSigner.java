@@ -29,10 +29,12 @@ import java.util.List;
 public final class StandardWebhooksTestSigner {
   private final List<Secret> keys;
   private final String provider;
+  private final boolean svix;
 
-  private StandardWebhooksTestSigner(List<Secret> keys, String provider) {
+  private StandardWebhooksTestSigner(List<Secret> keys, String provider, boolean svix) {
     this.keys = keys;
     this.provider = provider;
+    this.svix = svix;
   }
 
   /** A signer with one or more {@code whsec_<base64>} secrets, addressing {@code /webhooks/standard}. */
@@ -42,14 +44,19 @@ public final class StandardWebhooksTestSigner {
     }
     List<Secret> keys = new ArrayList<>(whsec.length);
     for (int i = 0; i < whsec.length; i++) {
-      keys.add(StandardWebhooksAdapter.secret(Integer.toString(i), whsec[i]));
+      keys.add(Secret.of(Integer.toString(i), WhsecKeys.decode(Integer.toString(i), whsec[i], "")));
     }
-    return new StandardWebhooksTestSigner(List.copyOf(keys), StandardWebhooksAdapter.DEFAULT_ID);
+    return new StandardWebhooksTestSigner(List.copyOf(keys), StandardWebhooksAdapter.DEFAULT_ID, false);
   }
 
   /** The same signer addressing {@code /webhooks/<provider>}. */
   public StandardWebhooksTestSigner provider(String provider) {
-    return new StandardWebhooksTestSigner(keys, requireNonNull(provider, "provider"));
+    return new StandardWebhooksTestSigner(keys, requireNonNull(provider, "provider"), svix);
+  }
+
+  /** The same signer naming its headers {@code svix-id}, {@code svix-timestamp}, {@code svix-signature}, as Svix-based senders do. */
+  public StandardWebhooksTestSigner svixHeaders() {
+    return new StandardWebhooksTestSigner(keys, provider, true);
   }
 
   /** The {@code webhook-signature} value for {@code body} of message {@code messageId} signed at {@code timestamp}. */
@@ -64,14 +71,16 @@ public final class StandardWebhooksTestSigner {
     return header.toString();
   }
 
-  /** A complete delivery: the three {@code webhook-*} headers, {@code Content-Type} and the body. */
+  /** A complete delivery: the three {@code webhook-*} (or {@code svix-*}) headers, {@code Content-Type} and the body. */
   public InboundDelivery delivery(String messageId, byte[] body, Instant timestamp) {
     requireNonNull(messageId, "messageId");
+    StandardWebhooksSignatureHeader.Names names =
+        svix ? StandardWebhooksSignatureHeader.Names.SVIX : StandardWebhooksSignatureHeader.Names.WEBHOOK;
     HttpHeaders headers = HttpHeaders.builder()
         .add("Content-Type", "application/json")
-        .add(StandardWebhooksAdapter.MESSAGE_ID, messageId)
-        .add(StandardWebhooksAdapter.TIMESTAMP, Long.toString(timestamp.getEpochSecond()))
-        .add(StandardWebhooksAdapter.SIGNATURE, signatureHeader(messageId, body, timestamp))
+        .add(names.messageId(), messageId)
+        .add(names.timestamp(), Long.toString(timestamp.getEpochSecond()))
+        .add(names.signature(), signatureHeader(messageId, body, timestamp))
         .build();
     return InboundDelivery.of("POST", "/webhooks/" + provider, headers, body);
   }

@@ -9,18 +9,18 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * The HMAC keys that {@code whsec_} secrets stand for. Standard Webhooks keys its HMAC with the
+ * The HMAC keys that Standard Webhooks secrets stand for. The spec keys its HMAC with the
  * base64-decoded bytes after the {@code whsec_} prefix, while {@link Secrets#of(String...)} keeps a
- * string's UTF-8 bytes; so a secret configured as the whole {@code whsec_...} text (from an
- * environment variable, {@code web.xml} or a Spring property) is decoded here, and any other secret
- * is taken as the key bytes themselves.
+ * string's UTF-8 bytes; so a secret configured as text (from an environment variable, {@code web.xml}
+ * or a Spring property) is decoded here as the reference libraries decode it (standard-webhooks' and
+ * Svix's {@code Webhook(String)}: strip {@code whsec_} if it is there, then base64-decode), and a
+ * secret whose bytes are not printable text is taken as the key itself (their {@code Webhook(byte[])}).
  *
  * <p>Thread-safe. The last decoded {@link Secrets} is remembered by identity, so that the usual case
  * (the same instance on every request) decodes once rather than per delivery.
  */
 final class WhsecKeys {
   static final String PREFIX = "whsec_";
-  private static final byte[] PREFIX_BYTES = PREFIX.getBytes(StandardCharsets.US_ASCII);
 
   private record Decoded(Secrets given, Secrets keys) {}
 
@@ -48,12 +48,17 @@ final class WhsecKeys {
 
   private Secret decode(Secret secret) {
     byte[] bytes = secret.keyBytes();
-    if (!startsWithPrefix(bytes)) {
+    if (!printable(bytes)) {
       return secret;
     }
-    String base64 = new String(bytes, PREFIX_BYTES.length, bytes.length - PREFIX_BYTES.length, StandardCharsets.US_ASCII);
+    String text = new String(bytes, StandardCharsets.US_ASCII);
     Arrays.fill(bytes, (byte) 0);
-    return Secret.of(secret.id(), decode(secret.id(), base64, provider));
+    return Secret.of(secret.id(), decode(secret.id(), text, provider));
+  }
+
+  /** A key as the {@code whsec_<base64>} text this class decodes back to it, so that it is never decoded twice. */
+  static Secret canonical(String id, byte[] key) {
+    return Secret.of(id, (PREFIX + Base64.getEncoder().encodeToString(key)).getBytes(StandardCharsets.US_ASCII));
   }
 
   /**
@@ -67,7 +72,8 @@ final class WhsecKeys {
   static byte[] decode(String id, String whsec, String provider) {
     requireNonNull(whsec, "value of secret '" + id + "'");
     String base64 = whsec.strip();
-    if (base64.startsWith(PREFIX)) {
+    boolean prefixed = base64.startsWith(PREFIX);
+    if (prefixed) {
       base64 = base64.substring(PREFIX.length());
     }
     byte[] key;
@@ -75,8 +81,8 @@ final class WhsecKeys {
       key = Base64.getDecoder().decode(base64);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("secret '" + id + "'" + of(provider)
-          + " is not a Standard Webhooks secret: the text after whsec_ must be base64"
-          + " (copy the whole secret from the sender's dashboard)");
+          + " is not a Standard Webhooks secret: " + (prefixed ? "the text after whsec_" : "without the whsec_ prefix,"
+          + " the whole text") + " must be base64 (copy the whole secret from the sender's dashboard)");
     }
     if (key.length == 0) {
       throw new IllegalArgumentException("secret '" + id + "'" + of(provider) + " is empty");
@@ -88,15 +94,13 @@ final class WhsecKeys {
     return provider.isEmpty() ? "" : " of provider '" + provider + "'";
   }
 
-  private static boolean startsWithPrefix(byte[] bytes) {
-    if (bytes.length < PREFIX_BYTES.length) {
-      return false;
-    }
-    for (int i = 0; i < PREFIX_BYTES.length; i++) {
-      if (bytes[i] != PREFIX_BYTES[i]) {
+  /** Whether the bytes are printable ASCII text, as a configured secret is; raw key bytes almost never are. */
+  private static boolean printable(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0x20 || b > 0x7e) {
         return false;
       }
     }
-    return true;
+    return bytes.length > 0;
   }
 }

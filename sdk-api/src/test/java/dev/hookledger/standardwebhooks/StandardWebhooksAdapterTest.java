@@ -3,6 +3,7 @@ package dev.hookledger.standardwebhooks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.DeliveryRejectedException;
@@ -71,6 +72,106 @@ class StandardWebhooksAdapterTest {
   }
 
   @Test
+  void vectorSw1WithSvixHeadersVerifiesAndItsTypelessPayloadHasTheEmptyType() {
+    JsonNode v = ProviderVectors.byId("SW-1");
+
+    WebhookEvent event = StandardWebhooksAdapter.named("clerk")
+        .verify(vectorDelivery(v, StandardWebhooksAdapter.SVIX_MESSAGE_ID, StandardWebhooksAdapter.SVIX_TIMESTAMP,
+            StandardWebhooksAdapter.SVIX_SIGNATURE), Secrets.of(v.get("secret").asText()), clockAt(v, 0));
+
+    assertEquals("msg_p5jXN8AQM9LWM0D4loKWxJek", event.eventId());
+    assertEquals("", event.type());
+    assertEquals(java.util.Map.of("svix-id", "msg_p5jXN8AQM9LWM0D4loKWxJek"), event.headers());
+  }
+
+  @Test
+  void theSvixSetIsReadFirstAndTheWebhookSetWhenTheSvixSetIsIncomplete() {
+    JsonNode v = ProviderVectors.byId("SW-1");
+    String good = v.at("/expected_headers/webhook-signature").asText();
+    String junk = "v1," + Base64.getEncoder().encodeToString(new byte[32]);
+    StandardWebhooksAdapter adapter = StandardWebhooksAdapter.named("clerk");
+    Secrets secrets = Secrets.of(v.get("secret").asText());
+
+    InboundDelivery svixGood = headers(v, "svix-signature", good, "webhook-signature", junk);
+    assertEquals("msg_p5jXN8AQM9LWM0D4loKWxJek", adapter.verify(svixGood, secrets, clockAt(v, 0)).eventId());
+    InboundDelivery svixJunk = headers(v, "svix-signature", junk, "webhook-signature", good);
+    DeliveryRejectedException e = assertThrows(DeliveryRejectedException.class,
+        () -> adapter.verify(svixJunk, secrets, clockAt(v, 0)));
+    assertEquals(RejectionReason.SIGNATURE_MISMATCH, e.reason());
+    assertTrue(e.getMessage().startsWith("svix-signature "), e.getMessage());
+
+    InboundDelivery svixIncomplete = InboundDelivery.of("POST", "/webhooks/clerk", HttpHeaders.builder()
+        .add("svix-id", "msg_p5jXN8AQM9LWM0D4loKWxJek")
+        .add("webhook-id", "msg_p5jXN8AQM9LWM0D4loKWxJek")
+        .add("webhook-timestamp", v.get("timestamp").asText())
+        .add("webhook-signature", good)
+        .build(), ProviderVectors.body(v));
+    assertEquals("msg_p5jXN8AQM9LWM0D4loKWxJek", adapter.verify(svixIncomplete, secrets, clockAt(v, 0)).eventId());
+  }
+
+  @Test
+  void theHeadersAreCheckedBeforeTheBodyInEitherSet() {
+    StandardWebhooksAdapter adapter = StandardWebhooksAdapter.named("clerk");
+    JsonNode v = ProviderVectors.byId("SW-1");
+    adapter.checkHeaders(withoutBody(vectorDelivery(v)), Secrets.of(WHSEC));
+    adapter.checkHeaders(withoutBody(vectorDelivery(v, "svix-id", "svix-timestamp", "svix-signature")), Secrets.of(WHSEC));
+
+    DeliveryRejectedException none = assertThrows(DeliveryRejectedException.class, () -> adapter.checkHeaders(
+        InboundDelivery.of("POST", "/webhooks/clerk", HttpHeaders.builder().build(), new byte[0]), Secrets.of(WHSEC)));
+    assertEquals(RejectionReason.SIGNATURE_MISSING, none.reason());
+    assertTrue(none.getMessage().startsWith("webhook-signature "), none.getMessage());
+    DeliveryRejectedException partSvix = assertThrows(DeliveryRejectedException.class, () -> adapter.checkHeaders(
+        InboundDelivery.of("POST", "/webhooks/clerk", HttpHeaders.builder().add("svix-id", "msg_1")
+            .add("svix-signature", "v1,x").build(), new byte[0]), Secrets.of(WHSEC)));
+    assertEquals(RejectionReason.SIGNATURE_MISSING, partSvix.reason());
+    assertTrue(partSvix.getMessage().startsWith("svix-timestamp "), partSvix.getMessage());
+    DeliveryRejectedException malformed = assertThrows(DeliveryRejectedException.class, () -> adapter.checkHeaders(
+        InboundDelivery.of("POST", "/webhooks/clerk", HttpHeaders.builder().add("svix-id", "msg_1")
+            .add("svix-timestamp", "soon").add("svix-signature", "v1,x").build(), new byte[0]), Secrets.of(WHSEC)));
+    assertEquals(RejectionReason.SIGNATURE_MALFORMED, malformed.reason());
+  }
+
+  @Test
+  void aPayloadWithoutTypeHasTheEmptyTypeOrTheTypeAtTheConfiguredPointer() {
+    JsonNode v = ProviderVectors.byId("SW-1");
+    Secrets secrets = Secrets.of(v.get("secret").asText());
+
+    assertEquals("", StandardWebhooksAdapter.named("clerk").verify(vectorDelivery(v), secrets, clockAt(v, 0)).type());
+    assertEquals("2432232314", StandardWebhooksAdapter.builder("clerk").typeField("/test").build()
+        .verify(vectorDelivery(v), secrets, clockAt(v, 0)).type());
+
+    byte[] objectType = "{\"type\":{\"name\":\"user.created\"}}".getBytes(StandardCharsets.UTF_8);
+    DeliveryRejectedException e = rejection(StandardWebhooksAdapter.named("clerk"), delivery("msg_t", StandardWebhooksTestSigner
+        .withSecrets(WHSEC).signatureHeader("msg_t", objectType, NOW), objectType), Secrets.of(WHSEC));
+    assertEquals(RejectionReason.MALFORMED, e.reason());
+    assertEquals("the clerk body's 'type' is not a string (configure typeField or singleType if this sender puts its"
+        + " type elsewhere)", e.getMessage());
+  }
+
+  @Test
+  void aSecretWithoutThePrefixIsBase64DecodedAsTheReferenceLibrariesDo() {
+    JsonNode sw1 = ProviderVectors.byId("SW-1");
+    JsonNode sw2 = ProviderVectors.byId("SW-2");
+    String sw1Base64 = sw1.get("secret").asText().substring("whsec_".length());
+    String sw2Base64 = sw2.get("secret").asText().substring("whsec_".length());
+    StandardWebhooksAdapter adapter = StandardWebhooksAdapter.named("clerk");
+
+    assertEquals("msg_p5jXN8AQM9LWM0D4loKWxJek", adapter.verify(vectorDelivery(sw1), Secrets.of(sw1Base64),
+        clockAt(sw1, 0)).eventId());
+    assertEquals("msg_vector2", adapter.verify(vectorDelivery(sw2), Secrets.of(sw2Base64), clockAt(sw2, 0)).eventId());
+    // raw key bytes (0x00..0x1f), as Svix's Webhook(byte[]) takes them
+    assertEquals("msg_vector2", adapter.verify(vectorDelivery(sw2), Secrets.builder()
+        .add(dev.hookledger.Secret.of("raw", Base64.getDecoder().decode(sw2Base64))).build(), clockAt(sw2, 0)).eventId());
+    assertEquals("msg_vector2", adapter.verify(vectorDelivery(sw2), Secrets.builder()
+        .add(StandardWebhooksAdapter.secret("early", sw2Base64)).build(), clockAt(sw2, 0)).eventId());
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> adapter.verify(vectorDelivery(sw2), Secrets.of("not base64!"), clockAt(sw2, 0)));
+    assertEquals("secret '0' of provider 'clerk' is not a Standard Webhooks secret: without the whsec_ prefix, the"
+        + " whole text must be base64 (copy the whole secret from the sender's dashboard)", e.getMessage());
+  }
+
+  @Test
   void anyOfSeveralSignaturesInTheHeaderVerifiesAndTheMatchingSecretIsRecorded() {
     byte[] body = BODY.getBytes(StandardCharsets.UTF_8);
     String rotating = StandardWebhooksTestSigner.withSecrets(OTHER, WHSEC).signatureHeader("msg_1", body, NOW);
@@ -108,10 +209,8 @@ class StandardWebhooksAdapterTest {
     assertEquals("email.bounced", StandardWebhooksAdapter.builder("resend").typeField("/data/kind").build()
         .verify(delivery, Secrets.of(WHSEC), clock()).type());
 
-    DeliveryRejectedException e = rejection(StandardWebhooksAdapter.named("resend"), delivery, Secrets.of(WHSEC));
-    assertEquals(RejectionReason.MALFORMED, e.reason());
-    assertEquals("the resend body has no 'type' (a non-empty string is required; configure typeField or singleType"
-        + " if this sender puts its type elsewhere)", e.getMessage());
+    // nothing at the default 'type': accepted, with the empty type only @OnEvent("*") receives
+    assertEquals("", StandardWebhooksAdapter.named("resend").verify(delivery, Secrets.of(WHSEC), clock()).type());
   }
 
   @Test
@@ -197,11 +296,31 @@ class StandardWebhooksAdapterTest {
   }
 
   private static InboundDelivery vectorDelivery(JsonNode v) {
+    return vectorDelivery(v, StandardWebhooksAdapter.MESSAGE_ID, StandardWebhooksAdapter.TIMESTAMP,
+        StandardWebhooksAdapter.SIGNATURE);
+  }
+
+  /** The vector's delivery with its three headers named {@code id}, {@code timestamp}, {@code signature}. */
+  private static InboundDelivery vectorDelivery(JsonNode v, String id, String timestamp, String signature) {
     return InboundDelivery.of("POST", "/webhooks/clerk", HttpHeaders.builder()
-        .add(StandardWebhooksAdapter.MESSAGE_ID, v.get("webhook_id").asText())
-        .add(StandardWebhooksAdapter.TIMESTAMP, v.get("timestamp").asText())
-        .add(StandardWebhooksAdapter.SIGNATURE, v.at("/expected_headers/webhook-signature").asText())
+        .add(id, v.get("webhook_id").asText())
+        .add(timestamp, v.get("timestamp").asText())
+        .add(signature, v.at("/expected_headers/webhook-signature").asText())
         .build(), ProviderVectors.body(v));
+  }
+
+  /** The vector's delivery with both header sets, each with the signature given. */
+  private static InboundDelivery headers(JsonNode v, String first, String firstValue, String second, String secondValue) {
+    String id = v.get("webhook_id").asText();
+    String ts = v.get("timestamp").asText();
+    return InboundDelivery.of("POST", "/webhooks/clerk", HttpHeaders.builder()
+        .add("svix-id", id).add("svix-timestamp", ts).add(first, firstValue)
+        .add("webhook-id", id).add("webhook-timestamp", ts).add(second, secondValue)
+        .build(), ProviderVectors.body(v));
+  }
+
+  private static InboundDelivery withoutBody(InboundDelivery d) {
+    return InboundDelivery.of(d.method(), d.path(), d.headers(), new byte[0]);
   }
 
   private static Clock clock() {

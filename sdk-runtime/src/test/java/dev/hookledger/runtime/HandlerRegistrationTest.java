@@ -41,6 +41,30 @@ class HandlerRegistrationTest {
   }
 
   @Test
+  void rejectsShapesWhosePropertiesCannotBeChecked() {
+    assertRejected(new BuiltParameter(), "@OnEvent method 'void " + NAME
+        + "$BuiltParameter.paid(Built)': parameter 1 (Built): hookledger cannot check which properties Built needs:"
+        + " it is built by a builder (@JsonDeserialize(builder = ...)); take a JsonNode and read it yourself, map a"
+        + " record or a class Jackson builds property by property, or map it unchecked with @Payload(strict = false)");
+    assertRejected(new DelegatingParameter(), "@OnEvent method 'void " + NAME
+        + "$DelegatingParameter.paid(Delegating)': parameter 1 (Delegating): hookledger cannot check which properties"
+        + " Delegating needs: it is built from a delegate (a @JsonCreator(mode = DELEGATING) or single-argument"
+        + " constructor); give it a constructor that takes its properties (@JsonCreator with @JsonProperty names, or"
+        + " compiled with -parameters), or a no-argument constructor and setters, or make it a record");
+    assertRejected(new NestedDelegatingParameter(), "@OnEvent method 'void " + NAME
+        + "$NestedDelegatingParameter.paid(HoldsDelegating)': parameter 1 (HoldsDelegating): hookledger cannot check"
+        + " which properties Delegating needs: it is built from a delegate (a @JsonCreator(mode = DELEGATING) or"
+        + " single-argument constructor); give it a constructor that takes its properties (@JsonCreator with"
+        + " @JsonProperty names, or compiled with -parameters), or a no-argument constructor and setters, or make it"
+        + " a record");
+  }
+
+  @Test
+  void acceptsValueTypesReadByTheirOwnDeserializerOrFromAString() {
+    build(new OwnDeserializerParameter()).close();
+  }
+
+  @Test
   void rejectsPayloadPointerThatIsNotAJsonPointer() {
     assertRejected(new RelativePointer(), "@OnEvent method 'void " + NAME + "$RelativePointer.paid(Invoice)':"
         + " parameter 1 of type Invoice: @Payload(\"data/object\") is not a JSON Pointer: it must be empty or start"
@@ -158,6 +182,73 @@ class HandlerRegistrationTest {
   static final class StringParameter {
     @OnEvent("invoice.paid")
     void paid(String payload) {}
+  }
+
+  @com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = OwnDeserializer.Reader.class)
+  static final class OwnDeserializer {
+    static final class Reader extends com.fasterxml.jackson.databind.deser.std.StdDeserializer<OwnDeserializer> {
+      Reader() {
+        super(OwnDeserializer.class);
+      }
+
+      @Override
+      public OwnDeserializer deserialize(com.fasterxml.jackson.core.JsonParser p,
+          com.fasterxml.jackson.databind.DeserializationContext ctxt) {
+        return new OwnDeserializer();
+      }
+    }
+  }
+
+  /** A value type (an amount, a code): read from a string, or by its own deserializer. */
+  static final class Code {
+    final String value;
+
+    Code(String value) {
+      this.value = value;
+    }
+  }
+
+  record WithValues(String id, OwnDeserializer amount, Code code) {}
+
+  static final class OwnDeserializerParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") OwnDeserializer invoice, @Payload("/data/object") WithValues values) {}
+  }
+
+  @com.fasterxml.jackson.databind.annotation.JsonDeserialize(builder = Built.Builder.class)
+  static final class Built {
+    @com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder
+    static final class Builder {
+      Builder withId(String id) {
+        return this;
+      }
+
+      Built build() {
+        return new Built();
+      }
+    }
+  }
+
+  static final class BuiltParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") Built invoice) {}
+  }
+
+  static final class Delegating {
+    @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+    Delegating(Map<String, Object> all) {}
+  }
+
+  static final class DelegatingParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") Delegating invoice) {}
+  }
+
+  record HoldsDelegating(String id, Delegating inner) {}
+
+  static final class NestedDelegatingParameter {
+    @OnEvent("invoice.paid")
+    void paid(@Payload("/data/object") HoldsDelegating invoice) {}
   }
 
   static final class NoCreatorParameter {

@@ -68,6 +68,25 @@ class StripeParameterTest {
         + " invoice.paid: parameter 1 (Charge): the data.object is of type Invoice, not Charge", e.getMessage());
   }
 
+  @Test
+  void anExplicitNullUnderAPointerIsNullAndNothingThereFails() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    start("sj_null", new Object() {
+      @OnEvent("invoice.paid")
+      void paid(@Payload("/data/object/discount") com.stripe.model.Discount discount) {
+        seen.add(String.valueOf(discount));
+      }
+    });
+
+    receive("evt_sj4", INVOICE_PAID.replace("evt_sj1", "evt_sj4").replace("\"status\":\"paid\"",
+        "\"status\":\"paid\",\"discount\":null"));
+    assertEquals(List.of("null"), seen);
+    HandlerFailedException e = assertThrows(HandlerFailedException.class,
+        () -> receive("evt_sj5", INVOICE_PAID.replace("evt_sj1", "evt_sj5")));
+    assertEquals(true, e.getMessage().endsWith("parameter 1 (Discount): nothing is at /data/object/discount in the"
+        + " payload; if it may be absent, make the parameter Optional or mark it @Nullable"), e.getMessage());
+  }
+
   private void start(String schema, Object handler) {
     runtime = WebhookRuntime.builder()
         .dataSource(db.dataSource())

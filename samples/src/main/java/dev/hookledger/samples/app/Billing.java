@@ -6,6 +6,7 @@ import dev.hookledger.OnEvent;
 import dev.hookledger.Payload;
 import java.util.Locale;
 import org.jooq.DSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Stripe invoices: {@code invoice.paid} adds the amount paid to the customer's balance.
@@ -14,15 +15,20 @@ import org.jooq.DSLContext;
  * runs it once per event id, in the transaction that settles the event, so the balance is right
  * however often Stripe delivers.
  *
- * <p>Balances are kept in US cents. An invoice in another currency throws: the transaction rolls
- * back, the event is retried with backoff and, when its attempts run out, is kept as {@code dead}
- * for an operator (the demo uses this as its poison event).
+ * <p>Balances are kept in US cents. An invoice this sample cannot book throws with a one-line
+ * business reason: one in another currency, one with no customer (Stripe sends {@code customer:
+ * null} for some one-off invoices), one without {@code amount_paid} (API versions from before Stripe
+ * added it). The transaction rolls back, the event is retried with backoff and, when its attempts
+ * run out, is kept as {@code dead} for an operator (the demo uses this as its poison event).
  */
 public final class Billing {
 
-  /** A Stripe invoice, as far as this sample needs it ({@code amount_paid} in the smallest unit). */
+  /**
+   * A Stripe invoice, as far as this sample needs it ({@code amount_paid} in the smallest unit).
+   * Stripe sends nullable fields as explicit {@code null}; old API versions lack {@code amount_paid}.
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Invoice(String id, String customer, long amountPaid, String currency) {}
+  public record Invoice(String id, @Nullable String customer, @Nullable Long amountPaid, String currency) {}
 
   @OnEvent(value = "invoice.paid", provider = "stripe")
   void paid(@Payload("/data/object") Invoice invoice, DSLContext tx) {
@@ -30,6 +36,14 @@ public final class Billing {
       throw new IllegalStateException("invoice " + invoice.id() + " is in "
           + String.valueOf(invoice.currency()).toUpperCase(Locale.ROOT)
           + "; this sample keeps balances in USD only");
+    }
+    if (invoice.customer() == null) {
+      throw new IllegalStateException("invoice " + invoice.id() + " has no customer; this sample keeps balances per"
+          + " customer only");
+    }
+    if (invoice.amountPaid() == null) {
+      throw new IllegalStateException("invoice " + invoice.id() + " has no amount_paid (an API version before it"
+          + " existed); this sample books amount_paid only");
     }
     tx.execute("""
         INSERT INTO sample.balance (customer, amount_cents) VALUES (?, ?)

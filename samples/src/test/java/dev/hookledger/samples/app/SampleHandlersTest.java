@@ -76,13 +76,47 @@ class SampleHandlersTest {
   }
 
   @Test
-  void legacySubscriptionWithOnlyATopLevelPlanFailsTheAttemptRatherThanRecordNoPlan() throws Exception {
-    Subscriptions.SubscriptionChanged legacy = read("""
+  void subscriptionsOfApiVersionsBeforePricesRecordTheirItemsPlansElseTheTopLevelPlan() throws Exception {
+    new Subscriptions().changed(read("""
         {"type":"customer.subscription.updated","data":{"object":{"id":"sub_3","object":"subscription",
-         "customer":"cus_cy","status":"active","plan":{"id":"gold"}}}}""", Subscriptions.SubscriptionChanged.class);
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> new Subscriptions().changed(legacy, db));
-    assertEquals("subscription sub_3 has no items.data[].price: cannot tell its plan", e.getMessage());
+         "customer":"cus_cy","status":"active","plan":{"id":"gold"}}}}""", Subscriptions.SubscriptionChanged.class), db);
+    new Subscriptions().changed(read("""
+        {"type":"customer.subscription.created","data":{"object":{"id":"sub_4","object":"subscription",
+         "customer":"cus_cy","status":"active","plan":null,"items":{"object":"list","data":[
+           {"id":"si_a","object":"subscription_item","plan":{"id":"silver"}},
+           {"id":"si_b","object":"subscription_item","plan":{"id":"addon"}}]}}}}""",
+        Subscriptions.SubscriptionChanged.class), db);
+    assertEquals(Map.of("sub_3", new SampleState.Subscription("active", "gold"),
+        "sub_4", new SampleState.Subscription("active", "silver+addon")), state().subscriptions());
+  }
+
+  @Test
+  void subscriptionsTheSampleCannotKeepAreRefusedWithItsOwnOneLineReason() throws Exception {
+    Subscriptions.SubscriptionChanged noId = read("""
+        {"type":"customer.subscription.updated","data":{"object":{"object":"subscription",
+         "customer":"cus_2013","status":"trialing","plan":{"id":"gold"}}}}""", Subscriptions.SubscriptionChanged.class);
+    assertEquals("the subscription of customer cus_2013 has no id (an API version before 2014-01-31, one subscription"
+        + " per customer); this sample keeps subscriptions by id",
+        assertThrows(IllegalStateException.class, () -> new Subscriptions().changed(noId, db)).getMessage());
+    Subscriptions.SubscriptionChanged noPlan = read("""
+        {"type":"customer.subscription.updated","data":{"object":{"id":"sub_5","customer":"cus_cy",
+         "status":"active","items":{"data":[]},"plan":null}}}""", Subscriptions.SubscriptionChanged.class);
+    assertEquals("subscription sub_5 names no price or plan; this sample records a plan for every subscription",
+        assertThrows(IllegalStateException.class, () -> new Subscriptions().changed(noPlan, db)).getMessage());
     assertEquals(Map.of(), state().subscriptions());
+  }
+
+  @Test
+  void invoicesTheSampleCannotBookAreRefusedWithItsOwnOneLineReason() throws Exception {
+    Billing.Invoice noCustomer = read("""
+        {"id":"in_n","customer":null,"amount_paid":100,"currency":"usd"}""", Billing.Invoice.class);
+    assertEquals("invoice in_n has no customer; this sample keeps balances per customer only",
+        assertThrows(IllegalStateException.class, () -> new Billing().paid(noCustomer, db)).getMessage());
+    Billing.Invoice before2018 = read("""
+        {"id":"in_o","customer":"cus_ada","total":100,"currency":"usd"}""", Billing.Invoice.class);
+    assertEquals("invoice in_o has no amount_paid (an API version before it existed); this sample books amount_paid"
+        + " only", assertThrows(IllegalStateException.class, () -> new Billing().paid(before2018, db)).getMessage());
+    assertEquals(Map.of(), state().balances());
   }
 
   @Test

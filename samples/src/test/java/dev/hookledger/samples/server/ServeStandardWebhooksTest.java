@@ -48,6 +48,27 @@ class ServeStandardWebhooksTest {
   }
 
   @Test
+  void aSvixSignedTypelessDeliveryWithAnUnprefixedSecretIsRecordedWithTheEmptyType() {
+    // SW-1's body: the official libraries' vector has no "type"; Svix-based senders name the headers svix-*
+    String typeless = "{\"test\": 2432232314}";
+    try (SampleApp app = serve(new ByteArrayOutputStream(),
+        Map.of(SampleSecrets.STANDARD_ENV, SECRET.substring("whsec_".length())))) {
+      WebhookClient client = new WebhookClient(app.uri());
+      StandardWebhooksTestSigner svix = StandardWebhooksTestSigner.withSecrets(SECRET).svixHeaders();
+
+      assertEquals("200 accepted", client.send(svix.delivery("msg_svix_1", typeless, Instant.now())).toString());
+      assertEquals(401, client.send(dev.hookledger.InboundDelivery.of("POST", "/webhooks/standard",
+          dev.hookledger.HttpHeaders.builder().add("svix-id", "msg_svix_2").build(),
+          typeless.getBytes(StandardCharsets.UTF_8))).status());
+
+      Await.until("msg_svix_1 settled", () -> LedgerRows.event(app.dataSource(), SampleApp.LEDGER_SCHEMA, "msg_svix_1")
+          .map(row -> "ignored".equals(row.get("status"))).orElse(false));
+      assertEquals("", LedgerRows.event(app.dataSource(), SampleApp.LEDGER_SCHEMA, "msg_svix_1").orElseThrow()
+          .get("type"));
+    }
+  }
+
+  @Test
   void withoutTheVariableTheStandardPathIsNotServed() {
     try (SampleApp app = serve(new ByteArrayOutputStream(), Map.of())) {
       assertEquals(404, new WebhookClient(app.uri())

@@ -25,9 +25,13 @@ public final class RunningSample implements AutoCloseable {
   public final SampleSecrets secrets;
 
   public RunningSample() {
+    this(UnaryOperator.identity());
+  }
+
+  /** The sample app with its runtime's builder adjusted by {@code tuning} (a retry policy, say). */
+  public RunningSample(UnaryOperator<dev.hookledger.runtime.WebhookRuntime.Builder> tuning) {
     secrets = SampleSecrets.generate();
-    app = SampleApp.start(SampleDatabase.external(TestDatabase.create().jdbcUrl()), secrets, "127.0.0.1", 0,
-        UnaryOperator.identity());
+    app = SampleApp.start(SampleDatabase.external(TestDatabase.create().jdbcUrl()), secrets, "127.0.0.1", 0, tuning);
     client = new WebhookClient(app.uri());
     sign = new SampleSigners(secrets);
   }

@@ -82,16 +82,16 @@ class StandardWebhooksAdapterContractTest extends AdapterContractTest {
   }
 
   @Test
-  void officialVectorSw1HoldsItsSignatureButLacksAType() {
+  void officialVectorSw1WithoutATypeIsAcceptedWithTheEmptyType() {
     JsonNode v = ProviderVectors.byId("SW-1");
-    InboundDelivery delivery = vectorDelivery(v);
     Secrets secrets = Secrets.builder().add(secret("sw1", v.get("secret").asText())).build();
 
-    // SW-1's body has no "type": reaching MALFORMED proves the signature and the timestamp held
-    assertEquals(
-        "the standard body has no 'type' (a non-empty string is required; configure typeField or singleType"
-            + " if this sender puts its type elsewhere)",
-        expectRejectionAt(v, delivery, secrets, RejectionReason.MALFORMED));
+    // the spec only recommends a type: the event is recorded, and only @OnEvent("*") receives it
+    WebhookEvent event = new StandardWebhooksAdapter().verify(vectorDelivery(v), secrets, clockAt(v, 0));
+
+    assertEquals("msg_p5jXN8AQM9LWM0D4loKWxJek", event.eventId());
+    assertEquals("", event.type());
+    assertEquals(Optional.of("sw1"), event.secretId());
   }
 
   @Test

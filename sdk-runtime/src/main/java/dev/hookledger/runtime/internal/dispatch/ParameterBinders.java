@@ -4,9 +4,11 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.EventContext;
 import dev.hookledger.WebhookEvent;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
 import java.sql.Connection;
 import java.util.Arrays;
 import java.util.Optional;
@@ -53,10 +55,19 @@ final class ParameterBinders {
     }
     boolean constructible = type.isRecord()
         || Arrays.stream(type.getDeclaredConstructors()).anyMatch(c -> c.getParameterCount() == 0)
+        || namedSingleConstructor(type)
         || Stream.concat(Arrays.stream(type.getDeclaredConstructors()), Arrays.stream(type.getDeclaredMethods())
                 .filter(m -> Modifier.isStatic(m.getModifiers())))
             .anyMatch(ParameterBinders::isCreator);
     return constructible;
+  }
+
+  /** One constructor whose parameter names were compiled in ({@code -parameters}): Jackson can fill it by name. */
+  private static boolean namedSingleConstructor(Class<?> type) {
+    Constructor<?>[] constructors = type.getDeclaredConstructors();
+    // one parameter is ambiguous to Jackson (a delegate or a property): only several are filled by name for sure
+    return constructors.length == 1 && constructors[0].getParameterCount() > 1
+        && Arrays.stream(constructors[0].getParameters()).allMatch(Parameter::isNamePresent);
   }
 
   private static boolean isCreator(Executable e) {

@@ -25,8 +25,7 @@ final class ParameterSpec {
   private static final String ROOT_HINT = "; to map a part of the payload, name it with @Payload"
       + " (the object inside an event's envelope: @Payload(\"/data/object\"), say); if the property may be absent, mark it @Nullable"
       + " or make it Optional";
-  private static final String POINTER_HINT = "; if it may be absent, mark it @Nullable or make it Optional,"
-      + " or map leniently with @Payload(strict = false)";
+  private static final String POINTER_HINT = "; if it may be absent, mark it @Nullable or make it Optional";
   private static final String ABSENT_HINT = "; if it may be absent, make the parameter Optional or mark it @Nullable";
 
   private final String prefix;
@@ -83,7 +82,7 @@ final class ParameterSpec {
     boolean nullable = Nullability.markedNullable(p);
     if (nullable && type.isPrimitive()) {
       throw new HandlerRegistrationException(at + "is @Nullable, but a " + type.getSimpleName()
-          + " cannot be null (use " + boxed(type) + ")");
+          + " cannot be null (use " + boxed(type.getSimpleName()) + ")");
     }
     boolean strict = payload == null || payload.strict();
     if (LibraryParameters.of(targetRaw).isPresent()) {
@@ -106,7 +105,7 @@ final class ParameterSpec {
   ParameterBinder binder(ObjectMapper mapper) {
     // lenient mapping lets an absent part be null, as Jackson alone would; a primitive still cannot be
     PayloadAbsence absence = new PayloadAbsence(optional, nullable || (!strict && !raw.isPrimitive()),
-        pointer == null ? "" : pointer.toString(), ABSENT_HINT);
+        pointer == null ? "" : pointer.toString(), ABSENT_HINT, raw.isPrimitive() ? raw.getSimpleName() : null);
     switch (kind) {
       case SUPPLIED:
         return supplied;
@@ -118,7 +117,12 @@ final class ParameterSpec {
           throw new HandlerRegistrationException(prefix + "no value can be supplied for parameter " + position
               + " of type " + raw.getSimpleName() + " (supported: " + ParameterBinders.SUPPORTED + ")");
         }
-        RequiredProperties required = strict ? RequiredProperties.of(type, mapper).orElse(null) : null;
+        RequiredProperties required;
+        try {
+          required = strict ? RequiredProperties.of(type, mapper).orElse(null) : null;
+        } catch (MappingShape.Uncheckable e) {
+          throw new HandlerRegistrationException(prefix + this + ": " + e.getMessage());
+        }
         return new PayloadReader(pointer,
             mapper.readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES),
             required, absence, raw.getSimpleName(), annotated ? POINTER_HINT : ROOT_HINT);
@@ -156,9 +160,10 @@ final class ParameterSpec {
     return Object.class;
   }
 
-  private static String boxed(Class<?> primitive) {
-    return primitive == int.class ? "Integer" : primitive == char.class ? "Character"
-        : Character.toUpperCase(primitive.getSimpleName().charAt(0)) + primitive.getSimpleName().substring(1);
+  /** The boxed type's simple name for a primitive's: {@code long} gives {@code Long}. */
+  static String boxed(String primitive) {
+    return primitive.equals("int") ? "Integer" : primitive.equals("char") ? "Character"
+        : Character.toUpperCase(primitive.charAt(0)) + primitive.substring(1);
   }
 
   @Override

@@ -24,7 +24,7 @@ final class PayloadReader implements ParameterBinder {
   /**
    * @param pointer where the parameter's value is; {@code null} for the whole payload
    * @param required the properties to check first; {@code null} when mapping is not strict
-   * @param hint appended to a missing-property message: how to fix it
+   * @param hint appended to an absent-property message: how to fix it
    */
   PayloadReader(JsonPointer pointer, ObjectReader reader, RequiredProperties required, PayloadAbsence absence,
       String typeName, String hint) {
@@ -41,13 +41,17 @@ final class PayloadReader implements ParameterBinder {
   public Object bind(Invocation invocation) {
     JsonNode payload = invocation.event().payload();
     JsonNode node = pointer == null ? payload : payload.at(pointer);
-    if (node.isMissingNode() || node.isNull()) {
+    if (node.isMissingNode()) {
       return absence.absent();
     }
+    if (node.isNull()) {
+      return absence.presentNull();
+    }
     if (required != null) {
-      Optional<String> missing = required.missing(node, path);
-      if (missing.isPresent()) {
-        throw new BindingFailure(missing.get() + hint);
+      Optional<RequiredProperties.Problem> problem = required.problem(node, path);
+      if (problem.isPresent()) {
+        // "may be absent" advice only for what is really absent: for a misnamed property it is the silent zero
+        throw new BindingFailure(problem.get().message() + (problem.get().absent() ? hint : ""));
       }
     }
     try {

@@ -43,8 +43,11 @@ final class StripeParameters {
     if (pointer != null) {
       return inv -> {
         JsonNode node = inv.event().payload().at(pointer);
-        if (node.isMissingNode() || node.isNull()) {
+        if (node.isMissingNode()) {
           return absence.absent();
+        }
+        if (node.isNull()) {
+          return absence.presentNull(); // Stripe's explicit null (a discount, a default payment method): null
         }
         return absence.wrap(read(node.toString(), type));
       };
