@@ -7,9 +7,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.RejectionReason;
+import dev.hookledger.Secret;
 import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
+import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.InboxAdmin;
@@ -49,6 +51,7 @@ import dev.hookledger.runtime.internal.servlet.BodyBudget;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -541,9 +544,21 @@ public final class WebhookRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Registers an adapter with the same secrets for every tenant. */
+    /**
+     * Registers an adapter with the same secrets for every tenant.
+     *
+     * @throws IllegalArgumentException naming the provider and secret id (never the value) if a
+     *     secret cannot be real: an unresolved {@code ${...}} placeholder, a value published as an
+     *     example, or shorter than the provider's {@linkplain ProviderAdapter#minimumSecretLength()
+     *     shortest secret}
+     */
     public Builder provider(ProviderAdapter adapter, Secrets secrets) {
+      requireNonNull(adapter, "adapter");
       requireNonNull(secrets, "secrets");
+      for (Secret secret : secrets.list()) {
+        UnusableSecrets.refuse("secret '" + secret.id() + "' of provider '" + adapter.id() + "'",
+            new String(secret.keyBytes(), StandardCharsets.UTF_8), adapter.minimumSecretLength());
+      }
       return provider(adapter, SecretResolver.of(secrets));
     }
 

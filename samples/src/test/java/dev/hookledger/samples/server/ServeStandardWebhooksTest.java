@@ -57,7 +57,8 @@ class ServeStandardWebhooksTest {
 
   private static SampleApp serve(ByteArrayOutputStream printed, Map<String, String> extra) {
     Map<String, String> env = new HashMap<>(Map.of(
-        SampleSecrets.STRIPE_ENV, "whsec_sw", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp"));
+        SampleSecrets.STRIPE_ENV, "whsec_sw_0123456789abcdef0123456789abcdef", SampleSecrets.GITHUB_ENV,
+        "gh_sw_0123456789abcdef", SampleSecrets.SHOPIFY_ENV, "shpss_sw_0123456789abcdef0123456789ab"));
     env.putAll(extra);
     ServeCommand serve = new ServeCommand(new PrintStream(printed, true, StandardCharsets.UTF_8), env);
     new CommandLine(serve).parseArgs("--port", "0", "--database-url", TestDatabase.create().jdbcUrl());

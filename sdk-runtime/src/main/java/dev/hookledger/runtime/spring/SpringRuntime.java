@@ -2,8 +2,10 @@ package dev.hookledger.runtime.spring;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.Secrets;
+import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.spi.ProviderAdapter;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -97,14 +99,13 @@ final class SpringRuntime {
     for (String id : ids) {
       String property = "hookledger.providers." + id;
       HookledgerProperties.Provider settings = configured.getOrDefault(id, new HookledgerProperties.Provider());
-      Secrets secrets = secrets(property + ".secret", settings.getSecret());
-      ProviderAdapter bean = beans.get(id);
+      ProviderAdapter adapter = beans.get(id);
       try {
-        if (bean != null) {
-          b.provider(bean, secrets);
-        } else {
-          b.provider(id, secrets);
+        if (adapter == null) {
+          ClassLoader loader = Thread.currentThread().getContextClassLoader();
+          adapter = ProviderDiscovery.find(id, loader != null ? loader : SpringRuntime.class.getClassLoader());
         }
+        b.provider(adapter, secrets(property + ".secret", settings.getSecret(), adapter.minimumSecretLength()));
       } catch (IllegalArgumentException e) {
         // the message is whole: the class path's answer, prefixed with the property to fix
         throw new IllegalStateException(property + ": " + e.getMessage());
@@ -116,8 +117,12 @@ final class SpringRuntime {
     }
   }
 
-  /** The secrets of one property: it must be set and not blank. Never puts a value in a message. */
-  private static Secrets secrets(String property, List<String> values) {
+  /**
+   * The secrets of one property: it must be set, and no value may be blank, an unresolved
+   * {@code ${...}} placeholder (what Spring leaves when the variable is unset), a published example or
+   * shorter than the provider's secrets. Never puts a value in a message.
+   */
+  private static Secrets secrets(String property, List<String> values, int minLength) {
     List<String> kept = new ArrayList<>();
     if (values != null) {
       for (String v : values) {
@@ -129,6 +134,12 @@ final class SpringRuntime {
     if (kept.isEmpty()) {
       throw new IllegalStateException(property + " is " + (values == null || values.isEmpty() ? "not set" : "blank")
           + ": set it to the provider's webhook signing secret (several, comma-separated, during a rotation)");
+    }
+    for (String v : kept) {
+      UnusableSecrets.problem(v, minLength).ifPresent(problem -> {
+        throw new IllegalStateException(property + " " + problem
+            + ": set it to the provider's webhook signing secret (several, comma-separated, during a rotation)");
+      });
     }
     return Secrets.of(kept.toArray(String[]::new));
   }

@@ -60,6 +60,29 @@ class SpringWiringTest {
   }
 
   @Test
+  void unresolvedPlaceholderSecretFailsTheStartNamingTheProperty() {
+    // Boot leaves ${...} as the value when the variable is unset: that public string must never sign
+    runner.withPropertyValues("hookledger.providers.testhook.secret=${HOOKLEDGER_TEST_UNSET_WEBHOOK_SECRET}")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger.providers.testhook.secret"
+            + " is an unresolved placeholder (${...}): the variable or property it names is not set: set it to the"
+            + " provider's webhook signing secret (several, comma-separated, during a rotation)"));
+    runner.withPropertyValues("hookledger.providers.testhook.secret=It's a Secret to Everybody")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessageStartingWith(
+            "hookledger.providers.testhook.secret is a value published as an example"));
+  }
+
+  @Test
+  void unresolvedPlaceholderAdminTokenFailsTheStartNamingTheProperty() {
+    new WebApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class, HookledgerAutoConfiguration.class))
+        .withPropertyValues("spring.datasource.url=" + DB.jdbcUrl(), "hookledger.providers.testhook.secret=" + SECRET,
+            "hookledger.admin.path=/hookledger", "hookledger.admin.token=${HOOKLEDGER_TEST_UNSET_ADMIN_TOKEN}")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger.admin.token: admin token"
+            + " is an unresolved placeholder (${...}): the variable or property it names is not set"));
+  }
+
+  @Test
   void noProviderFailsTheStartNamingTheProperty() {
     runner.run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: no provider is"
         + " configured: set hookledger.providers.<id>.secret for each provider whose webhooks this application"
