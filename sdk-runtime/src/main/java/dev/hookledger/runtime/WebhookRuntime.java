@@ -16,6 +16,7 @@ import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Deadlines;
+import dev.hookledger.runtime.internal.PoolSettings;
 import dev.hookledger.runtime.internal.Pools;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
@@ -219,6 +220,7 @@ public final class WebhookRuntime implements AutoCloseable {
           "hookledger-" + schema);
     }
     writer.start();
+    PoolSettings.logInBackground(dataSource, "hookledger-" + schema);
     state.set(State.STARTED);
     log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema, mode,
         pool == null ? 0 : inbox.workers(), owner);
