@@ -18,6 +18,7 @@ import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Deadlines;
 import dev.hookledger.runtime.internal.PoolSettings;
 import dev.hookledger.runtime.internal.Pools;
+import dev.hookledger.runtime.internal.RuntimeTransactions;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
@@ -178,6 +179,7 @@ public final class WebhookRuntime implements AutoCloseable {
         new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
     this.headerCheck = new HeaderCheck(providers, listener);
     this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
+    RuntimeTransactions.record(this, b.transactionProvider);
   }
 
   /**

@@ -3,11 +3,11 @@ package dev.hookledger.runtime.spring;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.UnusableSecrets;
+import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.spi.ProviderAdapter;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,10 +19,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -38,11 +35,8 @@ final class SpringRuntime {
 
   static WebhookRuntime build(HookledgerProperties p, DataSource dataSource, PlatformTransactionManager transactions,
       List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
-      List<Object> handlers) {
-    requireShared(transactions, dataSource);
-    WebhookRuntime.Builder b = WebhookRuntime.builder()
-        .dataSource(dataSource)
-        .transactions(new SpringTransactionProvider(transactions), new TransactionAwareDataSourceProxy(dataSource));
+      List<Object> handlers, List<WebhookRuntimeCustomizer> customizers) {
+    WebhookRuntime.Builder b = SpringTransactions.wire(WebhookRuntime.builder(), dataSource, transactions);
     set("hookledger.schema", p.getSchema(), () -> b.schema(p.getSchema()));
     set("hookledger.mode", p.getMode(), () -> b.mode(p.getMode()));
     set("hookledger.inline", p.getInline(), () -> b.inline(p.getInline().toArray(String[]::new)));
@@ -55,6 +49,7 @@ final class SpringRuntime {
     set("hookledger.lock-timeout", p.getLockTimeout(), () -> b.lockTimeout(p.getLockTimeout()));
     set("hookledger.idle-in-transaction-timeout", p.getIdleInTransactionTimeout(),
         () -> b.idleInTransactionTimeout(p.getIdleInTransactionTimeout()));
+    retryPolicy(b, p.getRetry());
     if (p.getMaxInFlightBodySize() != null) {
       set("hookledger.max-in-flight-body-size", p.getMaxInFlightBodySize(),
           () -> b.maxInFlightBodyBytes(p.getMaxInFlightBodySize().toBytes()));
@@ -65,6 +60,11 @@ final class SpringRuntime {
       b.objectMapper(objectMapper);
     }
     b.handlers(handlers.toArray());
+    for (WebhookRuntimeCustomizer c : customizers) {
+      c.customize(b);
+    }
+    // whatever a customizer set, the ledger stays on Spring's connection and transactions
+    SpringTransactions.wire(b, dataSource, transactions);
     log.info("hookledger: {} @OnEvent bean(s), handler transactions on {}", handlers.size(),
         transactions.getClass().getName());
     try {
@@ -161,46 +161,38 @@ final class SpringRuntime {
     }
   }
 
-  /**
-   * Refuses a transaction manager whose transactions do not bind a connection of {@code dataSource}:
-   * the handlers' {@code JdbcTemplate} and JPA writes would then commit apart from the ledger row.
-   */
-  static void requireShared(PlatformTransactionManager manager, DataSource dataSource) {
-    Object managed;
-    if (manager instanceof ResourceTransactionManager r && r.getResourceFactory() instanceof DataSource d) {
-      managed = d;
-    } else {
-      Method getter;
-      try {
-        getter = manager.getClass().getMethod("getDataSource");
-      } catch (NoSuchMethodException e) {
-        log.warn("hookledger: cannot tell which DataSource the transaction manager {} manages; handlers' writes"
-            + " join the ledger's transaction only if it binds connections of the application's DataSource",
-            manager.getClass().getName());
-        return;
+  /** The {@code hookledger.retry.*} properties, each set one changing the default policy. */
+  private static void retryPolicy(WebhookRuntime.Builder b, HookledgerProperties.Retry r) {
+    if (r.getMaxAttempts() == null && r.getFirstDelay() == null && r.getMaxDelay() == null && r.getFactor() == null
+        && r.getJitter() == null) {
+      return;
+    }
+    RetryPolicy.Builder policy = RetryPolicy.builder();
+    set("hookledger.retry.max-attempts", r.getMaxAttempts(), () -> {
+      if (r.getMaxAttempts() != null) {
+        policy.maxAttempts(r.getMaxAttempts());
       }
-      try {
-        managed = getter.invoke(manager);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("hookledger: cannot read the DataSource of " + manager.getClass().getName(), e);
+    });
+    set("hookledger.retry.first-delay", r.getFirstDelay(), () -> {
+      if (r.getFirstDelay() != null) {
+        policy.firstDelay(r.getFirstDelay());
       }
-    }
-    if (!(managed instanceof DataSource d) || !same(d, dataSource)) {
-      throw new IllegalStateException("hookledger: the transaction manager " + manager.getClass().getName()
-          + (managed == null ? " manages no DataSource" : " manages another DataSource than the application's")
-          + ", so a handler's JdbcTemplate, JPA and @Transactional writes would not join the transaction that settles"
-          + " the ledger row: give it the application's DataSource, or declare a WebhookRuntime bean of your own");
-    }
-  }
-
-  private static boolean same(DataSource a, DataSource b) {
-    return unwrap(a) == unwrap(b);
-  }
-
-  private static DataSource unwrap(DataSource d) {
-    while (d instanceof DelegatingDataSource delegating && delegating.getTargetDataSource() != null) {
-      d = delegating.getTargetDataSource();
-    }
-    return d;
+    });
+    set("hookledger.retry.max-delay", r.getMaxDelay(), () -> {
+      if (r.getMaxDelay() != null) {
+        policy.maxDelay(r.getMaxDelay());
+      }
+    });
+    set("hookledger.retry.factor", r.getFactor(), () -> {
+      if (r.getFactor() != null) {
+        policy.factor(r.getFactor());
+      }
+    });
+    set("hookledger.retry.jitter", r.getJitter(), () -> {
+      if (r.getJitter() != null) {
+        policy.jitter(r.getJitter());
+      }
+    });
+    set("hookledger.retry", r, () -> b.retryPolicy(policy.build()));
   }
 }

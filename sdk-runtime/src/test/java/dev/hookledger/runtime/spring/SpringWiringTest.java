@@ -136,8 +136,7 @@ class SpringWiringTest {
         .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: the transaction manager"
             + " org.springframework.jdbc.datasource.DataSourceTransactionManager manages another DataSource than the"
             + " application's, so a handler's JdbcTemplate, JPA and @Transactional writes would not join the"
-            + " transaction that settles the ledger row: give it the application's DataSource, or declare a"
-            + " WebhookRuntime bean of your own"));
+            + " transaction that settles the ledger row: give it the application's DataSource"));
   }
 
   @Test
@@ -164,14 +163,34 @@ class SpringWiringTest {
 
   @Test
   void applicationsOwnRuntimeIsKeptAndStarted() {
-    runner.withBean(WebhookRuntime.class, () -> WebhookRuntime.builder().dataSource(DB.dataSource())
-            .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build())
+    runner.withUserConfiguration(OwnRuntime.class)
         .run(context -> {
           assertThat(context).hasNotFailed().hasSingleBean(WebhookRuntime.class);
           WebhookRuntime runtime = context.getBean(WebhookRuntime.class);
           assertEquals("own", runtime.receive("own", new TestHookSigner(SECRET).delivery("own", "own-1", "anything",
               "{}")).event().provider(), "not started by the lifecycle");
         });
+  }
+
+  @Test
+  void applicationsOwnRuntimeOutsideSpringsTransactionsFailsTheStartSayingHow() {
+    runner.withBean(WebhookRuntime.class, () -> WebhookRuntime.builder().dataSource(DB.dataSource())
+            .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build())
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: the application's"
+            + " WebhookRuntime bean runs its handlers outside Spring's transactions, so their JdbcTemplate, JPA and"
+            + " @Transactional writes would commit apart from the ledger row: build it with"
+            + " SpringTransactions.wire(WebhookRuntime.builder(), dataSource, transactionManager), or remove it and"
+            + " customize the auto-configured one with hookledger.* properties or a WebhookRuntimeCustomizer bean"));
+  }
+
+  /** An application's own runtime, on Spring's transactions by the public helper. */
+  @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+  static class OwnRuntime {
+    @org.springframework.context.annotation.Bean
+    WebhookRuntime webhookRuntime(javax.sql.DataSource dataSource, PlatformTransactionManager transactions) {
+      return SpringTransactions.wire(WebhookRuntime.builder(), dataSource, transactions)
+          .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build();
+    }
   }
 
   @Test
