@@ -103,6 +103,24 @@ class AutoCommitOffPoolTest {
   }
 
   @Test
+  void notificationWakesTheWorkersOfAnotherRuntime() {
+    Handler handler = new Handler();
+    handler.failing.set(false);
+    // polls once a minute: only the notification can bring the event to it within the wait
+    try (WebhookRuntime worker = builder(handler).pollInterval(Duration.ofMinutes(1)).build();
+        WebhookRuntime receiver = builder(new Handler()).workers(0).build()) {
+      worker.migrate();
+      worker.start();
+      receiver.start();
+      Await.until("the worker listens", () -> LedgerRows.number(db.dataSource(), "select count(*) from"
+          + " pg_stat_activity where datname = current_database() and application_name = 'hookledger-listener'") == 1);
+      receive(receiver, "evt_notified");
+      awaitStatus("evt_notified", "done");
+    }
+    assertEquals(1, handler.attempts.size());
+  }
+
+  @Test
   void pruneDeletesSettledRowsAndEnds() {
     try (WebhookRuntime runtime = builder(new Handler()).build()) {
       runtime.migrate();

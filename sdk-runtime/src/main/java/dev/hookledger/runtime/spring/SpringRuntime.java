@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -144,6 +145,13 @@ final class SpringRuntime {
     return Secrets.of(kept.toArray(String[]::new));
   }
 
+  /** As {@link #set}, for a property that may be unset (null): then nothing is applied. */
+  private static <T> void ifSet(String property, T value, Consumer<T> setter) {
+    if (value != null) {
+      set(property, value, () -> setter.accept(value));
+    }
+  }
+
   /** Applies one property, turning the builder's complaint into one that names the property. */
   static void set(String property, Object value, Runnable setter) {
     checked(property, value, () -> {
@@ -168,31 +176,11 @@ final class SpringRuntime {
       return;
     }
     RetryPolicy.Builder policy = RetryPolicy.builder();
-    set("hookledger.retry.max-attempts", r.getMaxAttempts(), () -> {
-      if (r.getMaxAttempts() != null) {
-        policy.maxAttempts(r.getMaxAttempts());
-      }
-    });
-    set("hookledger.retry.first-delay", r.getFirstDelay(), () -> {
-      if (r.getFirstDelay() != null) {
-        policy.firstDelay(r.getFirstDelay());
-      }
-    });
-    set("hookledger.retry.max-delay", r.getMaxDelay(), () -> {
-      if (r.getMaxDelay() != null) {
-        policy.maxDelay(r.getMaxDelay());
-      }
-    });
-    set("hookledger.retry.factor", r.getFactor(), () -> {
-      if (r.getFactor() != null) {
-        policy.factor(r.getFactor());
-      }
-    });
-    set("hookledger.retry.jitter", r.getJitter(), () -> {
-      if (r.getJitter() != null) {
-        policy.jitter(r.getJitter());
-      }
-    });
+    ifSet("hookledger.retry.max-attempts", r.getMaxAttempts(), policy::maxAttempts);
+    ifSet("hookledger.retry.first-delay", r.getFirstDelay(), policy::firstDelay);
+    ifSet("hookledger.retry.max-delay", r.getMaxDelay(), policy::maxDelay);
+    ifSet("hookledger.retry.factor", r.getFactor(), policy::factor);
+    ifSet("hookledger.retry.jitter", r.getJitter(), policy::jitter);
     set("hookledger.retry", r, () -> b.retryPolicy(policy.build()));
   }
 }

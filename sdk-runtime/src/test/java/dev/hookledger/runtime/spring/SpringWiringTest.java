@@ -97,6 +97,13 @@ class SpringWiringTest {
   }
 
   @Test
+  void badRetryPropertyFailsTheStartNamingTheProperty() {
+    runner.withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.retry.max-attempts=0")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessageStartingWith("Property"
+            + " hookledger.retry.max-attempts with value '0' is invalid: maxAttempts must be"));
+  }
+
+  @Test
   void unknownProviderFailsTheStartNamingTheProperty() {
     runner.withPropertyValues("hookledger.providers.nosuch.secret=" + SECRET).run(context ->
         assertThat(context).getFailure().rootCause().hasMessage("hookledger.providers.nosuch: no ProviderAdapter with"
