@@ -93,6 +93,9 @@ public record SampleSecrets(String stripe, String github, String shopify, String
         }
       }
     }
+    if (!standard.isEmpty()) {
+      return UnusableSecrets.problem(standard).map(problem -> STANDARD_ENV + " " + problem);
+    }
     return Optional.empty();
   }
 

@@ -22,7 +22,8 @@ import picocli.CommandLine;
  * {@code /webhooks/standard}, over real HTTP into the ledger; without it, that path is not served.
  */
 class ServeStandardWebhooksTest {
-  private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  // not Standard Webhooks' published example, which serve refuses: anyone can sign with it
+  private static final String SECRET = "whsec_aG9va2xlZGdlci13ZWJ4bWwtc3RhbmRhcmQtdGVzdCE=";
   private static final String BODY = "{\"type\":\"user.created\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"data\":{\"id\":\"u1\"}}";
 
   @Test

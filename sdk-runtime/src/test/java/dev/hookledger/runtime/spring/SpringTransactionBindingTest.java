@@ -1,21 +1,31 @@
 package dev.hookledger.runtime.spring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.OnEvent;
+import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
@@ -32,6 +42,10 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.LazyConnectionDataSourceProxy;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.AbstractPlatformTransactionManager;
+import org.springframework.transaction.support.DefaultTransactionStatus;
+import org.springframework.transaction.support.ResourceTransactionManager;
 
 /**
  * Under Spring the ledger runs on exactly the connection the transaction manager bound, whatever
@@ -92,6 +106,57 @@ class SpringTransactionBindingTest {
           creditedOnceAfterFailures(context, "evt_dead", 100, EventStatus.DEAD);
           assertEquals(3, attempts(context, "evt_dead"));
         });
+  }
+
+  @Test
+  void transactionThatBoundNoConnectionOfTheLedgersDataSourceCommitsNothing() {
+    Credits credits = new Credits(new JdbcTemplate(DB.dataSource()));
+    try (WebhookRuntime runtime = SpringTransactions.wire(WebhookRuntime.builder(), DB.dataSource(),
+            new BindsNothing(DB.dataSource()))
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).handlers(credits)
+        .mode(ProcessingMode.INLINE).workers(0).build()) {
+      SchemaMigrator.migrate(LedgerDsl.on(DB.dataSource()), "hookledger"); // not through the broken manager
+      runtime.start();
+      RuntimeException e = assertThrows(RuntimeException.class,
+          () -> runtime.receive("testhook", SIGNER.delivery("testhook", "evt_unbound", "invoice.paid", "{}")));
+      assertTrue(causes(e).anyMatch(m -> m != null && m.contains("bound no connection of")), () -> causes(e).toList()
+          .toString());
+    }
+    assertEquals(0, LedgerRows.number(DB.dataSource(), "select count(*) from credit where event_id = 'evt_unbound'"));
+    assertEquals(Optional.empty(), LedgerRows.event(DB.dataSource(), "hookledger", "evt_unbound"));
+  }
+
+  private static Stream<String> causes(Throwable t) {
+    return Stream.iterate(t, Objects::nonNull, Throwable::getCause).map(Throwable::getMessage);
+  }
+
+  /** A transaction manager that says it manages the DataSource, yet binds no connection of it. */
+  static final class BindsNothing extends AbstractPlatformTransactionManager implements ResourceTransactionManager {
+    private static final long serialVersionUID = 1L;
+    private final transient DataSource dataSource;
+
+    BindsNothing(DataSource dataSource) {
+      this.dataSource = dataSource;
+    }
+
+    @Override
+    public Object getResourceFactory() {
+      return dataSource;
+    }
+
+    @Override
+    protected Object doGetTransaction() {
+      return new Object();
+    }
+
+    @Override
+    protected void doBegin(Object transaction, TransactionDefinition definition) {}
+
+    @Override
+    protected void doCommit(DefaultTransactionStatus status) {}
+
+    @Override
+    protected void doRollback(DefaultTransactionStatus status) {}
   }
 
   private static void creditedOnceAfterFailures(ApplicationContext context, String id, int failures,
