@@ -37,7 +37,7 @@ final class SpringRuntime {
   static WebhookRuntime build(HookledgerProperties p, DataSource dataSource, PlatformTransactionManager transactions,
       List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
       List<Object> handlers, List<WebhookRuntimeCustomizer> customizers) {
-    WebhookRuntime.Builder b = SpringTransactions.wire(WebhookRuntime.builder(), dataSource, transactions);
+    WebhookRuntime.Builder b = WebhookRuntime.builder();
     set("hookledger.schema", p.getSchema(), () -> b.schema(p.getSchema()));
     set("hookledger.mode", p.getMode(), () -> b.mode(p.getMode()));
     set("hookledger.inline", p.getInline(), () -> b.inline(p.getInline().toArray(String[]::new)));
@@ -64,7 +64,7 @@ final class SpringRuntime {
     for (WebhookRuntimeCustomizer c : customizers) {
       c.customize(b);
     }
-    // whatever a customizer set, the ledger stays on Spring's connection and transactions
+    // after the customizers: whatever they set, the ledger stays on Spring's connection and transactions
     SpringTransactions.wire(b, dataSource, transactions);
     log.info("hookledger: {} @OnEvent bean(s), handler transactions on {}", handlers.size(),
         transactions.getClass().getName());
