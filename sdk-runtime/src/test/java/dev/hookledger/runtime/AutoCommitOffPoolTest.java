@@ -103,6 +103,29 @@ class AutoCommitOffPoolTest {
   }
 
   @Test
+  void claimedEventsNotStartedAreGivenBackAtClose() throws Exception {
+    Slow slow = new Slow();
+    try {
+      try (WebhookRuntime runtime = builder(slow).batchSize(4).shutdownTimeout(Duration.ofMillis(500)).build()) {
+        runtime.migrate();
+        for (int i = 0; i < 4; i++) {
+          db.execute("insert into hookledger.event (provider, scope, event_id, type, body)"
+              + " values ('testhook', '', 'evt_queued_" + i + "', 'order.paid', '\\x7b7d')");
+        }
+        runtime.start(); // claims the four at once: one runs (and blocks), three wait in the pool
+        assertEquals(true, slow.started.await(15, TimeUnit.SECONDS));
+        Await.until("four claimed", () -> LedgerRows.number(db.dataSource(),
+            "select count(*) from hookledger.event where status = 'processing'") == 4);
+      }
+      // bare, the give-back was rolled back: three rows stuck 'processing' until their leases ran out
+      assertEquals(3, LedgerRows.number(db.dataSource(),
+          "select count(*) from hookledger.event where status = 'pending' and attempts = 0"));
+    } finally {
+      slow.release.countDown();
+    }
+  }
+
+  @Test
   void notificationWakesTheWorkersOfAnotherRuntime() {
     Handler handler = new Handler();
     handler.failing.set(false);
