@@ -99,12 +99,20 @@ class SpringTransactionBindingTest {
   }
 
   @Test
-  void eventThatDiesUnderACustomizedPolicyCreditedNothing() {
+  void eventThatDiesUnderACustomizedPolicyCreditedNothingAndAnOperatorRetryCreditsOnce() {
     runner.withPropertyValues("spring.datasource.hikari.auto-commit=false", "hookledger.retry.max-attempts=3")
         .withBean(Credits.class).run(context -> {
           // the issue: three failed attempts credited three times while the event ended dead
           creditedOnceAfterFailures(context, "evt_dead", 100, EventStatus.DEAD);
           assertEquals(3, attempts(context, "evt_dead"));
+
+          // an operator's retry on the same pool is committed, and the handler then credits once
+          context.getBean(Credits.class).failuresLeft.set(0);
+          WebhookRuntime runtime = context.getBean(WebhookRuntime.class);
+          runtime.admin().retry("testhook", "", "evt_dead");
+          Await.until("evt_dead is done", () -> runtime.admin().show("testhook", "", "evt_dead")
+              .map(EventDetail::summary).filter(s -> s.status() == EventStatus.DONE).isPresent());
+          assertEquals(1, LedgerRows.number(DB.dataSource(), "select count(*) from credit where event_id = 'evt_dead'"));
         });
   }
 
