@@ -74,39 +74,35 @@ class OpsCommandTest {
 
   @Test
   void serveRefusesAShortAdminTokenInOneLineBeforeStartingAnything() {
-    java.io.StringWriter err = new java.io.StringWriter();
-    ServeCommand serve = new ServeCommand(new PrintStream(new ByteArrayOutputStream()),
-        Map.of(SampleSecrets.ADMIN_TOKEN_ENV, "tok"));
-    CommandLine cli = new CommandLine(serve);
-    cli.setErr(new java.io.PrintWriter(err));
-    int code = cli.execute("--port", "0", "--data-dir", dir.resolve("short-token-db").toString());
-    assertEquals(2, code);
-    assertTrue(err.toString().startsWith("HOOKLEDGER_ADMIN_TOKEN: admin token must be at least 16 characters, but was 3;"
-        + " unset it to have one generated\n"), err.toString());
-    assertTrue(!err.toString().contains("\tat "), "no stack trace: " + err);
+    Run run = serve(Map.of(SampleSecrets.ADMIN_TOKEN_ENV, "tok"), "short-token-db");
+    assertEquals(2, run.code);
+    assertTrue(run.err.startsWith("HOOKLEDGER_ADMIN_TOKEN: admin token must be at least 16 characters, but was 3;"
+        + " unset it to have one generated\n"), run.err);
+    assertTrue(!run.err.contains("\tat "), "no stack trace: " + run.err);
     assertTrue(!java.nio.file.Files.exists(dir.resolve("short-token-db")), "no database was created");
   }
 
   @Test
   void serveRefusesAPlaceholderOrShortProviderSecretInOneLineBeforeStartingAnything() {
-    java.io.StringWriter err = new java.io.StringWriter();
-    ServeCommand serve = new ServeCommand(new PrintStream(new ByteArrayOutputStream()),
-        Map.of(SampleSecrets.STRIPE_ENV, "${STRIPE_WEBHOOK_SECRET}"));
-    CommandLine cli = new CommandLine(serve);
-    cli.setErr(new java.io.PrintWriter(err));
-    int code = cli.execute("--port", "0", "--data-dir", dir.resolve("placeholder-db").toString());
-    assertEquals(2, code);
-    assertTrue(err.toString().startsWith("STRIPE_WEBHOOK_SECRET is an unresolved placeholder (${...}): the variable or"
+    Run placeholder = serve(Map.of(SampleSecrets.STRIPE_ENV, "${STRIPE_WEBHOOK_SECRET}"), "placeholder-db");
+    assertEquals(2, placeholder.code);
+    assertTrue(placeholder.err.startsWith("STRIPE_WEBHOOK_SECRET is an unresolved placeholder (${...}): the variable or"
         + " property it names is not set; set it to the provider's secret, or unset it to have one generated for this"
-        + " run\n"), err.toString());
+        + " run\n"), placeholder.err);
     assertTrue(!java.nio.file.Files.exists(dir.resolve("placeholder-db")), "no database was created");
 
-    java.io.StringWriter shortErr = new java.io.StringWriter();
-    CommandLine shortCli = new CommandLine(new ServeCommand(new PrintStream(new ByteArrayOutputStream()),
-        Map.of(SampleSecrets.SHOPIFY_ENV, "shp")));
-    shortCli.setErr(new java.io.PrintWriter(shortErr));
-    assertEquals(2, shortCli.execute("--port", "0", "--data-dir", dir.resolve("short-db").toString()));
-    assertTrue(shortErr.toString().startsWith("SHOPIFY_WEBHOOK_SECRET is shorter than 32 characters"), shortErr.toString());
+    Run tooShort = serve(Map.of(SampleSecrets.SHOPIFY_ENV, "shp"), "short-db");
+    assertEquals(2, tooShort.code);
+    assertTrue(tooShort.err.startsWith("SHOPIFY_WEBHOOK_SECRET is shorter than 32 characters"), tooShort.err);
+  }
+
+  /** {@code serve} on a free port with only {@code env}, as far as it gets. */
+  private Run serve(Map<String, String> env, String dataDir) {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cli = new CommandLine(new ServeCommand(new PrintStream(new ByteArrayOutputStream()), env));
+    cli.setErr(new java.io.PrintWriter(err));
+    int code = cli.execute("--port", "0", "--data-dir", dir.resolve(dataDir).toString());
+    return new Run(code, "", err.toString());
   }
 
   @Test
