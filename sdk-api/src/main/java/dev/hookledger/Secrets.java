@@ -2,6 +2,7 @@ package dev.hookledger;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.internal.UnusableSecrets;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,8 +41,9 @@ public final class Secrets {
   /**
    * Secrets from UTF-8 strings, with ids {@code "0"}, {@code "1"}, ... in the order given.
    *
-   * @throws IllegalArgumentException if a value is null or blank (an unset environment variable
-   *     read with {@code System.getenv}, typically: {@link #fromEnvironment} names it)
+   * @throws IllegalArgumentException if a value is null, blank (an unset environment variable
+   *     read with {@code System.getenv}, typically: {@link #fromEnvironment} names it) or an unresolved
+   *     {@code ${...}} placeholder (what Spring leaves when the variable it names is unset)
    */
   public static Secrets of(String... values) {
     requireNonNull(values, "values");
@@ -60,8 +62,9 @@ public final class Secrets {
    * The secrets in environment variable {@code variable}: one value, or several separated by commas
    * during a rotation (ids {@code "0"}, {@code "1"}, ...), each trimmed.
    *
-   * @throws IllegalArgumentException naming the variable (never a value) when it is unset or blank,
-   *     so that a missing secret stops the application at start-up rather than failing every delivery
+   * @throws IllegalArgumentException naming the variable (never a value) when it is unset, blank or
+   *     an unresolved {@code ${...}} placeholder, so that a missing secret stops the application at
+   *     start-up rather than failing every delivery or, worse, verifying with a public string
    */
   public static Secrets fromEnvironment(String variable) {
     return fromEnvironment(variable, System::getenv);
@@ -81,6 +84,10 @@ public final class Secrets {
     if (values.isEmpty()) {
       throw new IllegalArgumentException("environment variable " + variable + " is " + (value == null ? "not set" : "blank")
           + ": set it to the provider's webhook signing secret (several, comma-separated, during a rotation)");
+    }
+    if (UnusableSecrets.isPlaceholder(value)) {
+      throw new IllegalArgumentException("environment variable " + variable + " holds an unresolved placeholder"
+          + " (${...}): set it to the provider's webhook signing secret itself");
     }
     return of(values.toArray(String[]::new));
   }
@@ -111,12 +118,17 @@ public final class Secrets {
     /**
      * Adds a secret used as its UTF-8 bytes (Stripe, GitHub, Shopify).
      *
-     * @throws IllegalArgumentException if the value is null or blank, naming the id (never a value)
+     * @throws IllegalArgumentException if the value is null, blank or an unresolved {@code ${...}}
+     *     placeholder, naming the id (never a value)
      */
     public Builder add(String id, String value) {
       if (value == null || value.isBlank()) {
         throw new IllegalArgumentException("secret '" + id + "' is " + (value == null ? "null" : "blank")
             + ": if it is read with System.getenv, the variable is not set (Secrets.fromEnvironment(name) says which)");
+      }
+      if (UnusableSecrets.isPlaceholder(value)) {
+        throw new IllegalArgumentException("secret '" + id + "' is an unresolved placeholder (${...}): the variable"
+            + " or property it names is not set");
       }
       return add(Secret.of(id, value.getBytes(StandardCharsets.UTF_8)));
     }

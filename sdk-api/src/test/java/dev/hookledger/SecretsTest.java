@@ -80,4 +80,17 @@ class SecretsTest {
     assertEquals("Secrets[]", Secrets.none().toString());
     assertTrue(SecretResolver.of(Secrets.none()).resolve("stripe", "acct_1").isEmpty());
   }
+
+  @Test
+  void anUnresolvedPlaceholderIsRefusedInEveryFactoryNamingTheSecretOrVariableNotTheValue() {
+    IllegalArgumentException of = assertThrows(IllegalArgumentException.class,
+        () -> Secrets.of("${STRIPE_WEBHOOK_SECRET}"));
+    assertEquals("secret '0' is an unresolved placeholder (${...}): the variable or property it names is not set",
+        of.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Secrets.builder().add("2026-11", "whsec_${SUFFIX}"));
+    Map<String, String> env = Map.of("TEMPLATED", "${STRIPE_WEBHOOK_SECRET:}");
+    assertEquals("environment variable TEMPLATED holds an unresolved placeholder (${...}): set it to the provider's"
+        + " webhook signing secret itself",
+        assertThrows(IllegalArgumentException.class, () -> Secrets.fromEnvironment("TEMPLATED", env::get)).getMessage());
+  }
 }

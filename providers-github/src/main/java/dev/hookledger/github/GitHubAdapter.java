@@ -81,6 +81,15 @@ public final class GitHubAdapter implements ProviderAdapter {
   }
 
   /** The body limit: GitHub's documented 25 MB ({@link #MAX_BODY_BYTES}) unless configured. */
+  /**
+   * 16: GitHub lets the user choose the secret and asks for "a random string of text with high
+   * entropy"; anything shorter than the admin token's floor is refused as guessable.
+   */
+  @Override
+  public int minimumSecretLength() {
+    return 16;
+  }
+
   @Override
   public int maxBodyBytes() {
     return maxBodyBytes;

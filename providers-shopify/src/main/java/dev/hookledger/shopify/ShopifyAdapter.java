@@ -95,6 +95,12 @@ public final class ShopifyAdapter implements ProviderAdapter {
     return ID;
   }
 
+  /** 32: an app's client secret is 32 hex digits (newer apps prefix them with {@code shpss_}). */
+  @Override
+  public int minimumSecretLength() {
+    return 32;
+  }
+
   @Override
   public int maxBodyBytes() {
     return maxBodyBytes;

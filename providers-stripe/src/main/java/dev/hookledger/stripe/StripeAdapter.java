@@ -82,6 +82,15 @@ public final class StripeAdapter implements ProviderAdapter {
     return ID;
   }
 
+  /**
+   * 38: an endpoint's signing secret is {@code whsec_} followed by 32 characters (the Stripe CLI's are
+   * longer), and the prefix is part of the key.
+   */
+  @Override
+  public int minimumSecretLength() {
+    return 38;
+  }
+
   @Override
   public int maxBodyBytes() {
     return maxBodyBytes;

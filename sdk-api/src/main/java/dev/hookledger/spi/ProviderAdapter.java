@@ -53,6 +53,16 @@ public interface ProviderAdapter {
   }
 
   /**
+   * The length, in characters, of the shortest secret the provider issues: the runtime refuses at
+   * start-up a configured secret that is shorter (it cannot be the provider's, and a short one can be
+   * guessed), as well as blank ones, unresolved {@code ${...}} placeholders and values published as
+   * examples. Defaults to 1 (any value that is not blank).
+   */
+  default int minimumSecretLength() {
+    return 1;
+  }
+
+  /**
    * Whether the provider delivers again, on its own, a delivery that was answered with an error
    * (a 5xx or no answer). The runtime warns at start-up when {@code INLINE} processing, which
    * answers a failed handler with 500, is configured for a provider that does not: such an event

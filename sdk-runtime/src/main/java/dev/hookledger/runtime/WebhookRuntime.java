@@ -7,14 +7,18 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.RejectionReason;
+import dev.hookledger.Secret;
 import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
+import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Deadlines;
+import dev.hookledger.runtime.internal.PoolSettings;
 import dev.hookledger.runtime.internal.Pools;
+import dev.hookledger.runtime.internal.RuntimeTransactions;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
@@ -50,6 +54,7 @@ import dev.hookledger.runtime.internal.servlet.ReadDeadline;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.ReplaySink;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -182,6 +187,7 @@ public final class WebhookRuntime implements AutoCloseable {
     this.headerCheck = new HeaderCheck(providers, listener);
     this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
     this.bodyReadDeadline = ReadDeadline.of(b.bodyReadTimeout);
+    RuntimeTransactions.record(this, b.transactionProvider);
   }
 
   /**
@@ -224,6 +230,7 @@ public final class WebhookRuntime implements AutoCloseable {
           "hookledger-" + schema);
     }
     writer.start();
+    PoolSettings.logInBackground(dataSource, "hookledger-" + schema);
     state.set(State.STARTED);
     log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema, mode,
         pool == null ? 0 : inbox.workers(), owner);
@@ -559,9 +566,21 @@ public final class WebhookRuntime implements AutoCloseable {
       return this;
     }
 
-    /** Registers an adapter with the same secrets for every tenant. */
+    /**
+     * Registers an adapter with the same secrets for every tenant.
+     *
+     * @throws IllegalArgumentException naming the provider and secret id (never the value) if a
+     *     secret cannot be real: an unresolved {@code ${...}} placeholder, a value published as an
+     *     example, or shorter than the provider's {@linkplain ProviderAdapter#minimumSecretLength()
+     *     shortest secret}
+     */
     public Builder provider(ProviderAdapter adapter, Secrets secrets) {
+      requireNonNull(adapter, "adapter");
       requireNonNull(secrets, "secrets");
+      for (Secret secret : secrets.list()) {
+        UnusableSecrets.refuse("secret '" + secret.id() + "' of provider '" + adapter.id() + "'",
+            new String(secret.keyBytes(), StandardCharsets.UTF_8), adapter.minimumSecretLength());
+      }
       return provider(adapter, SecretResolver.of(secrets));
     }
 

@@ -2,7 +2,12 @@ package dev.hookledger.samples.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.github.GitHubAdapter;
+import dev.hookledger.internal.UnusableSecrets;
+import dev.hookledger.shopify.ShopifyAdapter;
+import dev.hookledger.stripe.StripeAdapter;
 import java.security.SecureRandom;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -71,6 +76,27 @@ public record SampleSecrets(String stripe, String github, String shopify, String
     RANDOM.nextBytes(random);
     generated.add(name);
     return prefix + "dev_" + HexFormat.of().formatHex(random);
+  }
+
+  /**
+   * Why a configured (not generated) provider secret cannot be real, naming its variable: blank, an
+   * unresolved {@code ${...}} placeholder, a published example, or shorter than the provider's secrets.
+   */
+  public Optional<String> unusable() {
+    Map<String, Integer> minimum = Map.of(STRIPE_ENV, new StripeAdapter().minimumSecretLength(),
+        GITHUB_ENV, new GitHubAdapter().minimumSecretLength(), SHOPIFY_ENV, new ShopifyAdapter().minimumSecretLength());
+    for (String name : List.of(STRIPE_ENV, GITHUB_ENV, SHOPIFY_ENV)) {
+      if (!generated.contains(name)) {
+        Optional<String> problem = UnusableSecrets.problem(valueOf(name), minimum.get(name));
+        if (problem.isPresent()) {
+          return Optional.of(name + " " + problem.get());
+        }
+      }
+    }
+    if (!standard.isEmpty()) {
+      return UnusableSecrets.problem(standard).map(problem -> STANDARD_ENV + " " + problem);
+    }
+    return Optional.empty();
   }
 
   /** The value of the secret that environment variable {@code name} configures. */

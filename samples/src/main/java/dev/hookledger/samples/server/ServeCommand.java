@@ -98,6 +98,10 @@ public final class ServeCommand implements Callable<Integer> {
   /** Starts the app as configured and prints how to reach it; the caller closes it. */
   SampleApp start() {
     SampleSecrets secrets = SampleSecrets.fromEnvironment(environment);
+    secrets.unusable().ifPresent(problem -> {
+      throw new ParameterException(spec.commandLine(), problem + "; set it to the provider's secret, or unset it to"
+          + " have one generated for this run");
+    });
     try {
       AdminAuthorizer.bearerToken(secrets.adminToken()); // refused before anything starts, in one line
     } catch (IllegalArgumentException e) {

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /** {@code demo --target}: a running server's operator rehearses failing and dead events without writing code. */
 class TargetDemoTest {
-  private static final Map<String, String> ENV = Map.of(SampleSecrets.STRIPE_ENV, "whsec_target",
-      SampleSecrets.GITHUB_ENV, "gh-target", SampleSecrets.SHOPIFY_ENV, "shp-target");
+  private static final Map<String, String> ENV = Map.of(SampleSecrets.STRIPE_ENV, "whsec_target_0123456789abcdef0123456789ab",
+      SampleSecrets.GITHUB_ENV, "gh-target-0123456789abcdef", SampleSecrets.SHOPIFY_ENV,
+      "shpss_target_0123456789abcdef0123456789");
 
   @Test
   void sendsTheDemosTrafficToARunningServerWhosePoisonEventsFailThenDie() throws Exception {

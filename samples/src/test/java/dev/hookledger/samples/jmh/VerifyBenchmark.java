@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class VerifyBenchmark {
-  static final String SECRET = "whsec_jmh_0123456789abcdef";
+  static final String SECRET = "whsec_jmh_0123456789abcdef0123456789abcdef";
   static final int BODY_BYTES = 2048;
 
   private final Clock clock = Clock.systemUTC();

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the secret unset, it stops at start-up naming the variable.
  */
 class GettingStartedTest {
-  private static final String SECRET = "whsec_getting_started";
+  private static final String SECRET = "whsec_getting_started_0123456789abcdef";
 
   @TempDir Path dir;
 

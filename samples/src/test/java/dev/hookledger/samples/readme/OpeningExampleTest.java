@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * {@code done} after updating nothing.
  */
 class OpeningExampleTest {
-  private static final String SECRET = "whsec_readme";
+  private static final String SECRET = "whsec_readme_0123456789abcdef0123456789";
 
   @Test
   void theOpeningExampleBooksAPaidInvoiceOnce() {

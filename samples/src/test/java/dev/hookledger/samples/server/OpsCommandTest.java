@@ -28,11 +28,13 @@ class OpsCommandTest {
   void statusWithoutADatabaseUrlReadsTheLedgerOfTheRunningServe() throws Exception {
     Path data = dir.resolve("samples-db");
     ServeCommand serve = new ServeCommand(new PrintStream(new ByteArrayOutputStream()), Map.of(
-        SampleSecrets.STRIPE_ENV, "whsec_ops", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp"));
+        SampleSecrets.STRIPE_ENV, "whsec_ops_0123456789abcdef0123456789abcdef", SampleSecrets.GITHUB_ENV,
+        "gh_ops_0123456789abcdef", SampleSecrets.SHOPIFY_ENV, "shpss_0123456789abcdef0123456789abcdef"));
     new CommandLine(serve).parseArgs("--port", "0", "--data-dir", data.toString());
     try (SampleApp app = serve.start()) {
       SampleSigners sign = new SampleSigners(SampleSecrets.fromEnvironment(Map.of(
-          SampleSecrets.STRIPE_ENV, "whsec_ops", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp")));
+          SampleSecrets.STRIPE_ENV, "whsec_ops_0123456789abcdef0123456789abcdef", SampleSecrets.GITHUB_ENV,
+        "gh_ops_0123456789abcdef", SampleSecrets.SHOPIFY_ENV, "shpss_0123456789abcdef0123456789abcdef")));
       String body = SampleEvents.invoicePaid("evt_ops_1", "in_ops_1", "cus_ops", 100, "usd", Instant.now());
       assertEquals("200 accepted", new WebhookClient(app.uri()).send(sign.stripe(body, Instant.now())).toString());
 
@@ -51,7 +53,8 @@ class OpsCommandTest {
   void serveTakesARetryPolicyToRehearseDeadLetters() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     ServeCommand serve = new ServeCommand(new PrintStream(printed, true, StandardCharsets.UTF_8), Map.of(
-        SampleSecrets.STRIPE_ENV, "whsec_ops", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp"));
+        SampleSecrets.STRIPE_ENV, "whsec_ops_0123456789abcdef0123456789abcdef", SampleSecrets.GITHUB_ENV,
+        "gh_ops_0123456789abcdef", SampleSecrets.SHOPIFY_ENV, "shpss_0123456789abcdef0123456789abcdef"));
     new CommandLine(serve).parseArgs("--port", "0", "--data-dir", dir.resolve("retry-db").toString(),
         "--retry-initial", "100ms", "--retry-max-attempts", "3");
     assertEquals(java.time.Duration.ofMillis(100), serve.retryPolicy().firstDelay());
@@ -71,17 +74,35 @@ class OpsCommandTest {
 
   @Test
   void serveRefusesAShortAdminTokenInOneLineBeforeStartingAnything() {
-    java.io.StringWriter err = new java.io.StringWriter();
-    ServeCommand serve = new ServeCommand(new PrintStream(new ByteArrayOutputStream()),
-        Map.of(SampleSecrets.ADMIN_TOKEN_ENV, "tok"));
-    CommandLine cli = new CommandLine(serve);
-    cli.setErr(new java.io.PrintWriter(err));
-    int code = cli.execute("--port", "0", "--data-dir", dir.resolve("short-token-db").toString());
-    assertEquals(2, code);
-    assertTrue(err.toString().startsWith("HOOKLEDGER_ADMIN_TOKEN: admin token must be at least 16 characters, but was 3;"
-        + " unset it to have one generated\n"), err.toString());
-    assertTrue(!err.toString().contains("\tat "), "no stack trace: " + err);
+    Run run = serve(Map.of(SampleSecrets.ADMIN_TOKEN_ENV, "tok"), "short-token-db");
+    assertEquals(2, run.code);
+    assertTrue(run.err.startsWith("HOOKLEDGER_ADMIN_TOKEN: admin token must be at least 16 characters, but was 3;"
+        + " unset it to have one generated\n"), run.err);
+    assertTrue(!run.err.contains("\tat "), "no stack trace: " + run.err);
     assertTrue(!java.nio.file.Files.exists(dir.resolve("short-token-db")), "no database was created");
+  }
+
+  @Test
+  void serveRefusesAPlaceholderOrShortProviderSecretInOneLineBeforeStartingAnything() {
+    Run placeholder = serve(Map.of(SampleSecrets.STRIPE_ENV, "${STRIPE_WEBHOOK_SECRET}"), "placeholder-db");
+    assertEquals(2, placeholder.code);
+    assertTrue(placeholder.err.startsWith("STRIPE_WEBHOOK_SECRET is an unresolved placeholder (${...}): the variable or"
+        + " property it names is not set; set it to the provider's secret, or unset it to have one generated for this"
+        + " run\n"), placeholder.err);
+    assertTrue(!java.nio.file.Files.exists(dir.resolve("placeholder-db")), "no database was created");
+
+    Run tooShort = serve(Map.of(SampleSecrets.SHOPIFY_ENV, "shp"), "short-db");
+    assertEquals(2, tooShort.code);
+    assertTrue(tooShort.err.startsWith("SHOPIFY_WEBHOOK_SECRET is shorter than 32 characters"), tooShort.err);
+  }
+
+  /** {@code serve} on a free port with only {@code env}, as far as it gets. */
+  private Run serve(Map<String, String> env, String dataDir) {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cli = new CommandLine(new ServeCommand(new PrintStream(new ByteArrayOutputStream()), env));
+    cli.setErr(new java.io.PrintWriter(err));
+    int code = cli.execute("--port", "0", "--data-dir", dir.resolve(dataDir).toString());
+    return new Run(code, "", err.toString());
   }
 
   @Test

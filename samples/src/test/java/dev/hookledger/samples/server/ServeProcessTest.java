@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same data directory.
  */
 class ServeProcessTest {
-  private static final String STRIPE_SECRET = "whsec_serve_process_test";
+  private static final String STRIPE_SECRET = "whsec_serve_process_test_0123456789abcdef";
 
   @TempDir Path dir;
 

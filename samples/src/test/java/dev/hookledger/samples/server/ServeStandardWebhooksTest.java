@@ -22,7 +22,8 @@ import picocli.CommandLine;
  * {@code /webhooks/standard}, over real HTTP into the ledger; without it, that path is not served.
  */
 class ServeStandardWebhooksTest {
-  private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  // not Standard Webhooks' published example, which serve refuses: anyone can sign with it
+  private static final String SECRET = "whsec_aG9va2xlZGdlci13ZWJ4bWwtc3RhbmRhcmQtdGVzdCE=";
   private static final String BODY = "{\"type\":\"user.created\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"data\":{\"id\":\"u1\"}}";
 
   @Test
@@ -78,7 +79,8 @@ class ServeStandardWebhooksTest {
 
   private static SampleApp serve(ByteArrayOutputStream printed, Map<String, String> extra) {
     Map<String, String> env = new HashMap<>(Map.of(
-        SampleSecrets.STRIPE_ENV, "whsec_sw", SampleSecrets.GITHUB_ENV, "gh", SampleSecrets.SHOPIFY_ENV, "shp"));
+        SampleSecrets.STRIPE_ENV, "whsec_sw_0123456789abcdef0123456789abcdef", SampleSecrets.GITHUB_ENV,
+        "gh_sw_0123456789abcdef", SampleSecrets.SHOPIFY_ENV, "shpss_sw_0123456789abcdef0123456789ab"));
     env.putAll(extra);
     ServeCommand serve = new ServeCommand(new PrintStream(printed, true, StandardCharsets.UTF_8), env);
     new CommandLine(serve).parseArgs("--port", "0", "--database-url", TestDatabase.create().jdbcUrl());

@@ -34,7 +34,8 @@ public interface AdminAuthorizer {
    * password of HTTP Basic authentication (any user name), so that a browser can open the page: it
    * asks for the password once and sends it with the page's own requests. Compared in constant time.
    *
-   * @throws IllegalArgumentException if the token is shorter than 16 characters
+   * @throws IllegalArgumentException if the token is shorter than 16 characters, an unresolved
+   *     {@code ${...}} placeholder or a value published as an example (never showing it)
    */
   static AdminAuthorizer bearerToken(String token) {
     return new BearerTokenAuthorizer(token);

@@ -10,6 +10,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.ArrayList;
@@ -52,17 +53,18 @@ final class EventRetrier {
       allowed.addAll(StatusColumn.SETTLED);
     }
     EventKey key = new EventKey(provider, scope, eventId);
-    int updated = requeue(db).where(EventTable.is(key), EventTable.statusIn(allowed)).execute();
+    int updated = LedgerDsl.inOwnTransaction(db,
+        tx -> requeue(tx).where(EventTable.is(key), EventTable.statusIn(allowed)).execute());
     String name = key.toString();
     if (updated == 1) {
       log.info("{} set back to pending by an operator", name);
       return;
     }
     // backing off: due now, attempts kept (the budget goes on), lease untouched (there is none)
-    int hurried = db.update(events.table())
+    int hurried = LedgerDsl.inOwnTransaction(db, tx -> tx.update(events.table())
         .set(AVAILABLE_AT, LedgerTime.NOW)
         .where(EventTable.is(key), EventTable.statusIn(List.of(EventStatus.PENDING)), AVAILABLE_AT.gt(LedgerTime.NOW))
-        .execute();
+        .execute());
     if (hurried == 1) {
       log.info("{} made due now by an operator", name);
       return;
@@ -74,7 +76,8 @@ final class EventRetrier {
   /** Retries every dead event; returns how many. */
   int retryDead() {
     // inlined, so that the partial index on dead rows serves the statement
-    int updated = requeue(db).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
+    int updated = LedgerDsl.inOwnTransaction(db,
+        tx -> requeue(tx).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute());
     log.info("{} dead events set back to pending by an operator", updated);
     return updated;
   }

@@ -8,6 +8,7 @@ import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Instant;
 import org.jooq.Condition;
@@ -51,11 +52,13 @@ final class SettledPruner {
     int batches = 0;
     int n;
     do {
-      n = db.deleteFrom(events.table())
+      // each batch committed on its own: bare on an autoCommit=false pool, every batch was rolled back
+      // and the loop deleted the same rows for ever
+      n = LedgerDsl.inOwnTransaction(db, tx -> tx.deleteFrom(events.table())
           .where(row(PROVIDER, SCOPE, EVENT_ID).in(
               select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(eligible)
                   .limit(batchSize).forUpdate().skipLocked()))
-          .execute();
+          .execute());
       deleted += n;
       batches++;
     } while (n == batchSize);

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.spi.ReplaySource;
 import dev.hookledger.spi.ReplaySourceFactory;
 import java.util.LinkedHashMap;
@@ -40,6 +41,11 @@ final class ReplaySources {
     for (String name : known.keySet()) {
       String value = overrides.containsKey(name) ? overrides.get(name) : environment.get(variable(provider, name));
       if (value != null) {
+        if (UnusableSecrets.isPlaceholder(value)) {
+          // an API key copied from a template as ${...} would be sent to the provider as is
+          throw new IllegalArgumentException((overrides.containsKey(name) ? "--set " + name : "environment variable "
+              + variable(provider, name)) + " is an unresolved placeholder (${...}): set the value itself");
+        }
         settings.put(name, value);
       }
     }

@@ -6,6 +6,7 @@ import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.internal.RuntimeTransactions;
 import dev.hookledger.spi.ProviderAdapter;
 import java.util.List;
 import javax.sql.DataSource;
@@ -37,8 +38,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  * path only; the admin servlet when {@code hookledger.admin.path} and {@code hookledger.admin.token}
  * are set; and a lifecycle that starts the runtime before the web server and closes it after.
  *
- * <p>An application that declares its own {@link WebhookRuntime} bean keeps it: the filter, the
- * lifecycle and the health indicator then serve that one. See {@link HookledgerProperties} for the
+ * <p>{@link WebhookRuntimeCustomizer} beans reach every builder option. An application that declares
+ * its own {@link WebhookRuntime} bean keeps it (the filter, the lifecycle and the health indicator
+ * then serve that one) if it is built with {@link SpringTransactions#wire}; else the start fails. See {@link HookledgerProperties} for the
  * properties, and sdk-runtime's README for how the transactions are shared.
  */
 @AutoConfiguration(afterName = {
@@ -69,7 +71,7 @@ public class HookledgerAutoConfiguration {
   WebhookRuntime webhookRuntime(HookledgerProperties properties, ObjectProvider<DataSource> dataSource,
       ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<ProviderAdapter> adapters,
       ObjectProvider<WebhookListener> listeners, ObjectProvider<ObjectMapper> objectMapper,
-      ListableBeanFactory beans) {
+      ObjectProvider<WebhookRuntimeCustomizer> customizers, ListableBeanFactory beans) {
     DataSource ds = dataSource.getIfUnique();
     if (ds == null) {
       throw new IllegalStateException("hookledger needs the application's DataSource, and there is "
@@ -84,11 +86,20 @@ public class HookledgerAutoConfiguration {
     }
     List<Object> handlers = HandlerBeans.in(beans);
     return SpringRuntime.build(properties, ds, tm, adapters.orderedStream().toList(),
-        listeners.orderedStream().toList(), objectMapper.getIfUnique(), handlers);
+        listeners.orderedStream().toList(), objectMapper.getIfUnique(), handlers, customizers.orderedStream().toList());
   }
 
   @Bean
   RuntimeLifecycle hookledgerLifecycle(WebhookRuntime runtime, HookledgerProperties properties) {
+    // a WebhookRuntime bean of the application's own: its transactions must be Spring's, or a handler's
+    // JdbcTemplate, JPA and @Transactional writes commit apart from the ledger row (credited, then dead)
+    if (!(RuntimeTransactions.of(runtime) instanceof SpringTransactionProvider)) {
+      throw new IllegalStateException("hookledger: the application's WebhookRuntime bean runs its handlers outside"
+          + " Spring's transactions, so their JdbcTemplate, JPA and @Transactional writes would commit apart from the"
+          + " ledger row: build it with SpringTransactions.wire(WebhookRuntime.builder(), dataSource,"
+          + " transactionManager), or remove it and customize the auto-configured one with hookledger.* properties"
+          + " or a WebhookRuntimeCustomizer bean");
+    }
     return new RuntimeLifecycle(runtime, properties.isMigrate());
   }
 

@@ -85,6 +85,9 @@ public class HookledgerProperties {
   /** The operator's admin API and page (dev.hookledger.runtime.admin.AdminServlet). */
   private final Admin admin = new Admin();
 
+  /** The retry policy of failed attempts; unset ones keep {@code RetryPolicy.defaults()}. */
+  private final Retry retry = new Retry();
+
   public boolean isEnabled() {
     return enabled;
   }
@@ -234,6 +237,77 @@ public class HookledgerProperties {
   }
 
   /** One provider's settings: {@code hookledger.providers.<id>.*}. */
+  public Retry getRetry() {
+    return retry;
+  }
+
+  /**
+   * {@code hookledger.retry.*}: the common settings of the {@link dev.hookledger.runtime.RetryPolicy}
+   * (a {@link WebhookRuntimeCustomizer} reaches the rest); each unset keeps its default.
+   */
+  public static class Retry {
+    /** Attempts before an event is dead, the first included; default 12. */
+    private Integer maxAttempts;
+
+    /** The wait after the first failed attempt; default 10 s. */
+    private Duration firstDelay;
+
+    /** The longest wait between attempts; default 1 h. */
+    private Duration maxDelay;
+
+    /** How much each wait grows over the one before; default 2. */
+    private Double factor;
+
+    /** The random share added to or taken from each wait, 0 to 1; default 0.2. */
+    private Double jitter;
+
+    public Integer getMaxAttempts() {
+      return maxAttempts;
+    }
+
+    public void setMaxAttempts(Integer maxAttempts) {
+      this.maxAttempts = maxAttempts;
+    }
+
+    public Duration getFirstDelay() {
+      return firstDelay;
+    }
+
+    public void setFirstDelay(Duration firstDelay) {
+      this.firstDelay = firstDelay;
+    }
+
+    public Duration getMaxDelay() {
+      return maxDelay;
+    }
+
+    public void setMaxDelay(Duration maxDelay) {
+      this.maxDelay = maxDelay;
+    }
+
+    public Double getFactor() {
+      return factor;
+    }
+
+    public void setFactor(Double factor) {
+      this.factor = factor;
+    }
+
+    public Double getJitter() {
+      return jitter;
+    }
+
+    public void setJitter(Double jitter) {
+      this.jitter = jitter;
+    }
+
+    @Override
+    public String toString() {
+      return "Retry[maxAttempts=" + maxAttempts + ", firstDelay=" + firstDelay + ", maxDelay=" + maxDelay
+          + ", factor=" + factor + ", jitter=" + jitter + "]";
+    }
+  }
+
   public static class Provider {
     /** The provider's webhook signing secret; several, comma-separated, during a rotation. Never logged. */
     private List<String> secret = new ArrayList<>();

@@ -2,25 +2,25 @@ package dev.hookledger.runtime.spring;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.Secrets;
+import dev.hookledger.internal.UnusableSecrets;
+import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.spi.ProviderAdapter;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -36,11 +36,8 @@ final class SpringRuntime {
 
   static WebhookRuntime build(HookledgerProperties p, DataSource dataSource, PlatformTransactionManager transactions,
       List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
-      List<Object> handlers) {
-    requireShared(transactions, dataSource);
-    WebhookRuntime.Builder b = WebhookRuntime.builder()
-        .dataSource(dataSource)
-        .transactions(new SpringTransactionProvider(transactions), new TransactionAwareDataSourceProxy(dataSource));
+      List<Object> handlers, List<WebhookRuntimeCustomizer> customizers) {
+    WebhookRuntime.Builder b = WebhookRuntime.builder();
     set("hookledger.schema", p.getSchema(), () -> b.schema(p.getSchema()));
     set("hookledger.mode", p.getMode(), () -> b.mode(p.getMode()));
     set("hookledger.inline", p.getInline(), () -> b.inline(p.getInline().toArray(String[]::new)));
@@ -56,6 +53,7 @@ final class SpringRuntime {
     if (p.getBodyReadTimeout() != null) {
       set("hookledger.body-read-timeout", p.getBodyReadTimeout(), () -> b.bodyReadTimeout(p.getBodyReadTimeout()));
     }
+    retryPolicy(b, p.getRetry());
     if (p.getMaxInFlightBodySize() != null) {
       set("hookledger.max-in-flight-body-size", p.getMaxInFlightBodySize(),
           () -> b.maxInFlightBodyBytes(p.getMaxInFlightBodySize().toBytes()));
@@ -66,6 +64,11 @@ final class SpringRuntime {
       b.objectMapper(objectMapper);
     }
     b.handlers(handlers.toArray());
+    for (WebhookRuntimeCustomizer c : customizers) {
+      c.customize(b);
+    }
+    // after the customizers: whatever they set, the ledger stays on Spring's connection and transactions
+    SpringTransactions.wire(b, dataSource, transactions);
     log.info("hookledger: {} @OnEvent bean(s), handler transactions on {}", handlers.size(),
         transactions.getClass().getName());
     try {
@@ -100,14 +103,13 @@ final class SpringRuntime {
     for (String id : ids) {
       String property = "hookledger.providers." + id;
       HookledgerProperties.Provider settings = configured.getOrDefault(id, new HookledgerProperties.Provider());
-      Secrets secrets = secrets(property + ".secret", settings.getSecret());
-      ProviderAdapter bean = beans.get(id);
+      ProviderAdapter adapter = beans.get(id);
       try {
-        if (bean != null) {
-          b.provider(bean, secrets);
-        } else {
-          b.provider(id, secrets);
+        if (adapter == null) {
+          ClassLoader loader = Thread.currentThread().getContextClassLoader();
+          adapter = ProviderDiscovery.find(id, loader != null ? loader : SpringRuntime.class.getClassLoader());
         }
+        b.provider(adapter, secrets(property + ".secret", settings.getSecret(), adapter.minimumSecretLength()));
       } catch (IllegalArgumentException e) {
         // the message is whole: the class path's answer, prefixed with the property to fix
         throw new IllegalStateException(property + ": " + e.getMessage());
@@ -119,8 +121,12 @@ final class SpringRuntime {
     }
   }
 
-  /** The secrets of one property: it must be set and not blank. Never puts a value in a message. */
-  private static Secrets secrets(String property, List<String> values) {
+  /**
+   * The secrets of one property: it must be set, and no value may be blank, an unresolved
+   * {@code ${...}} placeholder (what Spring leaves when the variable is unset), a published example or
+   * shorter than the provider's secrets. Never puts a value in a message.
+   */
+  private static Secrets secrets(String property, List<String> values, int minLength) {
     List<String> kept = new ArrayList<>();
     if (values != null) {
       for (String v : values) {
@@ -133,7 +139,20 @@ final class SpringRuntime {
       throw new IllegalStateException(property + " is " + (values == null || values.isEmpty() ? "not set" : "blank")
           + ": set it to the provider's webhook signing secret (several, comma-separated, during a rotation)");
     }
+    for (String v : kept) {
+      UnusableSecrets.problem(v, minLength).ifPresent(problem -> {
+        throw new IllegalStateException(property + " " + problem
+            + ": set it to the provider's webhook signing secret (several, comma-separated, during a rotation)");
+      });
+    }
     return Secrets.of(kept.toArray(String[]::new));
+  }
+
+  /** As {@link #set}, for a property that may be unset (null): then nothing is applied. */
+  private static <T> void ifSet(String property, T value, Consumer<T> setter) {
+    if (value != null) {
+      set(property, value, () -> setter.accept(value));
+    }
   }
 
   /** Applies one property, turning the builder's complaint into one that names the property. */
@@ -153,46 +172,18 @@ final class SpringRuntime {
     }
   }
 
-  /**
-   * Refuses a transaction manager whose transactions do not bind a connection of {@code dataSource}:
-   * the handlers' {@code JdbcTemplate} and JPA writes would then commit apart from the ledger row.
-   */
-  static void requireShared(PlatformTransactionManager manager, DataSource dataSource) {
-    Object managed;
-    if (manager instanceof ResourceTransactionManager r && r.getResourceFactory() instanceof DataSource d) {
-      managed = d;
-    } else {
-      Method getter;
-      try {
-        getter = manager.getClass().getMethod("getDataSource");
-      } catch (NoSuchMethodException e) {
-        log.warn("hookledger: cannot tell which DataSource the transaction manager {} manages; handlers' writes"
-            + " join the ledger's transaction only if it binds connections of the application's DataSource",
-            manager.getClass().getName());
-        return;
-      }
-      try {
-        managed = getter.invoke(manager);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("hookledger: cannot read the DataSource of " + manager.getClass().getName(), e);
-      }
+  /** The {@code hookledger.retry.*} properties, each set one changing the default policy. */
+  private static void retryPolicy(WebhookRuntime.Builder b, HookledgerProperties.Retry r) {
+    if (r.getMaxAttempts() == null && r.getFirstDelay() == null && r.getMaxDelay() == null && r.getFactor() == null
+        && r.getJitter() == null) {
+      return;
     }
-    if (!(managed instanceof DataSource d) || !same(d, dataSource)) {
-      throw new IllegalStateException("hookledger: the transaction manager " + manager.getClass().getName()
-          + (managed == null ? " manages no DataSource" : " manages another DataSource than the application's")
-          + ", so a handler's JdbcTemplate, JPA and @Transactional writes would not join the transaction that settles"
-          + " the ledger row: give it the application's DataSource, or declare a WebhookRuntime bean of your own");
-    }
-  }
-
-  private static boolean same(DataSource a, DataSource b) {
-    return unwrap(a) == unwrap(b);
-  }
-
-  private static DataSource unwrap(DataSource d) {
-    while (d instanceof DelegatingDataSource delegating && delegating.getTargetDataSource() != null) {
-      d = delegating.getTargetDataSource();
-    }
-    return d;
+    RetryPolicy.Builder policy = RetryPolicy.builder();
+    ifSet("hookledger.retry.max-attempts", r.getMaxAttempts(), policy::maxAttempts);
+    ifSet("hookledger.retry.first-delay", r.getFirstDelay(), policy::firstDelay);
+    ifSet("hookledger.retry.max-delay", r.getMaxDelay(), policy::maxDelay);
+    ifSet("hookledger.retry.factor", r.getFactor(), policy::factor);
+    ifSet("hookledger.retry.jitter", r.getJitter(), policy::jitter);
+    set("hookledger.retry", r, () -> b.retryPolicy(policy.build()));
   }
 }

@@ -27,10 +27,12 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  */
 final class SpringTransactionProvider implements TransactionProvider {
   private final PlatformTransactionManager manager;
+  private final BoundDataSource bound;
   private final ThreadLocal<Deque<TransactionStatus>> open = ThreadLocal.withInitial(ArrayDeque::new);
 
-  SpringTransactionProvider(PlatformTransactionManager manager) {
+  SpringTransactionProvider(PlatformTransactionManager manager, BoundDataSource bound) {
     this.manager = manager;
+    this.bound = bound;
   }
 
   @Override
@@ -40,6 +42,19 @@ final class SpringTransactionProvider implements TransactionProvider {
         ? TransactionDefinition.PROPAGATION_REQUIRES_NEW : TransactionDefinition.PROPAGATION_NESTED);
     definition.setName("hookledger");
     TransactionStatus status = translated("begin", () -> manager.getTransaction(definition));
+    if (stack.isEmpty()) {
+      // checked per transaction: a manager that bound its connection elsewhere would have the ledger
+      // commit apart from the handlers' writes; the attempt fails instead
+      try {
+        bound.requireBound(manager);
+      } catch (IllegalStateException e) {
+        translated("roll back", () -> {
+          manager.rollback(status);
+          return null;
+        });
+        throw new org.jooq.exception.DataAccessException(e.getMessage(), e);
+      }
+    }
     stack.push(status);
     ctx.transaction(new SpringTransaction(status));
   }

@@ -60,6 +60,29 @@ class SpringWiringTest {
   }
 
   @Test
+  void unresolvedPlaceholderSecretFailsTheStartNamingTheProperty() {
+    // Boot leaves ${...} as the value when the variable is unset: that public string must never sign
+    runner.withPropertyValues("hookledger.providers.testhook.secret=${HOOKLEDGER_TEST_UNSET_WEBHOOK_SECRET}")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger.providers.testhook.secret"
+            + " is an unresolved placeholder (${...}): the variable or property it names is not set: set it to the"
+            + " provider's webhook signing secret (several, comma-separated, during a rotation)"));
+    runner.withPropertyValues("hookledger.providers.testhook.secret=It's a Secret to Everybody")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessageStartingWith(
+            "hookledger.providers.testhook.secret is a value published as an example"));
+  }
+
+  @Test
+  void unresolvedPlaceholderAdminTokenFailsTheStartNamingTheProperty() {
+    new WebApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class, HookledgerAutoConfiguration.class))
+        .withPropertyValues("spring.datasource.url=" + DB.jdbcUrl(), "hookledger.providers.testhook.secret=" + SECRET,
+            "hookledger.admin.path=/hookledger", "hookledger.admin.token=${HOOKLEDGER_TEST_UNSET_ADMIN_TOKEN}")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger.admin.token: admin token"
+            + " is an unresolved placeholder (${...}): the variable or property it names is not set"));
+  }
+
+  @Test
   void noProviderFailsTheStartNamingTheProperty() {
     runner.run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: no provider is"
         + " configured: set hookledger.providers.<id>.secret for each provider whose webhooks this application"
@@ -74,6 +97,13 @@ class SpringWiringTest {
     runner.withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.body-read-timeout=0s")
         .run(context -> assertThat(context).getFailure().rootCause().hasMessage("Property hookledger.body-read-timeout"
             + " with value 'PT0S' is invalid: bodyReadTimeout must be positive, but was PT0S"));
+  }
+
+  @Test
+  void badRetryPropertyFailsTheStartNamingTheProperty() {
+    runner.withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.retry.max-attempts=0")
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessageStartingWith("Property"
+            + " hookledger.retry.max-attempts with value '0' is invalid: maxAttempts must be"));
   }
 
   @Test
@@ -116,8 +146,7 @@ class SpringWiringTest {
         .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: the transaction manager"
             + " org.springframework.jdbc.datasource.DataSourceTransactionManager manages another DataSource than the"
             + " application's, so a handler's JdbcTemplate, JPA and @Transactional writes would not join the"
-            + " transaction that settles the ledger row: give it the application's DataSource, or declare a"
-            + " WebhookRuntime bean of your own"));
+            + " transaction that settles the ledger row: give it the application's DataSource"));
   }
 
   @Test
@@ -144,14 +173,34 @@ class SpringWiringTest {
 
   @Test
   void applicationsOwnRuntimeIsKeptAndStarted() {
-    runner.withBean(WebhookRuntime.class, () -> WebhookRuntime.builder().dataSource(DB.dataSource())
-            .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build())
+    runner.withUserConfiguration(OwnRuntime.class)
         .run(context -> {
           assertThat(context).hasNotFailed().hasSingleBean(WebhookRuntime.class);
           WebhookRuntime runtime = context.getBean(WebhookRuntime.class);
           assertEquals("own", runtime.receive("own", new TestHookSigner(SECRET).delivery("own", "own-1", "anything",
               "{}")).event().provider(), "not started by the lifecycle");
         });
+  }
+
+  @Test
+  void applicationsOwnRuntimeOutsideSpringsTransactionsFailsTheStartSayingHow() {
+    runner.withBean(WebhookRuntime.class, () -> WebhookRuntime.builder().dataSource(DB.dataSource())
+            .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build())
+        .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: the application's"
+            + " WebhookRuntime bean runs its handlers outside Spring's transactions, so their JdbcTemplate, JPA and"
+            + " @Transactional writes would commit apart from the ledger row: build it with"
+            + " SpringTransactions.wire(WebhookRuntime.builder(), dataSource, transactionManager), or remove it and"
+            + " customize the auto-configured one with hookledger.* properties or a WebhookRuntimeCustomizer bean"));
+  }
+
+  /** An application's own runtime, on Spring's transactions by the public helper. */
+  @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+  static class OwnRuntime {
+    @org.springframework.context.annotation.Bean
+    WebhookRuntime webhookRuntime(javax.sql.DataSource dataSource, PlatformTransactionManager transactions) {
+      return SpringTransactions.wire(WebhookRuntime.builder(), dataSource, transactions)
+          .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build();
+    }
   }
 
   @Test

@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ShopApplicationTest {
-  private static final String SECRET = "whsec_spring_boot_sample";
+  private static final String SECRET = "whsec_spring_boot_sample_0123456789abcdef";
   private static final TestDatabase.Database DB = TestDatabase.create();
 
   static {

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.inbox;
 
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import java.nio.charset.StandardCharsets;
 import org.jooq.DSLContext;
@@ -46,10 +47,11 @@ public final class Notifier implements AutoCloseable {
     return channel;
   }
 
-  /** Sends one notification, in a statement of its own (committed at once), on the caller's thread. */
+  /** Sends one notification, in a transaction of its own (committed at once), on the caller's thread. */
   public void wakeWorkers() {
     try {
-      dsl.fetch("select pg_notify(?, '')", channel);
+      // delivered when its transaction commits: bare on an autoCommit=false connection, never
+      LedgerDsl.inOwnTransaction(dsl, tx -> tx.fetch("select pg_notify(?, '')", channel));
     } catch (DataAccessException e) {
       log.debug("cannot notify {}: {}; the next poll finds the events", channel, LedgerErrors.describe(e));
     }

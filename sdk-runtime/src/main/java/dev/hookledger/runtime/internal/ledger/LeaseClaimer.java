@@ -126,7 +126,7 @@ public final class LeaseClaimer {
     List<Row4<String, String, String, Integer>> held = leases.stream()
         .map(l -> row(l.key().provider(), l.key().scope(), l.key().eventId(), l.attempt()))
         .toList();
-    return dsl.update(events.table())
+    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, ATTEMPTS.minus(1))
         .set(AVAILABLE_AT, LedgerTime.NOW)
@@ -135,7 +135,7 @@ public final class LeaseClaimer {
         .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
         .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
         .and(LEASE_OWNER.eq(leases.get(0).owner()))
-        .execute();
+        .execute());
   }
 
   /**

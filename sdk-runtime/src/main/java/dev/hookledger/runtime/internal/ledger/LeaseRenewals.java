@@ -42,7 +42,7 @@ public final class LeaseRenewals {
     List<Row4<String, String, String, Integer>> held = leases.stream()
         .map(l -> row(l.key().provider(), l.key().scope(), l.key().eventId(), l.attempt()))
         .toList();
-    return dsl.update(events.table())
+    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.update(events.table())
         .set(LEASE_UNTIL, LedgerTime.nowPlus(lease))
         .set(AVAILABLE_AT, LedgerTime.nowPlus(lease))
         .where(row(PROVIDER, SCOPE, EVENT_ID).in(select(PROVIDER, SCOPE, EVENT_ID).from(events.table())
@@ -51,6 +51,6 @@ public final class LeaseRenewals {
             .and(LEASE_OWNER.eq(leases.get(0).owner()))
             .and(LEASE_UNTIL.gt(LedgerTime.NOW))
             .forUpdate().skipLocked()))
-        .execute();
+        .execute());
   }
 }

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.ledger;
 
 import dev.hookledger.runtime.internal.Deadlines;
 import java.sql.PreparedStatement;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.TransactionContext;
@@ -59,6 +60,22 @@ public final class LedgerDsl {
       }
     });
     return dsl;
+  }
+
+  /**
+   * Runs {@code work} in a transaction of its own and commits it: the one way every ledger statement
+   * outside a handler's transaction runs (lease renewal, reschedule, bury, release, the shadow
+   * take-back, {@code pg_notify}, an operator's retry and prune). Bare, such a statement is correct
+   * only on a connection in autocommit: on a pool handing out {@code autoCommit=false} connections (a
+   * common Hibernate tuning) it is rolled back when the connection goes back to the pool, a state
+   * transition lost with no error anywhere. An explicit transaction is right on any pool, and under an
+   * application's transaction manager it is a new one ({@code REQUIRES_NEW}), so it never commits
+   * whatever the calling thread has open. It also gets the deadlines of {@link #on(DataSource, Deadlines)}.
+   *
+   * @return what {@code work} returns, once committed
+   */
+  public static <T> T inOwnTransaction(DSLContext dsl, Function<DSLContext, T> work) {
+    return dsl.transactionResult(cfg -> work.apply(cfg.dsl()));
   }
 
   /**

@@ -96,7 +96,7 @@ public final class ProcessingRows {
    *     (taken over), so nothing was changed
    */
   public Optional<Instant> reschedule(Lease lease, Duration delay, String error) {
-    return dsl.update(events.table())
+    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(AVAILABLE_AT, LedgerTime.nowPlus(delay))
         .set(LAST_ERROR, error)
@@ -104,7 +104,7 @@ public final class ProcessingRows {
         .setNull(LEASE_UNTIL)
         .where(leased(lease))
         .returningResult(AVAILABLE_AT)
-        .fetchOptional(AVAILABLE_AT);
+        .fetchOptional(AVAILABLE_AT));
   }
 
   /**
@@ -114,13 +114,13 @@ public final class ProcessingRows {
    * @return false if the lease no longer held (taken over), so nothing was changed
    */
   public boolean bury(Lease lease, String error) {
-    return dsl.update(events.table())
+    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.DEAD))
         .set(LAST_ERROR, error)
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .where(leased(lease))
-        .execute() == 1;
+        .execute()) == 1;
   }
 
   private static Condition leased(Lease lease) {

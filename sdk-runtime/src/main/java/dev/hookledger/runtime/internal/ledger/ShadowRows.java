@@ -31,12 +31,12 @@ public final class ShadowRows {
    * @throws org.jooq.exception.DataAccessException if the database cannot delete it
    */
   public boolean forget(EventKey key) {
-    return dsl.deleteFrom(events.table())
+    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.deleteFrom(events.table())
         .where(EventTable.is(key))
         .and(SOURCE.eq(SourceColumn.sql(EventSource.SHADOW)))
         .and(STATUS.eq(StatusColumn.sql(EventStatus.IGNORED)))
         .and(ATTEMPTS.eq(0))
         .and(DUPLICATES.eq(0))
-        .execute() == 1;
+        .execute()) == 1;
   }
 }

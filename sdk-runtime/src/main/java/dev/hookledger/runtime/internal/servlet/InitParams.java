@@ -1,8 +1,11 @@
 package dev.hookledger.runtime.internal.servlet;
 
 import dev.hookledger.Secrets;
+import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
+import dev.hookledger.spi.ProviderAdapter;
 import java.lang.reflect.Constructor;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -74,7 +77,8 @@ public final class InitParams {
     deadlines(b, params);
     for (String id : providers) {
       String variable = params.getOrDefault(id + SECRET_ENV, secretVariable(id)).trim();
-      b.provider(id, secrets(id, variable, environment.apply(variable)));
+      ProviderAdapter adapter = ProviderDiscovery.find(id, loader);
+      b.provider(adapter, secrets(id, variable, environment.apply(variable), adapter.minimumSecretLength()));
       if (params.containsKey(id + MAX_BODY_BYTES)) {
         b.maxBodyBytes(id, number(id + MAX_BODY_BYTES, params.get(id + MAX_BODY_BYTES)));
       }
@@ -115,12 +119,16 @@ public final class InitParams {
     b.jdbcUrl(url.trim());
   }
 
-  private static Secrets secrets(String provider, String variable, String value) {
+  private static Secrets secrets(String provider, String variable, String value, int minLength) {
     List<String> values = list(value);
     if (values.isEmpty()) {
       throw new IllegalArgumentException("no secret for provider '" + provider + "': environment variable " + variable
           + " is " + (value == null ? "not set" : "empty") + " (set it, comma-separated for rotation, or name another"
           + " with init-param " + provider + SECRET_ENV + ")");
+    }
+    for (String v : values) {
+      UnusableSecrets.refuse("environment variable " + variable + " (the secret of provider '" + provider + "')", v,
+          minLength);
     }
     return Secrets.of(values.toArray(String[]::new));
   }

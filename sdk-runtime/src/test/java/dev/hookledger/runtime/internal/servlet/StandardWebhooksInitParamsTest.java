@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * sdk-api), and its secret is the sender's {@code whsec_...} text, as the environment holds it.
  */
 class StandardWebhooksInitParamsTest {
-  private static final String WHSEC = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  // not Standard Webhooks' published example, which is refused: anyone can sign with it
+  private static final String WHSEC = "whsec_aG9va2xlZGdlci13ZWJ4bWwtc3RhbmRhcmQtdGVzdCE=";
 
   @Test
   void providersStandardVerifiesWithTheWhsecTextFromTheEnvironment() {
