@@ -10,6 +10,7 @@ import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.receive.ReplayRecorder;
 import dev.hookledger.spi.ReplayReport;
@@ -17,6 +18,7 @@ import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -265,17 +267,45 @@ public final class InboxAdmin {
   }
 
   /**
-   * Creates whatever part of the ledger schema is missing ({@code db/hookledger/V1__ledger.sql});
-   * changes nothing that exists. The same migration as {@code WebhookRuntime.migrate()}: one
-   * transaction, serialized with concurrent migrations by an advisory lock.
+   * Brings the ledger schema to the newest version this build knows, applying each versioned
+   * script it lacks ({@code db/hookledger/V1__ledger.sql}, {@code V2__...}) once, in order; changes
+   * nothing if it is current. The same migration as {@code WebhookRuntime.migrate()}: serialized
+   * with concurrent migrations by an advisory lock; a ledger made before versions were recorded is
+   * recognised as version 1.
    *
    * @return true if the ledger's table was created now (the schema was new, or lacked it), false
    *     if it was there already: a typo in the schema name shows as a new ledger being created
    * @throws dev.hookledger.LedgerUnavailableException if the database cannot be reached or refuses
-   *     the DDL; nothing was applied
+   *     a statement; a version that runs in a transaction was not applied, earlier ones stay
+   * @throws IllegalStateException if the ledger is at a version newer than this build knows
    */
   public boolean migrate() {
     return SchemaMigrator.migrate(db, events.schema());
+  }
+
+  /**
+   * The ledger's schema version: 0 if the schema has no ledger, 1 for a ledger made before versions
+   * were recorded, else the highest recorded. {@link #latestSchemaVersion()} is what this build needs.
+   */
+  public int schemaVersion() {
+    return LedgerErrors.guard(events.schema(), () -> SchemaMigrator.version(db, events.schema()));
+  }
+
+  /** The schema version this build of hookledger needs and {@link #migrate()} brings a ledger to. */
+  public static int latestSchemaVersion() {
+    return LedgerMigration.latest();
+  }
+
+  /**
+   * What {@link #migrate()} would apply now, in order, as SQL; empty if the ledger is current.
+   * Changes nothing.
+   *
+   * @throws IllegalStateException if the ledger is at a version newer than this build knows
+   */
+  public List<SchemaMigration> pendingMigrations() {
+    return LedgerErrors.guard(events.schema(), () -> SchemaMigrator.pending(db, events.schema()).stream()
+        .map(m -> new SchemaMigration(m.version(), m.description(), m.inTransaction(), m.sql(events.schema())))
+        .toList());
   }
 
   /** The name of the database the ledger is in ({@code current_database()}), for messages. */
