@@ -1,10 +1,6 @@
 package dev.hookledger.runtime.admin;
 
-import static dev.hookledger.runtime.internal.ledger.EventTable.DUPLICATES;
-import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
 import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
-import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
-import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.sum;
@@ -12,6 +8,7 @@ import static org.jooq.impl.DSL.sum;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.internal.ledger.StatusCountTable;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record2;
 import org.jooq.Record3;
 
@@ -41,16 +39,20 @@ final class StatusReader {
   }
 
   /**
-   * Counts per provider and status (one scan of the table), plus the failing and stuck counts and
+   * Counts per provider and status, added up from the counts the ledger keeps as rows change (a few
+   * rows per provider and status, whatever the history holds), plus the failing and stuck counts and
    * the oldest waiting event's age (one read of the waiting rows' partial index).
    */
   InboxStatus status() {
     Instant now = clock.instant();
+    Field<BigDecimal> total = sum(StatusCountTable.EVENTS);
     List<StatusCount> counts = db
-        .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
-        .from(events.table())
-        .groupBy(PROVIDER, STATUS)
-        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
+        .select(StatusCountTable.PROVIDER, StatusCountTable.STATUS, total, sum(StatusCountTable.DUPLICATES))
+        .from(StatusCountTable.of(this.events))
+        .groupBy(StatusCountTable.PROVIDER, StatusCountTable.STATUS)
+        .having(total.ne(BigDecimal.ZERO))
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3().longValue(),
+            r.value4().longValue()));
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
             .thenComparing(StatusCount::status))
