@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -232,8 +233,18 @@ public final class InboxAdmin {
    * @throws IllegalArgumentException if the window is zero or negative
    */
   public PruneReport prune(Duration olderThan, boolean force) {
+    return prune(olderThan, force, report -> { });
+  }
+
+  /**
+   * As {@link #prune(Duration, boolean)}, calling {@code progress} after each batch (each its own
+   * short transaction, oldest settled first) with the totals so far, for an operator watching a
+   * large prune. {@code progress} runs on the calling thread between batches; no lock is held then.
+   */
+  public PruneReport prune(Duration olderThan, boolean force, Consumer<PruneReport> progress) {
+    requireNonNull(progress, "progress");
     Instant cutoff = pruneCutoff(olderThan, force);
-    return LedgerErrors.guard(events.schema(), () -> pruner.pruneSettledBefore(cutoff));
+    return LedgerErrors.guard(events.schema(), () -> pruner.pruneSettledBefore(cutoff, progress));
   }
 
   /**
