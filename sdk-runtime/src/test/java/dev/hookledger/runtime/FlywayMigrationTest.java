@@ -45,12 +45,8 @@ class FlywayMigrationTest {
     assertEquals(1, LedgerRows.number(db.dataSource(),
         "select count(*) from hookledger.flyway_schema_history where version = '1' and success"), "hookledger's V1");
 
-    try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
-        .provider(new TestHookAdapter(), Secrets.of("flyway-secret")).handlers(new Billing())
-        .mode(ProcessingMode.INLINE).build()) {
-      runtime.start();
-      assertEquals(Receipt.Outcome.PROCESSED, runtime.receive("testhook", SIGNER.delivery("testhook", "evt_fw_1",
-          "invoice.paid", "{\"data\":{\"object\":{\"customer\":\"cus_ada\",\"amount_paid\":4200}}}")).outcome());
+    try (WebhookRuntime runtime = started(db)) {
+      assertEquals(Receipt.Outcome.PROCESSED, paid(runtime, "evt_fw_1", 4200));
       runtime.migrate(); // what a user without Flyway calls: harmless on a Flyway-made ledger
     }
     assertEquals(4200, LedgerRows.number(db.dataSource(), "select paid from account where customer = 'cus_ada'"));
@@ -73,14 +69,24 @@ class FlywayMigrationTest {
     InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
     assertEquals(LedgerMigration.latest(), admin.schemaVersion());
     assertEquals(1, admin.status().count(EventStatus.DONE), "the event made before Flyway, counted");
-    try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
-        .provider(new TestHookAdapter(), Secrets.of("flyway-secret")).handlers(new Billing())
-        .mode(ProcessingMode.INLINE).build()) {
-      runtime.start();
-      assertEquals(Receipt.Outcome.PROCESSED, runtime.receive("testhook", SIGNER.delivery("testhook", "evt_fw_2",
-          "invoice.paid", "{\"data\":{\"object\":{\"customer\":\"cus_ada\",\"amount_paid\":100}}}")).outcome());
+    try (WebhookRuntime runtime = started(db)) {
+      assertEquals(Receipt.Outcome.PROCESSED, paid(runtime, "evt_fw_2", 100));
     }
     assertEquals(2, LedgerRows.number(db.dataSource(), "select count(*) from hookledger.event"));
+  }
+
+  /** A runtime of this build on the Flyway-made ledger, started: start() checks the schema's version. */
+  private static WebhookRuntime started(TestDatabase.Database db) {
+    WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of("flyway-secret")).handlers(new Billing())
+        .mode(ProcessingMode.INLINE).build();
+    runtime.start();
+    return runtime;
+  }
+
+  private static Receipt.Outcome paid(WebhookRuntime runtime, String id, long amount) {
+    return runtime.receive("testhook", SIGNER.delivery("testhook", id, "invoice.paid",
+        "{\"data\":{\"object\":{\"customer\":\"cus_ada\",\"amount_paid\":" + amount + "}}}")).outcome();
   }
 
   /**
