@@ -3,6 +3,7 @@ package dev.hookledger.runtime.admin;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -71,6 +72,52 @@ class OperatorReadsAtScaleTest {
     time("after: list --status failing", () -> admin.list(EventQuery.builder().status(StatusFilter.FAILING).build()));
     time("after: list --status dead", () -> admin.list(EventQuery.builder().status(StatusFilter.DEAD).build()));
     time("after: prune --dry-run (30d)", () -> admin.prunePreview(InboxAdmin.DEFAULT_PRUNE_WINDOW, false));
+  }
+
+  /**
+   * What V2's triggers and V3's indexes add to each event's writes: insert, claim, settle (one
+   * transaction each, as the receive path and a worker send them), on a V1 and on a current ledger.
+   */
+  @Test
+  void writesPerEventOnAVersion1AndACurrentLedger() throws Exception {
+    int events = 5000;
+    for (int variant : new int[] {1, 2, 3, 4}) {
+      boolean current = variant == 4;
+      TestDatabase.Database db = TestDatabase.create();
+      DSLContext sql = DSL.using(db.dataSource(), SQLDialect.POSTGRES);
+      sql.execute(LedgerMigration.ALL.get(0).sql("hookledger"));
+      if (variant == 2) {
+        sql.execute(LedgerMigration.ALL.get(1).sql("hookledger"));
+      }
+      if (variant == 3) {
+        for (String st : LedgerMigration.ALL.get(2).statements("hookledger")) {
+          if (st.startsWith("CREATE")) sql.execute(st);
+        }
+      }
+      if (variant == 4) {
+        InboxAdmin.builder(db.dataSource()).build().migrate();
+      }
+      System.out.println("variant " + variant);
+      try (java.sql.Connection c = db.dataSource().getConnection();
+          var insert = c.prepareStatement("insert into hookledger.event (provider, event_id, type, body)"
+              + " values ('stripe', ?, 'invoice.paid', convert_to(repeat('x', 400), 'UTF8'))");
+          var claim = c.prepareStatement("update hookledger.event set status = 'processing', attempts = attempts + 1,"
+              + " lease_owner = 'w', lease_until = now() + interval '30 seconds' where provider = 'stripe' and scope = ''"
+              + " and event_id = ?");
+          var settle = c.prepareStatement("update hookledger.event set status = 'done', settled_at = now(),"
+              + " lease_owner = null, lease_until = null where provider = 'stripe' and scope = '' and event_id = ?")) {
+        long start = System.nanoTime();
+        for (int i = 0; i < events; i++) {
+          for (var ps : List.of(insert, claim, settle)) {
+            ps.setString(1, "evt_" + i);
+            ps.executeUpdate();
+          }
+        }
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        System.out.printf("%s ledger: %d events inserted, claimed and settled in %d ms (%d events/s)%n",
+            current ? "current" : "V1", events, ms, events * 1000L / Math.max(1, ms));
+      }
+    }
   }
 
   private static void time(String what, Supplier<?> read) {
