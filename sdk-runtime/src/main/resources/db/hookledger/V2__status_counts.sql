@@ -14,9 +14,12 @@ INSERT INTO hookledger.schema_version (version, description)
 VALUES (1, 'ledger'), (2, 'status counts')
 ON CONFLICT (version) DO NOTHING;
 
--- Events and duplicate deliveries per provider and status, so that status reads a few hundred rows
--- whatever the history holds. Each backend adds to its own stripe (pg_backend_pid() % 64): a single
--- row per provider and status would be locked by every receive and settle until their commits.
+-- Finished events (done, ignored, stale, dead) and their duplicate deliveries per provider and status,
+-- so that status reads a few hundred rows whatever the history holds; waiting rows (pending,
+-- processing) are few and counted from their partial index, so that a receive and a claim call no
+-- trigger: only a settle (or a retry, a prune) does. Each backend adds to its own stripe
+-- (pg_backend_pid() % 64): a single row per provider and status would be locked by every settle
+-- until its commit.
 CREATE TABLE IF NOT EXISTS hookledger.status_count (
   provider    text     NOT NULL,
   status      text     NOT NULL,
@@ -45,6 +48,7 @@ BEGIN
     SELECT p, s, pg_backend_pid() % 64, sum(e), sum(d)
     FROM (VALUES (OLD.provider, OLD.status, -1, -OLD.duplicates),
                  (NEW.provider, NEW.status, 1, NEW.duplicates)) AS v (p, s, e, d)
+    WHERE s NOT IN ('pending', 'processing')
     GROUP BY p, s
     ORDER BY p, s
     ON CONFLICT (provider, status, stripe)
@@ -63,19 +67,22 @@ $$;
 
 DROP TRIGGER IF EXISTS event_status_count_insert ON hookledger.event;
 CREATE TRIGGER event_status_count_insert AFTER INSERT ON hookledger.event
-  FOR EACH ROW EXECUTE FUNCTION hookledger.count_event_status();
+  FOR EACH ROW WHEN (NEW.status NOT IN ('pending', 'processing'))
+  EXECUTE FUNCTION hookledger.count_event_status();
 
--- claims of expired leases, renewals and retries of due events change neither column: no call
+-- claims (pending to processing), renewals and retries of due events: no call
 DROP TRIGGER IF EXISTS event_status_count_update ON hookledger.event;
 CREATE TRIGGER event_status_count_update AFTER UPDATE OF provider, status, duplicates ON hookledger.event
   FOR EACH ROW
-  WHEN (OLD.provider IS DISTINCT FROM NEW.provider OR OLD.status IS DISTINCT FROM NEW.status
-        OR OLD.duplicates IS DISTINCT FROM NEW.duplicates)
+  WHEN ((OLD.provider IS DISTINCT FROM NEW.provider OR OLD.status IS DISTINCT FROM NEW.status
+         OR OLD.duplicates IS DISTINCT FROM NEW.duplicates)
+        AND (OLD.status NOT IN ('pending', 'processing') OR NEW.status NOT IN ('pending', 'processing')))
   EXECUTE FUNCTION hookledger.count_event_status();
 
 DROP TRIGGER IF EXISTS event_status_count_delete ON hookledger.event;
 CREATE TRIGGER event_status_count_delete AFTER DELETE ON hookledger.event
-  FOR EACH ROW EXECUTE FUNCTION hookledger.count_event_status();
+  FOR EACH ROW WHEN (OLD.status NOT IN ('pending', 'processing'))
+  EXECUTE FUNCTION hookledger.count_event_status();
 
 DROP TRIGGER IF EXISTS event_status_count_truncate ON hookledger.event;
 CREATE TRIGGER event_status_count_truncate AFTER TRUNCATE ON hookledger.event
@@ -87,4 +94,5 @@ DELETE FROM hookledger.status_count;
 INSERT INTO hookledger.status_count (provider, status, stripe, events, duplicates)
 SELECT provider, status, 0, count(*), coalesce(sum(duplicates), 0)
 FROM hookledger.event
+WHERE status NOT IN ('pending', 'processing')
 GROUP BY provider, status;

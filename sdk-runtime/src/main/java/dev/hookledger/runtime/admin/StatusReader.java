@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.jooq.Condition;
@@ -39,20 +40,25 @@ final class StatusReader {
   }
 
   /**
-   * Counts per provider and status, added up from the counts the ledger keeps as rows change (a few
-   * rows per provider and status, whatever the history holds), plus the failing and stuck counts and
-   * the oldest waiting event's age (one read of the waiting rows' partial index).
+   * Counts per provider and status: of finished events, added up from the counts the ledger keeps
+   * as rows change (a few rows per provider and status, whatever the history holds); of waiting
+   * ones, counted through their partial index. Plus the failing and stuck counts and the oldest
+   * waiting event's age (one more read of that index).
    */
   InboxStatus status() {
     Instant now = clock.instant();
     Field<BigDecimal> total = sum(StatusCountTable.EVENTS);
-    List<StatusCount> counts = db
+    List<StatusCount> counts = new ArrayList<>(db
         .select(StatusCountTable.PROVIDER, StatusCountTable.STATUS, total, sum(StatusCountTable.DUPLICATES))
-        .from(StatusCountTable.of(this.events))
+        .from(StatusCountTable.of(events))
         .groupBy(StatusCountTable.PROVIDER, StatusCountTable.STATUS)
         .having(total.ne(BigDecimal.ZERO))
         .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3().longValue(),
-            r.value4().longValue()));
+            r.value4().longValue())));
+    counts.addAll(db.select(EventTable.PROVIDER, EventTable.STATUS, count(), sum(EventTable.DUPLICATES))
+        .from(events.table()).where(WAITING)
+        .groupBy(EventTable.PROVIDER, EventTable.STATUS)
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue())));
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
             .thenComparing(StatusCount::status))
