@@ -199,13 +199,16 @@ public final class WebhookRuntime implements AutoCloseable {
   }
 
   /**
-   * Creates or completes the ledger schema from {@code db/hookledger/V1__ledger.sql}. Idempotent,
-   * and safe to call from several processes at once (they serialize on an advisory lock).
+   * Creates the ledger schema, or brings it to the version this build needs, from the versioned
+   * scripts in {@code db/hookledger/} ({@code V1__ledger.sql}, {@code V2__...}), each applied once, in
+   * order. Idempotent, and safe to call from several processes at once (they serialize on an
+   * advisory lock).
    *
    * @throws LedgerUnavailableException if the database cannot be reached or refuses the DDL
+   * @throws IllegalStateException if the ledger is at a version newer than this build knows
    */
   public void migrate() {
-    SchemaMigrator.migrate(dsl, schema);
+    SchemaMigrator.migrate(LedgerDsl.on(dataSource), schema);
   }
 
   /**
@@ -215,7 +218,8 @@ public final class WebhookRuntime implements AutoCloseable {
    * {@code workers(0)} or in {@link ProcessingMode#SHADOW} no worker starts. If the database is down,
    * the workers keep polling (logged once); deliveries are answered 503 until it is back.
    *
-   * @throws IllegalStateException if the runtime was closed
+   * @throws IllegalStateException if the runtime was closed, or if the ledger's schema version is
+   *     not the one this build needs: older (run {@link #migrate()} first) or newer (upgrade hookledger)
    */
   public synchronized void start() {
     if (state.get() != State.NEW) {
@@ -224,6 +228,7 @@ public final class WebhookRuntime implements AutoCloseable {
       }
       return;
     }
+    requireCurrentSchema();
     // the pool exists before receive() can see STARTED, so no accepted event misses it
     if (inbox.workers() > 0 && mode != ProcessingMode.SHADOW) {
       pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener,
@@ -234,6 +239,20 @@ public final class WebhookRuntime implements AutoCloseable {
     state.set(State.STARTED);
     log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema, mode,
         pool == null ? 0 : inbox.workers(), owner);
+  }
+
+  /**
+   * A node that writes rows of another shape than the ledger's (an old build on a migrated ledger, or
+   * a new one before its migration) must not start. A ledger that cannot be read now is not refused:
+   * this node starts and waits for the database, as it always has.
+   */
+  private void requireCurrentSchema() {
+    try {
+      SchemaMigrator.requireCurrent(LedgerDsl.on(dataSource), schema);
+    } catch (DataAccessException e) {
+      log.warn("cannot read the version of ledger schema '{}' at start ({}); starting without checking it",
+          schema, LedgerErrors.describe(e));
+    }
   }
 
   /**

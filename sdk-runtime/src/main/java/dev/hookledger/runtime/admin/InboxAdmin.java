@@ -11,6 +11,7 @@ import dev.hookledger.runtime.internal.ledger.GroupCommit;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.receive.ReplayRecorder;
 import dev.hookledger.spi.ReplayReport;
@@ -18,8 +19,10 @@ import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -239,8 +242,18 @@ public final class InboxAdmin {
    * @throws IllegalArgumentException if the window is zero or negative
    */
   public PruneReport prune(Duration olderThan, boolean force) {
+    return prune(olderThan, force, report -> { });
+  }
+
+  /**
+   * As {@link #prune(Duration, boolean)}, calling {@code progress} after each batch (each its own
+   * short transaction, oldest settled first) with the totals so far, for an operator watching a
+   * large prune. {@code progress} runs on the calling thread between batches; no lock is held then.
+   */
+  public PruneReport prune(Duration olderThan, boolean force, Consumer<PruneReport> progress) {
+    requireNonNull(progress, "progress");
     Instant cutoff = pruneCutoff(olderThan, force);
-    return LedgerErrors.guard(events.schema(), () -> pruner.pruneSettledBefore(cutoff));
+    return LedgerErrors.guard(events.schema(), () -> pruner.pruneSettledBefore(cutoff, progress));
   }
 
   /**
@@ -274,17 +287,45 @@ public final class InboxAdmin {
   }
 
   /**
-   * Creates whatever part of the ledger schema is missing ({@code db/hookledger/V1__ledger.sql});
-   * changes nothing that exists. The same migration as {@code WebhookRuntime.migrate()}: one
-   * transaction, serialized with concurrent migrations by an advisory lock.
+   * Brings the ledger schema to the newest version this build knows, applying each versioned
+   * script it lacks ({@code db/hookledger/V1__ledger.sql}, {@code V2__...}) once, in order; changes
+   * nothing if it is current. The same migration as {@code WebhookRuntime.migrate()}: serialized
+   * with concurrent migrations by an advisory lock; a ledger made before versions were recorded is
+   * recognised as version 1.
    *
    * @return true if the ledger's table was created now (the schema was new, or lacked it), false
    *     if it was there already: a typo in the schema name shows as a new ledger being created
    * @throws dev.hookledger.LedgerUnavailableException if the database cannot be reached or refuses
-   *     the DDL; nothing was applied
+   *     a statement; a version that runs in a transaction was not applied, earlier ones stay
+   * @throws IllegalStateException if the ledger is at a version newer than this build knows
    */
   public boolean migrate() {
     return SchemaMigrator.migrate(db, events.schema());
+  }
+
+  /**
+   * The ledger's schema version: 0 if the schema has no ledger, 1 for a ledger made before versions
+   * were recorded, else the highest recorded. {@link #latestSchemaVersion()} is what this build needs.
+   */
+  public int schemaVersion() {
+    return LedgerErrors.guard(events.schema(), () -> SchemaMigrator.version(db, events.schema()));
+  }
+
+  /** The schema version this build of hookledger needs and {@link #migrate()} brings a ledger to. */
+  public static int latestSchemaVersion() {
+    return LedgerMigration.latest();
+  }
+
+  /**
+   * What {@link #migrate()} would apply now, in order, as SQL; empty if the ledger is current.
+   * Changes nothing.
+   *
+   * @throws IllegalStateException if the ledger is at a version newer than this build knows
+   */
+  public List<SchemaMigration> pendingMigrations() {
+    return LedgerErrors.guard(events.schema(), () -> SchemaMigrator.pending(db, events.schema()).stream()
+        .map(m -> new SchemaMigration(m.version(), m.description(), m.inTransaction(), m.sql(events.schema())))
+        .toList());
   }
 
   /** The name of the database the ledger is in ({@code current_database()}), for messages. */

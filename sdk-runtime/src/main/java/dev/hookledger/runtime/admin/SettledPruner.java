@@ -11,6 +11,8 @@ import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -46,21 +48,33 @@ final class SettledPruner {
     return EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff));
   }
 
-  PruneReport pruneSettledBefore(Instant cutoff) {
+  /**
+   * Deletes in batches, oldest settled first, calling {@code progress} after each with the totals so
+   * far. Each batch starts where the last one ended ({@code settled_at >= } the newest it deleted):
+   * the index entries of rows already deleted stay until vacuum, and a batch that began at the
+   * oldest again would step over all of them, making the whole prune quadratic in what it removes.
+   */
+  PruneReport pruneSettledBefore(Instant cutoff, Consumer<PruneReport> progress) {
     Condition eligible = eligible(cutoff);
     long deleted = 0;
     int batches = 0;
+    Instant floor = null;
     int n;
     do {
+      Condition batch = floor == null ? eligible : eligible.and(SETTLED_AT.ge(floor));
       // each batch committed on its own: bare on an autoCommit=false pool, every batch was rolled back
       // and the loop deleted the same rows for ever
-      n = LedgerDsl.inOwnTransaction(db, tx -> tx.deleteFrom(events.table())
+      List<Instant> settled = LedgerDsl.inOwnTransaction(db, tx -> tx.deleteFrom(events.table())
           .where(row(PROVIDER, SCOPE, EVENT_ID).in(
-              select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(eligible)
-                  .limit(batchSize).forUpdate().skipLocked()))
-          .execute());
+              select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(batch)
+                  .orderBy(SETTLED_AT).limit(batchSize).forUpdate().skipLocked()))
+          .returning(SETTLED_AT)
+          .fetch(SETTLED_AT));
+      n = settled.size();
       deleted += n;
       batches++;
+      floor = settled.stream().max(Instant::compareTo).orElse(floor);
+      progress.accept(new PruneReport(deleted, batches, cutoff));
     } while (n == batchSize);
     log.info("pruned {} settled events (settled before {}) in {} batches", deleted, cutoff, batches);
     return new PruneReport(deleted, batches, cutoff);

@@ -1,10 +1,6 @@
 package dev.hookledger.runtime.admin;
 
-import static dev.hookledger.runtime.internal.ledger.EventTable.DUPLICATES;
-import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
 import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
-import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
-import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.sum;
@@ -12,14 +8,18 @@ import static org.jooq.impl.DSL.sum;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.internal.ledger.StatusCountTable;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record2;
 import org.jooq.Record3;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
@@ -40,16 +40,25 @@ final class StatusReader {
   }
 
   /**
-   * Counts per provider and status (one scan of the table), plus the failing and stuck counts and
-   * the oldest waiting event's age (one read of the waiting rows' partial index).
+   * Counts per provider and status: of finished events, added up from the counts the ledger keeps
+   * as rows change (a few rows per provider and status, whatever the history holds); of waiting
+   * ones, counted through their partial index. Plus the failing and stuck counts and the oldest
+   * waiting event's age (one more read of that index).
    */
   InboxStatus status() {
     Instant now = clock.instant();
-    List<StatusCount> counts = db
-        .select(PROVIDER, STATUS, count(), coalesce(sum(DUPLICATES), BigDecimal.ZERO))
-        .from(events.table())
-        .groupBy(PROVIDER, STATUS)
-        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
+    Field<BigDecimal> total = sum(StatusCountTable.EVENTS);
+    List<StatusCount> counts = new ArrayList<>(db
+        .select(StatusCountTable.PROVIDER, StatusCountTable.STATUS, total, sum(StatusCountTable.DUPLICATES))
+        .from(StatusCountTable.of(events))
+        .groupBy(StatusCountTable.PROVIDER, StatusCountTable.STATUS)
+        .having(total.ne(BigDecimal.ZERO))
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3().longValue(),
+            r.value4().longValue())));
+    counts.addAll(db.select(EventTable.PROVIDER, EventTable.STATUS, count(), sum(EventTable.DUPLICATES))
+        .from(events.table()).where(WAITING)
+        .groupBy(EventTable.PROVIDER, EventTable.STATUS)
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue())));
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
             .thenComparing(StatusCount::status))

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
  * hookledger retry stripe evt_123            a dead event back to pending, or a failing one due now
  * hookledger retry --dead --confirm 37       every dead event, once their count is confirmed
  * hookledger prune --older-than 30d          delete settled history (at least 3d unless --force; --dry-run)
- * hookledger migrate                         create the ledger schema
+ * hookledger migrate [--dry-run]             create or upgrade the ledger schema (or print its SQL)
  * hookledger replay stripe --since 2h        fetch missed events from the provider's API
  * </pre>
  *

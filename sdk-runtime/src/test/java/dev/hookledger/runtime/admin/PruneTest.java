@@ -9,6 +9,8 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -81,6 +83,26 @@ class PruneTest {
     assertEquals(5, report.deleted());
     assertEquals(3, report.batches());
     assertEquals(0, ledger.count());
+  }
+
+  @Test
+  void reportsProgressAfterEachBatchDeletingTheOldestSettledFirst() {
+    for (int i = 0; i < 25; i++) {
+      ledger.row("stripe", "evt_" + i).status("done").settledAt(OLD.minus(Duration.ofMinutes(i))).insert();
+    }
+    ledger.row("stripe", "evt_recent").status("done").settledAt(RECENT).insert();
+    InboxAdmin admin = InboxAdmin.builder(ledger.database.dataSource()).clock(LedgerFixture.CLOCK)
+        .pruneBatchSize(10).build();
+    List<String> progress = new ArrayList<>();
+
+    PruneReport report = admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false, r -> progress.add(r.deleted() + " in "
+        + r.batches() + ", oldest left: " + ledger.sql.fetchValue("select min(event_id) from hookledger.event"
+        + " where settled_at = (select min(settled_at) from hookledger.event)")));
+
+    assertEquals(List.of("10 in 1, oldest left: evt_14", "20 in 2, oldest left: evt_4", "25 in 3, oldest left: evt_recent"),
+        progress, "each batch its own transaction, seen committed between batches, oldest first");
+    assertEquals(new PruneReport(25, 3, NOW.minus(InboxAdmin.DEFAULT_PRUNE_WINDOW)), report);
+    assertEquals(1, ledger.count());
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import java.time.Duration;
 import java.util.List;
@@ -246,11 +247,31 @@ class HookledgerCliTest {
 
     assertEquals(0, r.exitCode(), r.err());
     String database = ledger.sql.fetchSingle("select current_database()").get(0, String.class);
-    assertEquals("created ledger schema order in database " + database + "\n", r.out());
+    int version = InboxAdmin.latestSchemaVersion();
+    assertEquals("created ledger schema order in database " + database + " at version " + version + "\n", r.out());
     CliProcess.Result again = CliProcess.run(Map.of(), "migrate", "--schema", "order", "--database-url", url);
-    assertEquals("ledger schema order in database " + database + " is up to date\n", again.out());
+    assertEquals("ledger schema order in database " + database + " is up to date (version " + version + ")\n",
+        again.out());
     assertEquals(0, InboxAdmin.builder(ledger.database.dataSource()).schema("order").build().status().total());
     assertEquals(4, ledger.count(), "the ledger in the default schema is untouched");
+  }
+
+  @Test
+  void migrateDryRunPrintsTheSqlOfEachMissingVersionAndAppliesNothing() throws Exception {
+    // a ledger as the migrate() of a build that knew V1 only left it
+    ledger.sql.execute(LedgerMigration.ALL.get(0).sql("older"));
+
+    CliProcess.Result r = CliProcess.run(Map.of(), "migrate", "--dry-run", "--schema", "older", "--database-url", url);
+
+    assertEquals(0, r.exitCode(), r.err());
+    String database = ledger.sql.fetchSingle("select current_database()").get(0, String.class);
+    assertTrue(r.out().startsWith("-- ledger schema older in database " + database + " is at version 1;"
+        + " this hookledger needs " + InboxAdmin.latestSchemaVersion() + "\n\n-- V2 (status counts): in one transaction\n"
+        + "CREATE TABLE IF NOT EXISTS \"older\".schema_version ("), r.out());
+    assertTrue(r.out().contains("\n\n-- V3 (operator indexes): one statement at a time, outside a transaction\n"
+        + "CREATE INDEX CONCURRENTLY IF NOT EXISTS event_received_idx\n  ON \"older\".event (received_at);"), r.out());
+    assertTrue(r.out().endsWith("\n\n-- nothing was applied (dry run)\n"), r.out());
+    assertEquals(1, InboxAdmin.builder(ledger.database.dataSource()).schema("older").build().schemaVersion());
   }
 
   @Test

@@ -1,0 +1,144 @@
+package dev.hookledger.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.SchemaMigration;
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
+import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import dev.hookledger.runtime.testing.TestHookSigner;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Versioned migrations: a ledger made by the {@code migrate()} of earlier builds (V1 only, no
+ * recorded version) is recognised as version 1 and brought up in place, its events intact; each
+ * version is applied once; the runtime refuses to start on a ledger of another version than it needs.
+ */
+class SchemaVersionsTest {
+  private final TestDatabase.Database db = TestDatabase.create();
+  private final DSLContext sql = DSL.using(db.dataSource(), SQLDialect.POSTGRES);
+
+  /** Exactly what {@code migrate()} did before versions were recorded: the V1 script, nothing else. */
+  private void v1Ledger() {
+    sql.execute(LedgerMigration.ALL.get(0).sql("hookledger"));
+  }
+
+  private void v1Event(String id, String status, int duplicates) {
+    sql.execute("insert into hookledger.event (provider, event_id, type, body, status, duplicates, settled_at)"
+        + " values ('testhook', ?, 'invoice.paid', convert_to(?, 'UTF8'), ?, ?,"
+        + " case when ? in ('done', 'ignored', 'stale') then now() end)",
+        id, "{\"id\":\"" + id + "\"}", status, duplicates, status);
+  }
+
+  @Test
+  void aV1LedgerWithEventsMigratesInPlaceToTheNewestVersionWithItsEventsIntact() {
+    v1Ledger();
+    v1Event("evt_done", "done", 2);
+    v1Event("evt_dead", "dead", 0);
+    v1Event("evt_waiting", "pending", 0);
+    String before = sql.fetchSingle("select string_agg(event_id || ':' || status || ':' || encode(body, 'escape'),"
+        + " ',' order by event_id) from hookledger.event").get(0, String.class);
+    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    assertEquals(1, admin.schemaVersion(), "recognised as version 1 without a version table");
+
+    assertEquals(false, admin.migrate(), "the event table was there: nothing created anew");
+
+    assertEquals(LedgerMigration.latest(), admin.schemaVersion());
+    assertEquals(before, sql.fetchSingle("select string_agg(event_id || ':' || status || ':' || encode(body, 'escape'),"
+        + " ',' order by event_id) from hookledger.event").get(0, String.class));
+    assertEquals(List.of(1, 2, 3), sql.fetch("select version from hookledger.schema_version order by version")
+        .getValues(0, Integer.class));
+    InboxStatus status = admin.status();
+    assertEquals(1, status.count(EventStatus.DONE));
+    assertEquals(1, status.count(EventStatus.DEAD));
+    assertEquals(1, status.count(EventStatus.PENDING));
+    assertEquals(2, status.duplicates(), "the duplicates counted before the migration");
+
+    // and a runtime of this build starts on it and processes
+    try (WebhookRuntime runtime = runtime().mode(ProcessingMode.INLINE).build()) {
+      runtime.start();
+      assertEquals(Receipt.Outcome.PROCESSED, runtime.receive("testhook",
+          new TestHookSigner("s").delivery("testhook", "evt_after", "invoice.paid", "{}")).outcome());
+    }
+    assertEquals(4, LedgerRows.number(db.dataSource(), "select count(*) from hookledger.event"));
+    assertEquals(List.of(), admin.pendingMigrations(), "nothing left to apply");
+  }
+
+  @Test
+  void eachVersionIsAppliedOnceAndMigratingAgainRunsNothing() {
+    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    assertEquals(0, admin.schemaVersion());
+    assertEquals(LedgerMigration.ALL.stream().map(LedgerMigration::version).toList(),
+        admin.pendingMigrations().stream().map(SchemaMigration::version).toList());
+
+    assertTrue(admin.migrate());
+    String installed = sql.fetchSingle("select string_agg(version || '@' || installed_at, ',' order by version)"
+        + " from hookledger.schema_version").get(0, String.class);
+    assertEquals(false, admin.migrate());
+
+    assertEquals(installed, sql.fetchSingle("select string_agg(version || '@' || installed_at, ',' order by version)"
+        + " from hookledger.schema_version").get(0, String.class), "no version recorded twice or again");
+  }
+
+  @Test
+  void theRuntimeRefusesToStartOnALedgerOlderThanItNeedsAndSaysMigrate() {
+    v1Ledger();
+    try (WebhookRuntime runtime = runtime().build()) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, runtime::start);
+      assertEquals("ledger schema 'hookledger' is at version 1, this hookledger needs version "
+          + LedgerMigration.latest() + ": run migrate first (WebhookRuntime.migrate(), 'hookledger migrate',"
+          + " or your Flyway over classpath:db/hookledger)", e.getMessage());
+      runtime.migrate();
+      runtime.start();
+    }
+  }
+
+  @Test
+  void theRuntimeAndMigrateRefuseALedgerNewerThanTheyKnow() {
+    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    admin.migrate();
+    int newer = LedgerMigration.latest() + 1;
+    sql.execute("insert into hookledger.schema_version (version, description) values (?, 'from the future')", newer);
+    String expected = "ledger schema 'hookledger' is at version " + newer + ", newer than this hookledger knows ("
+        + LedgerMigration.latest() + "): a newer hookledger migrated it; upgrade hookledger here too";
+
+    try (WebhookRuntime runtime = runtime().build()) {
+      assertEquals(expected, assertThrows(IllegalStateException.class, runtime::start).getMessage());
+      assertEquals(expected, assertThrows(IllegalStateException.class, runtime::migrate).getMessage());
+    }
+    assertEquals(expected, assertThrows(IllegalStateException.class, admin::pendingMigrations).getMessage());
+  }
+
+  @Test
+  void anIndexLeftInvalidByAFailedConcurrentBuildIsBuiltAgain() {
+    v1Ledger();
+    v1Event("evt_a", "done", 0);
+    v1Event("evt_b", "done", 0);
+    // what a CREATE INDEX CONCURRENTLY that failed half-way leaves: an invalid index of the same name
+    assertThrows(Exception.class, () -> sql.execute(
+        "create unique index concurrently event_received_idx on hookledger.event (provider)"));
+    assertEquals(false, LedgerRows.first(db.dataSource(), "select indisvalid from pg_index"
+        + " where indexrelid = 'hookledger.event_received_idx'::regclass").orElseThrow().get("indisvalid"));
+
+    InboxAdmin.builder(db.dataSource()).build().migrate();
+
+    assertEquals("CREATE INDEX event_received_idx ON hookledger.event USING btree (received_at)",
+        LedgerRows.first(db.dataSource(), "select pg_get_indexdef('hookledger.event_received_idx'::regclass) as d"
+            + " from pg_index i where i.indexrelid = 'hookledger.event_received_idx'::regclass and i.indisvalid")
+            .orElseThrow().get("d"));
+  }
+
+  private WebhookRuntime.Builder runtime() {
+    return WebhookRuntime.builder().dataSource(db.dataSource()).provider(new TestHookAdapter(), Secrets.of("s"));
+  }
+}

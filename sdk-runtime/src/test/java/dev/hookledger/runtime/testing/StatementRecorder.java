@@ -1,0 +1,87 @@
+package dev.hookledger.runtime.testing;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+
+/**
+ * A {@link DataSource} that records each prepared statement run through it with its bind values,
+ * so that a test can EXPLAIN exactly what a component sent (a plan test), never timing it.
+ */
+public final class StatementRecorder {
+  private final DataSource target;
+  private final List<String> statements = new ArrayList<>();
+
+  public StatementRecorder(DataSource target) {
+    this.target = target;
+  }
+
+  /** The data source to give the component under test. */
+  public DataSource dataSource() {
+    return proxy(DataSource.class, target, (t, m, args) -> {
+      Object result = invoke(t, m, args);
+      return result instanceof Connection c ? proxy(Connection.class, c, this::connection) : result;
+    });
+  }
+
+  /** Each statement run since the last call, its bind values inlined as literals; then forgets them. */
+  public synchronized List<String> drain() {
+    List<String> out = List.copyOf(statements);
+    statements.clear();
+    return out;
+  }
+
+  private Object connection(Object c, Method m, Object[] args) throws Throwable {
+    Object result = invoke(c, m, args);
+    if (result instanceof PreparedStatement ps && m.getName().equals("prepareStatement")) {
+      String sql = (String) args[0];
+      Map<Integer, Object> binds = new TreeMap<>();
+      return proxy(PreparedStatement.class, ps, (s, pm, pargs) -> {
+        if (pm.getName().startsWith("set") && pargs != null && pargs.length >= 2 && pargs[0] instanceof Integer i) {
+          binds.put(i, pargs[1]);
+        } else if (pm.getName().startsWith("execute")) {
+          record(sql, binds);
+        }
+        return invoke(s, pm, pargs);
+      });
+    }
+    return result;
+  }
+
+  private synchronized void record(String sql, Map<Integer, Object> binds) {
+    StringBuilder out = new StringBuilder();
+    int n = 0;
+    for (char ch : sql.toCharArray()) {
+      if (ch == '?') {
+        Object v = binds.get(++n);
+        out.append(v == null ? "null" : v instanceof Number ? v.toString()
+            : "'" + v.toString().replace("'", "''") + "'");
+      } else {
+        out.append(ch);
+      }
+    }
+    statements.add(out.toString());
+  }
+
+  private static Object invoke(Object target, Method m, Object[] args) throws Throwable {
+    try {
+      return m.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T proxy(Class<T> type, Object target, InvocationHandler handler) {
+    return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+        (p, m, args) -> handler.invoke(target, m, args));
+  }
+}
