@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -84,9 +85,11 @@ class InboxEndToEndTest {
       EventDetail replayed = served.runtime().admin().show("testhook", "", "evt_missed").orElseThrow();
       assertEquals(EventSource.REPLAY, replayed.summary().source());
       assertTrue(replayed.secretId().isEmpty(), "a replayed event carries no secret id");
-      assertEquals(EventStatus.PENDING, replayed.summary().status());
+      // recorded to be processed: pending for the workers, unless this runtime's poller was already quicker
+      assertTrue(Set.of(EventStatus.PENDING, EventStatus.PROCESSING, EventStatus.DONE)
+          .contains(replayed.summary().status()), replayed.summary().status().toString());
     }
-    // replayed rows wait pending for the workers; a runtime's start() resumes them
+    // whatever this runtime left pending, the next one's start() resumes: each event handled once
     try (ServedRuntime again = serve()) {
       Await.until("the replayed event is done", () -> again.runtime().admin().status().count(EventStatus.DONE) == 2);
     }
