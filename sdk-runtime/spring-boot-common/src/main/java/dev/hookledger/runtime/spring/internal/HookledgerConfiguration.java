@@ -1,0 +1,135 @@
+package dev.hookledger.runtime.spring.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hookledger.runtime.WebhookFilter;
+import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.spring.HookledgerProperties;
+import dev.hookledger.runtime.spring.SpringTransactions;
+import dev.hookledger.runtime.spring.WebhookRuntimeCustomizer;
+import dev.hookledger.spi.ProviderAdapter;
+import java.util.List;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * What the Boot 4 and Boot 3.5 auto-configurations share, imported by each after its generation's
+ * {@code DataSource} and transaction auto-configurations: the {@link WebhookRuntime} on the
+ * application's {@code DataSource} and transaction manager, its lifecycle, and the servlet side.
+ * Internal: applications add a starter, never import this.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(HookledgerProperties.class)
+public class HookledgerConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(HookledgerConfiguration.class);
+
+  /** Used by Spring. */
+  public HookledgerConfiguration() {}
+
+  @Bean
+  @ConditionalOnMissingBean
+  WebhookRuntime webhookRuntime(HookledgerProperties properties, ObjectProvider<DataSource> dataSource,
+      ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<ProviderAdapter> adapters,
+      ObjectProvider<WebhookListener> listeners, ObjectProvider<ObjectMapper> objectMapper,
+      ObjectProvider<WebhookRuntimeCustomizer> customizers, ListableBeanFactory beans) {
+    DataSource ds = dataSource.getIfUnique();
+    if (ds == null) {
+      throw new MissingDataSourceException(dataSource.stream().findAny().isPresent());
+    }
+    PlatformTransactionManager tm = transactionManager.getIfUnique();
+    if (tm == null) {
+      log.info("hookledger: no single PlatformTransactionManager bean; handler transactions use a"
+          + " DataSourceTransactionManager on the application's DataSource");
+      tm = new DataSourceTransactionManager(ds);
+    }
+    List<Object> handlers = HandlerBeans.in(beans);
+    return SpringRuntime.build(properties, ds, tm, adapters.orderedStream().toList(),
+        listeners.orderedStream().toList(), objectMapper.getIfUnique(), handlers, customizers.orderedStream().toList());
+  }
+
+  @Bean
+  RuntimeLifecycle hookledgerLifecycle(WebhookRuntime runtime, HookledgerProperties properties,
+      ObjectProvider<DataSource> dataSource) {
+    // a WebhookRuntime bean of the application's own: its transactions must be Spring's, or a handler's
+    // JdbcTemplate, JPA and @Transactional writes commit apart from the ledger row (credited, then dead)
+    if (!SpringTransactions.isWired(runtime)) {
+      throw new IllegalStateException("hookledger: the application's WebhookRuntime bean runs its handlers outside"
+          + " Spring's transactions, so their JdbcTemplate, JPA and @Transactional writes would commit apart from the"
+          + " ledger row: build it with SpringTransactions.wire(WebhookRuntime.builder(), dataSource,"
+          + " transactionManager), or remove it and customize the auto-configured one with hookledger.* properties"
+          + " or a WebhookRuntimeCustomizer bean");
+    }
+    return new RuntimeLifecycle(runtime, migrates(properties.getMigrate(), dataSource.getIfUnique()));
+  }
+
+  /**
+   * Whether to apply the ledger's DDL at start-up, as Boot's own schema initializers decide: always,
+   * never, or (the default) only on an embedded database (H2, HSQLDB, Derby; a real PostgreSQL is not).
+   */
+  static boolean migrates(DatabaseInitializationMode mode, DataSource dataSource) {
+    return switch (mode) {
+      case ALWAYS -> true;
+      case NEVER -> false;
+      case EMBEDDED -> dataSource != null && EmbeddedDatabaseConnection.isEmbedded(dataSource);
+    };
+  }
+
+  /** The servlet side: the filter, and the admin servlet if asked for. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  static class ServletConfiguration {
+    @Bean
+    FilterRegistrationBean<WebhookFilter> hookledgerFilter(WebhookRuntime runtime, HookledgerProperties properties) {
+      String prefix = properties.getPathPrefix() == null ? "" : properties.getPathPrefix();
+      WebhookFilter filter = SpringRuntime.checked("hookledger.path-prefix", prefix, () -> new WebhookFilter(runtime, prefix));
+      FilterRegistrationBean<WebhookFilter> registration = new FilterRegistrationBean<>(filter);
+      registration.setName("hookledger");
+      // the filter sees only its own path: every other request never meets it
+      registration.addUrlPatterns((prefix.endsWith("/") ? prefix : prefix + "/") + "*");
+      registration.setOrder(properties.getFilterOrder());
+      return registration;
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "hookledger.admin", name = "path")
+    ServletRegistrationBean<AdminServlet> hookledgerAdminServlet(WebhookRuntime runtime, HookledgerProperties properties) {
+      HookledgerProperties.Admin admin = properties.getAdmin();
+      String path = admin.getPath().strip();
+      if (!path.startsWith("/") || path.contains("*")) {
+        throw new IllegalStateException("hookledger.admin.path must start with '/' and hold no '*', but was '" + path + "'");
+      }
+      if (admin.getToken() == null || admin.getToken().isBlank()) {
+        throw new IllegalStateException("hookledger.admin.token is not set: the admin servlet at " + path
+            + " needs a token of at least 16 characters (or leave hookledger.admin.path unset)");
+      }
+      AdminAuthorizer authorizer;
+      try {
+        authorizer = AdminAuthorizer.bearerToken(admin.getToken());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("hookledger.admin.token: " + e.getMessage()); // never the token itself
+      }
+      String base = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+      ServletRegistrationBean<AdminServlet> registration =
+          new ServletRegistrationBean<>(new AdminServlet(runtime, authorizer), base + "/*");
+      registration.setName("hookledgerAdmin");
+      return registration;
+    }
+  }
+}
