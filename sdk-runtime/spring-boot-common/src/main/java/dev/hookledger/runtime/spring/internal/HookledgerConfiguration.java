@@ -1,15 +1,15 @@
 package dev.hookledger.runtime.spring.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hookledger.runtime.WebhookFilter;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.internal.servlet.WebhookPath;
 import dev.hookledger.runtime.spring.HookledgerProperties;
-import dev.hookledger.runtime.spring.SpringTransactions;
 import dev.hookledger.runtime.spring.WebhookRuntimeCustomizer;
 import dev.hookledger.spi.ProviderAdapter;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServlet;
 import java.util.List;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -26,6 +26,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 
@@ -43,7 +44,13 @@ public class HookledgerConfiguration {
   /** Used by Spring. */
   public HookledgerConfiguration() {}
 
+  /**
+   * The runtime, built from every {@code @OnEvent} singleton: lazily, when {@link RuntimeLifecycle}
+   * starts it (after every singleton is created) or when a bean of the application asks for it, so that
+   * no handler bean is created early by hookledger.
+   */
   @Bean
+  @Lazy
   @ConditionalOnMissingBean
   WebhookRuntime webhookRuntime(HookledgerProperties properties, ObjectProvider<DataSource> dataSource,
       ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<ProviderAdapter> adapters,
@@ -65,18 +72,9 @@ public class HookledgerConfiguration {
   }
 
   @Bean
-  RuntimeLifecycle hookledgerLifecycle(WebhookRuntime runtime, HookledgerProperties properties,
+  RuntimeLifecycle hookledgerLifecycle(ObjectProvider<WebhookRuntime> runtime, HookledgerProperties properties,
       ObjectProvider<DataSource> dataSource) {
-    // a WebhookRuntime bean of the application's own: its transactions must be Spring's, or a handler's
-    // JdbcTemplate, JPA and @Transactional writes commit apart from the ledger row (credited, then dead)
-    if (!SpringTransactions.isWired(runtime)) {
-      throw new IllegalStateException("hookledger: the application's WebhookRuntime bean runs its handlers outside"
-          + " Spring's transactions, so their JdbcTemplate, JPA and @Transactional writes would commit apart from the"
-          + " ledger row: build it with SpringTransactions.wire(WebhookRuntime.builder(), dataSource,"
-          + " transactionManager), or remove it and customize the auto-configured one with hookledger.* properties"
-          + " or a WebhookRuntimeCustomizer bean");
-    }
-    return new RuntimeLifecycle(runtime, migrates(properties.getMigrate(), dataSource.getIfUnique()));
+    return new RuntimeLifecycle(runtime::getObject, migrates(properties.getMigrate(), dataSource.getIfUnique()));
   }
 
   /**
@@ -96,10 +94,14 @@ public class HookledgerConfiguration {
   @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
   static class ServletConfiguration {
     @Bean
-    FilterRegistrationBean<WebhookFilter> hookledgerFilter(WebhookRuntime runtime, HookledgerProperties properties) {
+    FilterRegistrationBean<Filter> hookledgerFilter(ObjectProvider<WebhookRuntime> runtime,
+        HookledgerProperties properties) {
       String prefix = properties.getPathPrefix() == null ? "" : properties.getPathPrefix();
-      WebhookFilter filter = SpringRuntime.checked("hookledger.path-prefix", prefix, () -> new WebhookFilter(runtime, prefix));
-      FilterRegistrationBean<WebhookFilter> registration = new FilterRegistrationBean<>(filter);
+      SpringRuntime.checked("hookledger.path-prefix", prefix, () -> WebhookPath.of(prefix));
+      // Boot asks for this registration while it creates the web server, before the singletons: the
+      // runtime (built from the handler beans) is asked for at the first request
+      FilterRegistrationBean<Filter> registration =
+          new FilterRegistrationBean<>(new DeferredWebhookFilter(runtime::getObject, prefix));
       registration.setName("hookledger");
       // the filter sees only its own path: every other request never meets it
       registration.addUrlPatterns((prefix.endsWith("/") ? prefix : prefix + "/") + "*");
@@ -109,7 +111,8 @@ public class HookledgerConfiguration {
 
     @Bean
     @ConditionalOnProperty(prefix = "hookledger.admin", name = "path")
-    ServletRegistrationBean<AdminServlet> hookledgerAdminServlet(WebhookRuntime runtime, HookledgerProperties properties) {
+    ServletRegistrationBean<HttpServlet> hookledgerAdminServlet(ObjectProvider<WebhookRuntime> runtime,
+        HookledgerProperties properties) {
       HookledgerProperties.Admin admin = properties.getAdmin();
       String path = admin.getPath().strip();
       if (!path.startsWith("/") || path.contains("*")) {
@@ -126,8 +129,8 @@ public class HookledgerConfiguration {
         throw new IllegalStateException("hookledger.admin.token: " + e.getMessage()); // never the token itself
       }
       String base = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-      ServletRegistrationBean<AdminServlet> registration =
-          new ServletRegistrationBean<>(new AdminServlet(runtime, authorizer), base + "/*");
+      ServletRegistrationBean<HttpServlet> registration =
+          new ServletRegistrationBean<>(new DeferredAdminServlet(runtime::getObject, authorizer), base + "/*");
       registration.setName("hookledgerAdmin");
       return registration;
     }

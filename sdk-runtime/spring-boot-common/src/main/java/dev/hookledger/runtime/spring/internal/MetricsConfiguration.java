@@ -4,6 +4,8 @@ import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.micrometer.InboxBacklogMetrics;
 import dev.hookledger.runtime.micrometer.MicrometerWebhookListener;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -28,8 +30,8 @@ public class MetricsConfiguration {
 
   @Bean
   @ConditionalOnBean(WebhookRuntime.class)
-  @ConditionalOnMissingBean(InboxBacklogMetrics.class)
-  InboxBacklogMetrics hookledgerBacklogMetrics(WebhookRuntime runtime) {
-    return new InboxBacklogMetrics(runtime.admin());
+  @ConditionalOnMissingBean(value = InboxBacklogMetrics.class, name = "hookledgerBacklogMetrics")
+  MeterBinder hookledgerBacklogMetrics(ObjectProvider<WebhookRuntime> runtime) {
+    return new DeferredBacklogMetrics(runtime::getObject);
   }
 }

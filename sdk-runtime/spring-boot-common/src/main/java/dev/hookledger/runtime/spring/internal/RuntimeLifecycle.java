@@ -1,6 +1,8 @@
 package dev.hookledger.runtime.spring.internal;
 
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.spring.SpringTransactions;
+import java.util.function.Supplier;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -18,28 +20,41 @@ public final class RuntimeLifecycle implements SmartLifecycle {
    */
   static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
-  private final WebhookRuntime runtime;
+  private final Supplier<WebhookRuntime> runtime;
   private final boolean migrate;
   private volatile boolean running;
 
-  /** A lifecycle that migrates the ledger before starting when {@code migrate}. */
-  public RuntimeLifecycle(WebhookRuntime runtime, boolean migrate) {
+  /**
+   * A lifecycle of the runtime {@code runtime} supplies when the context starts (after every singleton
+   * is created), migrating the ledger first when {@code migrate}.
+   */
+  public RuntimeLifecycle(Supplier<WebhookRuntime> runtime, boolean migrate) {
     this.runtime = runtime;
     this.migrate = migrate;
   }
 
   @Override
   public void start() {
-    if (migrate) {
-      runtime.migrate();
+    WebhookRuntime r = runtime.get();
+    // a WebhookRuntime bean of the application's own: its transactions must be Spring's, or a handler's
+    // JdbcTemplate, JPA and @Transactional writes commit apart from the ledger row (credited, then dead)
+    if (!SpringTransactions.isWired(r)) {
+      throw new IllegalStateException("hookledger: the application's WebhookRuntime bean runs its handlers outside"
+          + " Spring's transactions, so their JdbcTemplate, JPA and @Transactional writes would commit apart from the"
+          + " ledger row: build it with SpringTransactions.wire(WebhookRuntime.builder(), dataSource,"
+          + " transactionManager), or remove it and customize the auto-configured one with hookledger.* properties"
+          + " or a WebhookRuntimeCustomizer bean");
     }
-    runtime.start();
+    if (migrate) {
+      r.migrate();
+    }
+    r.start();
     running = true;
   }
 
   @Override
   public void stop() {
-    runtime.close();
+    runtime.get().close();
     running = false;
   }
 

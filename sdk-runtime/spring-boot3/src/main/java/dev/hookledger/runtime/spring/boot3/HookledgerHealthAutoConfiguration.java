@@ -1,6 +1,7 @@
 package dev.hookledger.runtime.spring.boot3;
 
 import dev.hookledger.runtime.WebhookRuntime;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,7 +24,7 @@ public class HookledgerHealthAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(name = "hookledgerHealthIndicator")
-  HealthIndicator hookledgerHealthIndicator(WebhookRuntime runtime) {
-    return new RuntimeHealthIndicator(runtime);
+  HealthIndicator hookledgerHealthIndicator(ObjectProvider<WebhookRuntime> runtime) {
+    return new RuntimeHealthIndicator(runtime::getObject);
   }
 }

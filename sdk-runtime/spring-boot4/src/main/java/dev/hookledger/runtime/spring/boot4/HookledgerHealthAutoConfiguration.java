@@ -1,6 +1,7 @@
 package dev.hookledger.runtime.spring.boot4;
 
 import dev.hookledger.runtime.WebhookRuntime;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,7 +25,7 @@ public class HookledgerHealthAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean(name = "hookledgerHealthIndicator")
-  HealthIndicator hookledgerHealthIndicator(WebhookRuntime runtime) {
-    return new RuntimeHealthIndicator(runtime);
+  HealthIndicator hookledgerHealthIndicator(ObjectProvider<WebhookRuntime> runtime) {
+    return new RuntimeHealthIndicator(runtime::getObject);
   }
 }

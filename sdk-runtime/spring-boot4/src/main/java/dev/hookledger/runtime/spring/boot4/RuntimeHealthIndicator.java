@@ -2,6 +2,7 @@ package dev.hookledger.runtime.spring.boot4;
 
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.spring.internal.HealthDetails;
+import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -10,15 +11,16 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * process, {@code DOWN} otherwise, with every figure as a detail ({@link HealthDetails}).
  */
 final class RuntimeHealthIndicator implements HealthIndicator {
-  private final WebhookRuntime runtime;
+  private final Supplier<WebhookRuntime> runtime;
 
-  RuntimeHealthIndicator(WebhookRuntime runtime) {
+  /** An indicator of the runtime {@code runtime} supplies when asked, so that creating it creates no runtime early. */
+  RuntimeHealthIndicator(Supplier<WebhookRuntime> runtime) {
     this.runtime = runtime;
   }
 
   @Override
   public Health health() {
-    dev.hookledger.runtime.Health h = runtime.health();
+    dev.hookledger.runtime.Health h = runtime.get().health();
     return (h.up() ? Health.up() : Health.down()).withDetails(HealthDetails.of(h)).build();
   }
 }
