@@ -26,6 +26,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -38,6 +39,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(HookledgerProperties.class)
+@ImportRuntimeHints(HookledgerRuntimeHints.class)
 public class HookledgerConfiguration {
   private static final Logger log = LoggerFactory.getLogger(HookledgerConfiguration.class);
 
