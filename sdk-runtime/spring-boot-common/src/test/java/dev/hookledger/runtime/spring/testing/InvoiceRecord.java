@@ -1,10 +1,10 @@
-package dev.hookledger.runtime.spring.boot4;
+package dev.hookledger.runtime.spring.testing;
 
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** A JPA entity a handler writes, for {@link SpringBootDeliveryTest}. */
+/** A JPA entity a handler writes, for {@link SpringBootDeliveryContract}. */
 @Entity
 @Table(name = "invoice_record")
 class InvoiceRecord {
