@@ -1,0 +1,383 @@
+package dev.hookledger.runtime.spring;
+
+import dev.hookledger.runtime.ProcessingMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The {@code hookledger.*} properties of a Spring Boot application, bound by
+ * the starter's auto-configuration and checked when the application starts: a bad value fails the
+ * start with a message naming the property. Each is the {@link dev.hookledger.runtime.WebhookRuntime.Builder}
+ * setting of the same name, with the same default. The least an application sets:
+ *
+ * <pre>{@code
+ * spring.datasource.url=jdbc:postgresql://db:5432/app
+ * spring.datasource.username=app
+ * hookledger.providers.<id>.secret=${WEBHOOK_SECRET}
+ * }</pre>
+ *
+ * <p>Mutable, as Spring's binding requires; read once, when the runtime is built.
+ */
+@ConfigurationProperties(prefix = "hookledger")
+public class HookledgerProperties {
+  /**
+   * The default order of the webhook filter: after Boot's character-encoding and observation
+   * filters, before every filter that may read a request body and well before Spring Security's
+   * filter chain ({@code -100}), so that a delivery is answered by its signature alone, never
+   * refused for a missing CSRF token or login.
+   */
+  public static final int DEFAULT_FILTER_ORDER = Ordered.HIGHEST_PRECEDENCE + 50;
+
+  /** Whether to configure hookledger at all. */
+  private boolean enabled = true;
+
+  /**
+   * The providers whose webhooks are received, by id: each adapter is a ProviderAdapter bean with
+   * that id, or else the one found on the class path (java.util.ServiceLoader).
+   */
+  private Map<String, Provider> providers = new LinkedHashMap<>();
+
+  /** The path under which deliveries are received, as {@code <path-prefix><provider id>}. */
+  private String pathPrefix = "/webhooks/";
+
+  /** The order of the webhook filter: ahead of Spring Security's filter chain (-100) and every filter that reads a body. */
+  private int filterOrder = DEFAULT_FILTER_ORDER;
+
+  /** The ledger's schema, a lower-case SQL identifier. */
+  private String schema = "hookledger";
+
+  /**
+   * When to create or complete the ledger's schema at start-up (idempotent), as Boot's own schema
+   * initializers: {@code embedded} (only on an embedded database), {@code always}, or {@code never} (when
+   * the application's own Flyway or Liquibase applies it).
+   */
+  private DatabaseInitializationMode migrate = DatabaseInitializationMode.EMBEDDED;
+
+  /** When handlers run: store-first (after the answer), inline (in the request's transaction) or shadow (record only). */
+  private ProcessingMode mode = ProcessingMode.STORE_FIRST;
+
+  /** Event types (or patterns, as in @OnEvent) whose handlers run inline, while the others stay store-first. */
+  private List<String> inline = new ArrayList<>();
+
+  /** Threads processing events, 0 to 256; with 0 this application only receives. */
+  private int workers = 2;
+
+  /** How long a worker's claim on an event holds unless renewed; at least 1 s. */
+  private Duration lease = Duration.ofSeconds(30);
+
+  /** How often, on average, the workers look for waiting events when no notification wakes them. */
+  private Duration pollInterval = Duration.ofSeconds(1);
+
+  /** How long the application's shutdown waits for the events in flight. */
+  private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+  /** How long the @OnEvent methods of one attempt may run. */
+  private Duration handlerTimeout = Duration.ofSeconds(30);
+
+  /** PostgreSQL's statement_timeout in the runtime's transactions, the handlers' included; 0 turns it off. */
+  private Duration statementTimeout = Duration.ofSeconds(5);
+
+  /** PostgreSQL's lock_timeout in the runtime's transactions; 0 turns it off. */
+  private Duration lockTimeout = Duration.ofSeconds(3);
+
+  /** PostgreSQL's idle_in_transaction_session_timeout in the runtime's transactions; 0 turns it off. */
+  private Duration idleInTransactionTimeout = Duration.ofSeconds(60);
+
+  /** The most request-body bytes held in memory at once, across every delivery; default a quarter of the heap. */
+  private DataSize maxInFlightBodySize;
+
+  /** The total time one request body may take to arrive, however slowly it trickles; then 408; default 5 s. */
+  private Duration bodyReadTimeout;
+
+  /** The operator's admin API and page (dev.hookledger.runtime.admin.AdminServlet). */
+  private final Admin admin = new Admin();
+
+  /** The retry policy of failed attempts; unset ones keep {@code RetryPolicy.defaults()}. */
+  private final Retry retry = new Retry();
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Map<String, Provider> getProviders() {
+    return providers;
+  }
+
+  public void setProviders(Map<String, Provider> providers) {
+    this.providers = providers;
+  }
+
+  public String getPathPrefix() {
+    return pathPrefix;
+  }
+
+  public void setPathPrefix(String pathPrefix) {
+    this.pathPrefix = pathPrefix;
+  }
+
+  public int getFilterOrder() {
+    return filterOrder;
+  }
+
+  public void setFilterOrder(int filterOrder) {
+    this.filterOrder = filterOrder;
+  }
+
+  public String getSchema() {
+    return schema;
+  }
+
+  public void setSchema(String schema) {
+    this.schema = schema;
+  }
+
+  public DatabaseInitializationMode getMigrate() {
+    return migrate;
+  }
+
+  public void setMigrate(DatabaseInitializationMode migrate) {
+    this.migrate = migrate;
+  }
+
+  public ProcessingMode getMode() {
+    return mode;
+  }
+
+  public void setMode(ProcessingMode mode) {
+    this.mode = mode;
+  }
+
+  public List<String> getInline() {
+    return inline;
+  }
+
+  public void setInline(List<String> inline) {
+    this.inline = inline;
+  }
+
+  public int getWorkers() {
+    return workers;
+  }
+
+  public void setWorkers(int workers) {
+    this.workers = workers;
+  }
+
+  public Duration getLease() {
+    return lease;
+  }
+
+  public void setLease(Duration lease) {
+    this.lease = lease;
+  }
+
+  public Duration getPollInterval() {
+    return pollInterval;
+  }
+
+  public void setPollInterval(Duration pollInterval) {
+    this.pollInterval = pollInterval;
+  }
+
+  public Duration getShutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  public void setShutdownTimeout(Duration shutdownTimeout) {
+    this.shutdownTimeout = shutdownTimeout;
+  }
+
+  public Duration getHandlerTimeout() {
+    return handlerTimeout;
+  }
+
+  public void setHandlerTimeout(Duration handlerTimeout) {
+    this.handlerTimeout = handlerTimeout;
+  }
+
+  public Duration getStatementTimeout() {
+    return statementTimeout;
+  }
+
+  public void setStatementTimeout(Duration statementTimeout) {
+    this.statementTimeout = statementTimeout;
+  }
+
+  public Duration getLockTimeout() {
+    return lockTimeout;
+  }
+
+  public void setLockTimeout(Duration lockTimeout) {
+    this.lockTimeout = lockTimeout;
+  }
+
+  public Duration getIdleInTransactionTimeout() {
+    return idleInTransactionTimeout;
+  }
+
+  public void setIdleInTransactionTimeout(Duration idleInTransactionTimeout) {
+    this.idleInTransactionTimeout = idleInTransactionTimeout;
+  }
+
+  public DataSize getMaxInFlightBodySize() {
+    return maxInFlightBodySize;
+  }
+
+  public void setMaxInFlightBodySize(DataSize maxInFlightBodySize) {
+    this.maxInFlightBodySize = maxInFlightBodySize;
+  }
+
+  public Duration getBodyReadTimeout() {
+    return bodyReadTimeout;
+  }
+
+  public void setBodyReadTimeout(Duration bodyReadTimeout) {
+    this.bodyReadTimeout = bodyReadTimeout;
+  }
+
+  public Admin getAdmin() {
+    return admin;
+  }
+
+  /** One provider's settings: {@code hookledger.providers.<id>.*}. */
+  public Retry getRetry() {
+    return retry;
+  }
+
+  /**
+   * {@code hookledger.retry.*}: the common settings of the {@link dev.hookledger.runtime.RetryPolicy}
+   * (a {@link WebhookRuntimeCustomizer} reaches the rest); each unset keeps its default.
+   */
+  public static class Retry {
+    /** Attempts before an event is dead, the first included; default 12. */
+    private Integer maxAttempts;
+
+    /** The wait after the first failed attempt; default 10 s. */
+    private Duration firstDelay;
+
+    /** The longest wait between attempts; default 1 h. */
+    private Duration maxDelay;
+
+    /** How much each wait grows over the one before; default 2. */
+    private Double factor;
+
+    /** The random share added to or taken from each wait, 0 to 1; default 0.2. */
+    private Double jitter;
+
+    public Integer getMaxAttempts() {
+      return maxAttempts;
+    }
+
+    public void setMaxAttempts(Integer maxAttempts) {
+      this.maxAttempts = maxAttempts;
+    }
+
+    public Duration getFirstDelay() {
+      return firstDelay;
+    }
+
+    public void setFirstDelay(Duration firstDelay) {
+      this.firstDelay = firstDelay;
+    }
+
+    public Duration getMaxDelay() {
+      return maxDelay;
+    }
+
+    public void setMaxDelay(Duration maxDelay) {
+      this.maxDelay = maxDelay;
+    }
+
+    public Double getFactor() {
+      return factor;
+    }
+
+    public void setFactor(Double factor) {
+      this.factor = factor;
+    }
+
+    public Double getJitter() {
+      return jitter;
+    }
+
+    public void setJitter(Double jitter) {
+      this.jitter = jitter;
+    }
+
+    @Override
+    public String toString() {
+      return "Retry[maxAttempts=" + maxAttempts + ", firstDelay=" + firstDelay + ", maxDelay=" + maxDelay
+          + ", factor=" + factor + ", jitter=" + jitter + "]";
+    }
+  }
+
+  public static class Provider {
+    /** The provider's webhook signing secret; several, comma-separated, during a rotation. Never logged. */
+    private List<String> secret = new ArrayList<>();
+
+    /** Overrides the adapter's body limit for this provider; a larger body is answered 413. */
+    private DataSize maxBodySize;
+
+    public List<String> getSecret() {
+      return secret;
+    }
+
+    public void setSecret(List<String> secret) {
+      this.secret = secret;
+    }
+
+    public DataSize getMaxBodySize() {
+      return maxBodySize;
+    }
+
+    public void setMaxBodySize(DataSize maxBodySize) {
+      this.maxBodySize = maxBodySize;
+    }
+
+    @Override
+    public String toString() {
+      return "Provider[secret=****, maxBodySize=" + maxBodySize + "]";
+    }
+  }
+
+  /** The admin API and page: {@code hookledger.admin.*}. Off unless both are set. */
+  public static class Admin {
+    /** The path the admin servlet serves, e.g. /hookledger; unset, there is none. */
+    private String path;
+
+    /** The Bearer token (or Basic password) the admin servlet asks for, at least 16 characters. Never logged. */
+    private String token;
+
+    public String getPath() {
+      return path;
+    }
+
+    public void setPath(String path) {
+      this.path = path;
+    }
+
+    public String getToken() {
+      return token;
+    }
+
+    public void setToken(String token) {
+      this.token = token;
+    }
+
+    @Override
+    public String toString() {
+      return "Admin[path=" + path + ", token=****]";
+    }
+  }
+}

@@ -1,0 +1,309 @@
+package dev.hookledger.runtime.spring.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.OnEvent;
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookSigner;
+import dev.hookledger.runtime.testkit.SignedDeliveries;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * A Spring Boot application with hookledger's dependency and three properties, on Tomcat with
+ * Spring Security, JPA (so the application's transaction manager is a {@code JpaTransactionManager})
+ * and the actuator: deliveries signed by the test provider, posted over real HTTP, reach the
+ * application's {@code @OnEvent} beans, whose {@code JdbcTemplate}, JPA and {@code @Transactional}
+ * writes commit and roll back with the ledger row.
+ *
+ * <p>The same for each Boot generation: each starter's test extends it, on that generation's managed
+ * versions, and adds what differs (the health indicator's types).
+ */
+@SpringBootTest(classes = SpringBootDeliveryContract.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class SpringBootDeliveryContract {
+  private static final String SECRET = "spring-boot-secret";
+  private static final TestDatabase.Database DB = TestDatabase.create();
+
+  static {
+    // the application's own tables; Boot leaves the schema of a server database alone
+    DB.execute("create table paid_order (id text primary key, amount int not null)");
+    DB.execute("create table invoice_record (id text primary key, amount bigint not null)");
+    DB.execute("create table audit_entry (id text primary key, transaction_name text)");
+  }
+
+  @DynamicPropertySource
+  static void threeProperties(DynamicPropertyRegistry properties) {
+    properties.add("spring.datasource.url", DB::jdbcUrl);
+    properties.add("spring.datasource.username", () -> "postgres");
+    properties.add("hookledger.providers.testhook.secret", () -> SECRET);
+    // a real PostgreSQL is not an embedded database: the ledger's schema is applied only when asked
+    properties.add("hookledger.migrate", () -> "always");
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @Import({Orders.class, Invoices.class, Accounts.class, AuditService.class, Sessions.class})
+  static class App {}
+
+  /** Writes with {@code JdbcTemplate}; fails after writing while {@code failures} is positive. */
+  static class Orders {
+    final JdbcTemplate jdbc;
+    final AtomicInteger failures = new AtomicInteger();
+
+    Orders(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @OnEvent("order.paid")
+    public void paid(JsonNode order) {
+      jdbc.update("insert into paid_order (id, amount) values (?, ?)", order.get("id").asText(), order.get("amount").asInt());
+      if (failures.getAndDecrement() > 0) {
+        throw new IllegalStateException("the warehouse API is down");
+      }
+    }
+  }
+
+  /** Writes with JPA, flushed so that its INSERT runs before the failure. */
+  static class Invoices {
+    @PersistenceContext
+    EntityManager entityManager;
+    final AtomicInteger failures = new AtomicInteger();
+
+    @OnEvent("invoice.created")
+    public void created(JsonNode invoice) {
+      entityManager.persist(new InvoiceRecord(invoice.get("id").asText(), invoice.get("amount").asLong()));
+      entityManager.flush(); // refused with "no transaction is in progress" unless JPA joined one
+      if (failures.getAndDecrement() > 0) {
+        throw new IllegalStateException("the mailer is down");
+      }
+    }
+  }
+
+  /** Calls a {@code @Transactional} service. */
+  static class Accounts {
+    final AuditService audit;
+    final AtomicInteger failures = new AtomicInteger();
+
+    Accounts(AuditService audit) {
+      this.audit = audit;
+    }
+
+    @OnEvent("account.closed")
+    public void closed(JsonNode account) {
+      audit.record(account.get("id").asText());
+      if (failures.getAndDecrement() > 0) {
+        throw new IllegalStateException("the CRM is down");
+      }
+    }
+  }
+
+  /** Reads the session's timeouts as a handler's {@code JdbcTemplate} sees them. */
+  static class Sessions {
+    final JdbcTemplate jdbc;
+    volatile String seen;
+
+    Sessions(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @OnEvent("session.checked")
+    public void checked() {
+      seen = jdbc.queryForObject("select current_setting('statement_timeout') || ' ' || current_setting('lock_timeout')",
+          String.class);
+    }
+  }
+
+  /** A service of the application, transactional on its own. */
+  public static class AuditService {
+    final JdbcTemplate jdbc;
+
+    AuditService(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @Transactional
+    public void record(String id) {
+      jdbc.update("insert into audit_entry (id, transaction_name) values (?, ?)", id,
+          TransactionSynchronizationManager.getCurrentTransactionName());
+    }
+  }
+
+  @LocalServerPort
+  int port;
+  @Autowired
+  protected WebhookRuntime runtime;
+  @Autowired
+  JdbcTemplate jdbc;
+  @Autowired
+  Orders orders;
+  @Autowired
+  Invoices invoices;
+  @Autowired
+  Accounts accounts;
+  @Autowired
+  MeterRegistry meters;
+  @Autowired
+  org.springframework.context.ApplicationContext context;
+
+  @Test
+  void signedDeliveryPostedOverHttpRunsTheHandlerBean() {
+    SignedDeliveries.Answer answer = post("ord-1", "order.paid", "{\"id\":\"ord-1\",\"amount\":42}");
+
+    assertEquals(200, answer.status(), answer.body());
+    assertEquals(EventStatus.DONE, awaitSettled("ord-1").status());
+    assertEquals(42, jdbc.queryForObject("select amount from paid_order where id = 'ord-1'", Integer.class));
+  }
+
+  @Test
+  void jdbcTemplateWriteOfAFailingHandlerRollsBackWithTheLedgerRow() {
+    orders.failures.set(1);
+    assertEquals(200, post("ord-2", "order.paid", "{\"id\":\"ord-2\",\"amount\":7}").status());
+
+    EventSummary failed = awaitFailedAttempt("ord-2");
+    assertEquals(EventStatus.PENDING, failed.status());
+    assertEquals(0, count("paid_order", "ord-2"), "the handler's JdbcTemplate insert committed without the ledger row");
+
+    dueNow("ord-2");
+    assertEquals(EventStatus.DONE, awaitSettled("ord-2").status());
+    assertEquals(1, count("paid_order", "ord-2"));
+  }
+
+  @Test
+  void duplicateDeliveryLeavesAJpaEntityWrittenOnce() {
+    String body = "{\"id\":\"inv-1\",\"amount\":1200}";
+    assertEquals(200, post("inv-1", "invoice.created", body).status());
+    assertEquals(EventStatus.DONE, awaitSettled("inv-1").status());
+
+    SignedDeliveries.Answer again = post("inv-1", "invoice.created", body);
+
+    assertEquals(200, again.status());
+    assertTrue(again.body().startsWith("duplicate"), again.body());
+    assertEquals(1, count("invoice_record", "inv-1"));
+  }
+
+  @Test
+  void jpaEntityOfAFailingHandlerRollsBackWithTheLedgerRow() {
+    invoices.failures.set(1);
+    assertEquals(200, post("inv-2", "invoice.created", "{\"id\":\"inv-2\",\"amount\":5}").status());
+
+    awaitFailedAttempt("inv-2");
+    assertEquals(0, count("invoice_record", "inv-2"), "the flushed JPA insert committed without the ledger row");
+
+    dueNow("inv-2");
+    assertEquals(EventStatus.DONE, awaitSettled("inv-2").status());
+    assertEquals(1, count("invoice_record", "inv-2"));
+  }
+
+  @Test
+  void transactionalServiceCalledFromAHandlerJoinsTheLedgerTransaction() {
+    assertEquals(200, post("acc-1", "account.closed", "{\"id\":\"acc-1\"}").status());
+
+    assertEquals(EventStatus.DONE, awaitSettled("acc-1").status());
+    // REQUIRED joined the transaction hookledger began, rather than beginning one of its own
+    assertEquals("hookledger", jdbc.queryForObject("select transaction_name from audit_entry where id = 'acc-1'",
+        String.class));
+  }
+
+  @Test
+  void transactionalServiceWriteOfAFailingHandlerRollsBack() {
+    accounts.failures.set(1);
+    assertEquals(200, post("acc-2", "account.closed", "{\"id\":\"acc-2\"}").status());
+
+    awaitFailedAttempt("acc-2");
+    assertEquals(0, count("audit_entry", "acc-2"), "the @Transactional service committed apart from the ledger row");
+
+    dueNow("acc-2");
+    assertEquals(EventStatus.DONE, awaitSettled("acc-2").status());
+    assertEquals(1, count("audit_entry", "acc-2"));
+  }
+
+  @Test
+  void deadlinesAreSetInTheSpringTransaction() {
+    assertEquals(200, post("ses-1", "session.checked", "{}").status());
+
+    assertEquals(EventStatus.DONE, awaitSettled("ses-1").status());
+    // the runtime's SET LOCAL ran on the connection Spring bound, not on one of its own
+    assertEquals("5s 3s", context.getBean(Sessions.class).seen);
+  }
+
+  @Test
+  void springSecurityRefusesOtherPostsButNotDeliveries() throws Exception {
+    HttpResponse<String> other = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
+            .POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertTrue(other.statusCode() == 401 || other.statusCode() == 403, "security is not active: " + other.statusCode());
+
+    SignedDeliveries.Answer delivery = post("ord-3", "order.paid", "{\"id\":\"ord-3\",\"amount\":1}");
+
+    assertEquals(200, delivery.status(), delivery.body());
+  }
+
+  @Test
+  void metersAreRecordedInTheApplicationsRegistry() {
+    assertEquals(200, post("ord-4", "order.paid", "{\"id\":\"ord-4\",\"amount\":3}").status());
+    awaitSettled("ord-4");
+
+    Counter received = meters.find("hookledger.events.received").tag("provider", "testhook").counter();
+    assertTrue(received != null && received.count() >= 1, "no hookledger.events.received counter");
+    Await.until("the processed counter", () -> {
+      Counter processed = meters.find("hookledger.events.processed").tag("provider", "testhook").counter();
+      return processed != null && processed.count() >= 1;
+    });
+  }
+
+  private SignedDeliveries.Answer post(String id, String type, String body) {
+    return SignedDeliveries.post(URI.create("http://127.0.0.1:" + port),
+        new TestHookSigner(SECRET).delivery("testhook", id, type, body));
+  }
+
+  private EventSummary awaitSettled(String id) {
+    Await.until(id + " settled", () -> summary(id) != null && summary(id).status().isSettled());
+    return summary(id);
+  }
+
+  private EventSummary awaitFailedAttempt(String id) {
+    Await.until(id + " failed once", () -> summary(id) != null && summary(id).attempts() == 1
+        && summary(id).status() == EventStatus.PENDING);
+    return summary(id);
+  }
+
+  /** Brings the retry forward from its backoff: the workers' next poll takes it. */
+  private void dueNow(String id) {
+    jdbc.update("update hookledger.event set available_at = now() where provider = 'testhook' and event_id = ?", id);
+  }
+
+  private EventSummary summary(String id) {
+    return runtime.admin().show("testhook", "", id).map(EventDetail::summary).orElse(null);
+  }
+
+  private int count(String table, String id) {
+    return jdbc.queryForObject("select count(*) from " + table + " where id = ?", Integer.class, id);
+  }
+}

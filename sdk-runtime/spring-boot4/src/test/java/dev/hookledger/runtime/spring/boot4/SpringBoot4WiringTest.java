@@ -1,0 +1,103 @@
+package dev.hookledger.runtime.spring.boot4;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+/**
+ * The Boot 4 starter's start-up: the ledger's schema applied as Boot's own initializers decide
+ * ({@code embedded} by default, which a real PostgreSQL is not), and the failures a new application
+ * meets first explained by hookledger's {@code FailureAnalyzer}, registered as Boot expects.
+ */
+class SpringBoot4WiringTest {
+  private static final String SECRET = "boot4-wiring-secret";
+
+  private static ApplicationContextRunner runner(TestDatabase.Database db) {
+    return new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class, HookledgerAutoConfiguration.class))
+        .withPropertyValues("spring.datasource.url=" + db.jdbcUrl(), "hookledger.workers=0");
+  }
+
+  private static long ledgerSchemas(TestDatabase.Database db) throws SQLException {
+    try (Connection c = db.dataSource().getConnection(); ResultSet r = c.createStatement()
+        .executeQuery("select count(*) from information_schema.schemata where schema_name = 'hookledger'")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  @Test
+  void ledgerSchemaIsNotAppliedToARealPostgresqlByDefault() throws SQLException {
+    TestDatabase.Database db = TestDatabase.create();
+    runner(db).withPropertyValues("hookledger.providers.testhook.secret=" + SECRET)
+        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WebhookRuntime.class));
+    assertEquals(0, ledgerSchemas(db));
+  }
+
+  @Test
+  void ledgerSchemaIsAppliedOnlyWhenAskedAlways() throws SQLException {
+    TestDatabase.Database db = TestDatabase.create();
+    runner(db).withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=always")
+        .run(context -> assertThat(context).hasNotFailed());
+    assertEquals(1, ledgerSchemas(db));
+    TestDatabase.Database untouched = TestDatabase.create();
+    runner(untouched).withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=never")
+        .run(context -> assertThat(context).hasNotFailed());
+    assertEquals(0, ledgerSchemas(untouched));
+  }
+
+  @Test
+  void refusedSecretIsExplainedByTheFailureAnalyzerWithoutTheValue() {
+    runner(TestDatabase.create()).withPropertyValues("hookledger.providers.testhook.secret=${HOOKLEDGER_UNSET_SECRET}")
+        .run(context -> {
+          FailureAnalysis analysis = analyze(context.getStartupFailure());
+          assertEquals("hookledger.providers.testhook.secret is an unresolved placeholder (${...}): the variable or"
+              + " property it names is not set: set it to the provider's webhook signing secret (several,"
+              + " comma-separated, during a rotation)", analysis.getDescription());
+          assertEquals("Set hookledger.providers.testhook.secret to the provider's webhook signing secret, e.g."
+              + " hookledger.providers.testhook.secret=${WEBHOOK_SECRET} with WEBHOOK_SECRET set in the environment"
+              + " (several, comma-separated, during a rotation).", analysis.getAction());
+        });
+  }
+
+  @Test
+  void missingDataSourceIsExplainedByTheFailureAnalyzer() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(HookledgerAutoConfiguration.class))
+        .withPropertyValues("hookledger.providers.testhook.secret=" + SECRET)
+        .run(context -> {
+          FailureAnalysis analysis = analyze(context.getStartupFailure());
+          assertEquals("hookledger needs the application's DataSource, and there is none: set spring.datasource.url"
+              + " to the PostgreSQL database of the ledger", analysis.getDescription());
+          assertThat(analysis.getAction()).startsWith("Set spring.datasource.url (and spring.datasource.username,"
+              + " spring.datasource.password) to the PostgreSQL database of the ledger");
+        });
+  }
+
+  /** What the failure analyzers registered in {@code META-INF/spring.factories} make of {@code failure}, as Boot asks them. */
+  private static FailureAnalysis analyze(Throwable failure) {
+    assertThat(failure).isNotNull();
+    // Boot's own analyzers want the context's bean factory and environment: those that cannot be made here are skipped
+    List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(SpringBoot4WiringTest.class.getClassLoader())
+        .load(FailureAnalyzer.class, null, (type, implementation, cause) -> {});
+    return analyzers.stream().filter(a -> a.getClass().getName().startsWith("dev.hookledger."))
+        .map(a -> a.analyze(failure)).filter(Objects::nonNull).findFirst()
+        .orElseThrow(() -> new AssertionError("no hookledger FailureAnalyzer explains " + failure));
+  }
+}
