@@ -12,7 +12,13 @@ import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testing.TestHttp;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.internal.Json;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.testing.TestServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.UUID;
@@ -27,6 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class RefusedDeliveriesTest {
   static final String SECRET = "whsec-refused-test";
+  static final String ADMIN_TOKEN = "refused-deliveries-admin-token-0123456789";
   static final SimpleMeterRegistry METRICS = new SimpleMeterRegistry();
   static TestDatabase.Database db;
   static ServedRuntime server;
@@ -34,12 +41,20 @@ class RefusedDeliveriesTest {
   @BeforeAll
   static void start() {
     db = TestDatabase.create();
-    server = ServedRuntime.serve(WebhookRuntime.builder()
+    WebhookRuntime runtime = WebhookRuntime.builder()
         .jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .listener(MicrometerWebhookListener.of(METRICS))
         .workers(0)
-        .maxBodyBytes("testhook", 1024));
+        .maxBodyBytes("testhook", 1024)
+        .build();
+    runtime.migrate();
+    runtime.start();
+    server = new ServedRuntime(runtime, TestServer.start(context -> {
+      ServedRuntime.filter(context, runtime);
+      context.addServlet(new ServletHolder(new AdminServlet(runtime, AdminAuthorizer.bearerToken(ADMIN_TOKEN))),
+          "/admin/*");
+    }));
   }
 
   @AfterAll
@@ -48,7 +63,7 @@ class RefusedDeliveriesTest {
   }
 
   @Test
-  void wrongSecretForgeryUnknownProviderAndTooLargeAreCountedKeptAndMetered() {
+  void wrongSecretForgeryUnknownProviderAndTooLargeAreCountedKeptAndMetered() throws Exception {
     String wrongSecret = "evt_" + UUID.randomUUID();
     String forged = "evt_" + UUID.randomUUID();
     assertEquals(401, TestHttp.send(new TestHookSigner("a-secret-rotated-on-one-side")
@@ -86,6 +101,45 @@ class RefusedDeliveriesTest {
         .tags("provider", RefusedDeliveries.UNKNOWN_PROVIDER, "reason", "unknown_provider").counter().count());
     assertTrue(LedgerRows.event(db.dataSource(), "hookledger", wrongSecret).isEmpty());
     assertTrue(LedgerRows.event(db.dataSource(), "hookledger", forged).isEmpty());
+
+    // the operator's doors: the page, its JSON and the health details show them too
+    String page = admin("/admin/", "text/html");
+    assertTrue(page.contains("<a class=\"card alarm\" id=\"card-refused\" href=\"#refused\""), page);
+    assertTrue(page.contains("<tr><td>testhook</td><td>SIGNATURE_MISMATCH</td><td>401</td><td class=\"n\">1</td></tr>"),
+        page);
+    assertTrue(page.contains("x-test-signature: <span class=\"muted\">(hidden)</span>"), page);
+    assertFalse(page.contains(new TestHookSigner("a-secret-rotated-on-one-side").signature("{\"secret\":\"body\"}")),
+        "no signature on the page");
+    JsonNode json = Json.MAPPER.readTree(admin("/admin/refused.json", "application/json"));
+    assertEquals(4, json.get("total").asLong());
+    assertEquals("too_large", json.get("recent").get(0).get("reason").asText());
+    assertEquals(RefusedDelivery.HIDDEN, json.get("recent").get(3).get("headers").get("x-test-signature").asText());
+    JsonNode health = Json.MAPPER.readTree(admin("/admin/health.json", "application/json"));
+    assertEquals(4, health.get("refused").get("total").asLong());
+    assertEquals("signature_mismatch", health.get("refused").get("counts").get(2).get("reason").asText());
+  }
+
+  @Test
+  void aPageWithNothingRefusedSaysSo() throws Exception {
+    WebhookRuntime quiet = WebhookRuntime.builder().jdbcUrl(db.jdbcUrl())
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).workers(0).build();
+    try (TestServer page = TestServer.start(context -> context.addServlet(
+        new ServletHolder(new AdminServlet(quiet, AdminAuthorizer.bearerToken(ADMIN_TOKEN))), "/admin/*"))) {
+      String html = TestHttp.send(HttpRequest.newBuilder(page.uri("/admin/"))
+          .header("Authorization", "Bearer " + ADMIN_TOKEN).build()).body();
+
+      assertTrue(html.contains("<a class=\"card\" id=\"card-refused\" href=\"#refused\""), html);
+      assertTrue(html.contains("<p id=\"no-refused\">none refused</p>"), html);
+    } finally {
+      quiet.close();
+    }
+  }
+
+  private static String admin(String path, String accept) {
+    var response = TestHttp.send(HttpRequest.newBuilder(server.uri(path)).header("Accept", accept)
+        .header("Authorization", "Bearer " + ADMIN_TOKEN).build());
+    assertEquals(200, response.statusCode(), response.body());
+    return response.body();
   }
 
   private static String header(RefusedDelivery refused, String name) {

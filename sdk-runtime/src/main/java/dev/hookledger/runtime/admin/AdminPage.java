@@ -5,6 +5,7 @@ import static dev.hookledger.runtime.admin.AdminHtml.hidden;
 import static dev.hookledger.runtime.admin.AdminHtml.time;
 
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
@@ -20,7 +21,8 @@ import java.util.TreeSet;
  * highlighted (dead, failing, stuck, an old waiting event), the last hour's activity, counts per
  * provider, then one list of events (tabs for failing, stuck, dead and recent; filters by provider,
  * type and status; keyset pages) with each event on one line: attempt k of N, next attempt, root
- * cause, and a retry button where one applies. Every value from the ledger is escaped.
+ * cause, and a retry button where one applies; below, the deliveries this node refused. Every value
+ * from the ledger or a sender is escaped.
  */
 final class AdminPage {
   /** A waiting event older than this is highlighted even if nothing is failing or stuck. */
@@ -39,12 +41,13 @@ final class AdminPage {
 
   private AdminPage() {}
 
-  static String render(InboxStatus status, Throughput throughput, EventPage page, Filters filters, String error,
-      String base, String guardHeader, String nonce) {
+  /** @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone */
+  static String render(InboxStatus status, RefusedDeliveries refused, Throughput throughput, EventPage page,
+      Filters filters, String error, String base, String guardHeader, String nonce) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
-    cards(h, status, base);
+    cards(h, status, refused, base);
     h.append("<div class=\"top\">");
     ActivityChart.render(h, throughput);
     counts(h, status);
@@ -56,11 +59,14 @@ final class AdminPage {
     } else {
       events(h, page, status.asOf(), filters, base);
     }
+    if (refused != null) {
+      RefusedSection.render(h, refused, status.asOf());
+    }
     AdminHtml.end(h, nonce, guardHeader);
     return h.toString();
   }
 
-  private static void cards(StringBuilder h, InboxStatus s, String base) {
+  private static void cards(StringBuilder h, InboxStatus s, RefusedDeliveries refused, String base) {
     h.append("<div class=\"cards\" id=\"summary\">");
     card(h, "failing", s.failing(), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
     card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + DurationText.format(s.stuckAfter())
@@ -74,6 +80,9 @@ final class AdminPage {
     card(h, "waiting", s.waiting(), false, "pending or processing", link(base, "waiting"));
     card(h, "total", s.total(), false, "events in the ledger", link(base, "all"));
     card(h, "duplicates", s.duplicates(), false, "duplicate deliveries acknowledged without processing", null);
+    if (refused != null) {
+      RefusedSection.card(h, refused);
+    }
     h.append("</div>\n");
   }
 
