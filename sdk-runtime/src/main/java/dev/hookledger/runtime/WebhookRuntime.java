@@ -180,7 +180,7 @@ public final class WebhookRuntime implements AutoCloseable {
     this.renewals = new LeaseRenewals(dsl, events);
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, schema);
-    ProcessingRows rows = new ProcessingRows(dsl, events);
+    ProcessingRows rows = new ProcessingRows(dsl, events, b.retryPolicy.maxAttempts());
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
         new Retries(rows, b.retryPolicy, listener), listener, deadline);
     this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,

@@ -107,6 +107,12 @@ public final class AdminJson {
     o.put("bodyLength", d.bodyLength());
     o.put("body", d.body());
     o.put("payload", d.payload().orElse(null));
+    com.fasterxml.jackson.databind.node.ArrayNode attempts = o.putArray("attempts");
+    for (EventAttempt a : d.attempts()) {
+      attempts.addObject().put("attempt", a.attempt()).put("node", a.node()).put("startedAt", a.startedAt().toString())
+          .put("endedAt", a.endedAt().toString()).put("durationMs", a.duration().toMillis()).put("outcome", a.outcome())
+          .put("cause", a.cause()).put("error", a.error());
+    }
     return o;
   }
 
