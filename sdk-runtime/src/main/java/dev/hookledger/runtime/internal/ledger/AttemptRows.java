@@ -60,6 +60,17 @@ public final class AttemptRows {
         .execute();
   }
 
+  /** Deletes the attempts of {@code keys} (events being pruned), inside {@code tx}. */
+  public void deleteOf(DSLContext tx, List<EventKey> keys) {
+    if (keys.isEmpty()) {
+      return;
+    }
+    tx.deleteFrom(table)
+        .where(DSL.row(PROVIDER, SCOPE, EVENT_ID).in(keys.stream()
+            .map(k -> DSL.row(k.provider(), k.scope(), k.eventId())).toList()))
+        .execute();
+  }
+
   /** Every recorded attempt of {@code key}, oldest first (an operator's retry numbers them from 1 again). */
   public List<Attempt> of(DSLContext dsl, EventKey key) {
     return dsl.select(ATTEMPT, NODE, STARTED_AT, ENDED_AT, DURATION_MS, OUTCOME, CAUSE, ERROR).from(table)
