@@ -29,12 +29,13 @@ final class AdminPage {
   static final Duration OLD_WAITING = Duration.ofHours(1);
 
   /** The filters of the shown list, as the request gave them ({@code status} may be {@code all}). */
-  record Filters(String status, String provider, String type, String after) {
+  record Filters(String status, String provider, String type, String id, String after) {
     Map<String, String> params() {
       Map<String, String> p = new LinkedHashMap<>();
       p.put("status", status);
       p.put("provider", provider);
       p.put("type", type);
+      p.put("id", id);
       return p;
     }
   }
@@ -150,7 +151,9 @@ final class AdminPage {
         h.append("<option").append(p.equals(f.provider()) ? " selected" : "").append('>').append(escape(p))
             .append("</option>"));
     h.append("</select></label> <label>type <input name=\"type\" size=\"18\" placeholder=\"invoice.* or exact\" value=\"")
-        .append(escape(f.type() == null ? "" : f.type())).append("\"></label> <button type=\"submit\">filter</button>");
+        .append(escape(f.type() == null ? "" : f.type())).append("\"></label> <label>id <input name=\"id\" id=\"search-id\"")
+        .append(" size=\"18\" placeholder=\"event or delivery id\" value=\"").append(escape(f.id() == null ? "" : f.id()))
+        .append("\"></label> <button type=\"submit\">filter</button>");
     if (s.dead() > 0) {
       h.append(" <a class=\"button danger\" id=\"retry-all-dead\" href=\"").append(escape(base))
           .append("/confirm-retry-dead\">retry all ").append(s.dead()).append(" dead…</a>");

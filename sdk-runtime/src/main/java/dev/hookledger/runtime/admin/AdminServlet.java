@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes, relative to the mapping. Pages: {@code GET /} the overview (query parameters
  * {@code status} (a {@link StatusFilter} or {@code all}), {@code provider}, {@code type} (a type or
- * pattern such as {@code invoice.*}), {@code after} (the next page's cursor); with
+ * pattern such as {@code invoice.*}), {@code id} (an event id or delivery id, any provider), {@code after} (the next page's cursor); with
  * {@code Accept: application/json}, the status, failing and dead lists as JSON, plus the runtime's
  * {@link dev.hookledger.runtime.Health} when built over a runtime); {@code GET /event?provider=&scope=&eventId=}
  * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead". JSON:
@@ -269,12 +269,15 @@ public class AdminServlet extends HttpServlet {
       return;
     }
     String statusParam = param(req, "status");
+    if (statusParam == null && param(req, "id") != null) {
+      statusParam = "all"; // a search looks in every status
+    }
     if (statusParam == null) {
       // the first question is what needs a person: show that first
       statusParam = status.failing() > 0 ? "failing" : status.stuck() > 0 ? "stuck" : status.dead() > 0 ? "dead" : "all";
     }
     AdminPage.Filters filters = new AdminPage.Filters(statusParam, param(req, "provider"), param(req, "type"),
-        param(req, "after"));
+        param(req, "id"), param(req, "after"));
     EventPage page = null;
     String problem = null;
     int code = 200;
@@ -299,7 +302,8 @@ public class AdminServlet extends HttpServlet {
   private EventQuery query(HttpServletRequest req, String status, int limit) {
     return EventQuery.builder()
         .status(status == null || status.equals("all") ? null : StatusFilter.parse(status))
-        .provider(param(req, "provider")).type(param(req, "type")).after(param(req, "after")).limit(limit).build();
+        .provider(param(req, "provider")).type(param(req, "type")).id(param(req, "id")).after(param(req, "after"))
+        .limit(limit).build();
   }
 
   private EventDetail detail(HttpServletRequest req) {

@@ -49,6 +49,10 @@ final class EventReader {
     if (query.provider().isPresent()) {
       where = where.and(PROVIDER.eq(query.provider().get()));
     }
+    if (query.id().isPresent()) {
+      // each side its own index (schema V5): the primary key cannot serve an id without provider and scope
+      where = where.and(EVENT_ID.eq(query.id().get()).or(EventTable.DELIVERY_ID.eq(query.id().get())));
+    }
     if (query.typePattern().isPresent()) {
       TypePattern t = query.typePattern().get();
       // startsWith escapes % and _ in the prefix: "invoice_x.*" matches no "invoiceAx." type

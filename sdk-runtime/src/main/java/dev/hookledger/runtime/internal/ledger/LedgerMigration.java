@@ -34,7 +34,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V1__ledger"),
       load("V2__status_counts"),
       load("V3__operator_indexes"),
-      load("V4__attempts"));
+      load("V4__attempts"),
+      load("V5__search_indexes"));
 
 
   /** The newest version this build knows. */
