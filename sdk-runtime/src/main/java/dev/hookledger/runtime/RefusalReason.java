@@ -9,19 +9,19 @@ import dev.hookledger.RejectionReason;
  */
 public enum RefusalReason {
   /** See {@link RejectionReason#SIGNATURE_MISSING}. */
-  SIGNATURE_MISSING(401),
+  SIGNATURE_MISSING(RejectionReason.SIGNATURE_MISSING),
   /** See {@link RejectionReason#SIGNATURE_MALFORMED}. */
-  SIGNATURE_MALFORMED(401),
+  SIGNATURE_MALFORMED(RejectionReason.SIGNATURE_MALFORMED),
   /** See {@link RejectionReason#SIGNATURE_MISMATCH}: a wrong secret, or a secret rotated on one side only. */
-  SIGNATURE_MISMATCH(401),
+  SIGNATURE_MISMATCH(RejectionReason.SIGNATURE_MISMATCH),
   /** See {@link RejectionReason#TIMESTAMP_OUT_OF_TOLERANCE}: a stale (or future) signed timestamp. */
-  TIMESTAMP_OUT_OF_TOLERANCE(401),
+  TIMESTAMP_OUT_OF_TOLERANCE(RejectionReason.TIMESTAMP_OUT_OF_TOLERANCE),
   /** See {@link RejectionReason#NO_SECRET_CONFIGURED}. */
-  NO_SECRET_CONFIGURED(401),
+  NO_SECRET_CONFIGURED(RejectionReason.NO_SECRET_CONFIGURED),
   /** See {@link RejectionReason#MALFORMED}; also a body that could not be read. */
-  MALFORMED(400),
+  MALFORMED(RejectionReason.MALFORMED),
   /** See {@link RejectionReason#TOO_LARGE}. */
-  TOO_LARGE(413),
+  TOO_LARGE(RejectionReason.TOO_LARGE),
   /** The path names no registered provider. */
   UNKNOWN_PROVIDER(404),
   /** The bytes of bodies held at once reached the runtime's budget: busy, try again. */
@@ -33,6 +33,11 @@ public enum RefusalReason {
 
   RefusalReason(int httpStatus) {
     this.httpStatus = httpStatus;
+  }
+
+  // the adapter's reasons answer as the adapter's enum says: one owner of each status
+  RefusalReason(RejectionReason same) {
+    this(same.httpStatus());
   }
 
   /** The HTTP status the door answers with for this reason. */

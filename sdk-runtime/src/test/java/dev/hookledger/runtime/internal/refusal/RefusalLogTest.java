@@ -10,10 +10,9 @@ import dev.hookledger.runtime.RefusalReason;
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.RefusedDelivery;
 import dev.hookledger.runtime.WebhookListener;
-import java.time.Clock;
+import dev.hookledger.runtime.testing.SteppingClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RefusalLogTest {
-  private final MovableClock clock = new MovableClock();
+  private final SteppingClock clock = new SteppingClock(Instant.parse("2026-12-01T03:00:00Z"));
   private final List<RefusedDelivery> told = new ArrayList<>();
   private final RefusalLog refusals = new RefusalLog(clock, new WebhookListener() {
     @Override
@@ -104,29 +103,5 @@ class RefusalLogTest {
 
   private Optional<String> refuse(String provider, RefusalReason reason) {
     return refusals.refused(provider, reason, RequestFacts.of("10.0.0.9", "/webhooks/" + provider, HttpHeaders.empty()));
-  }
-
-  /** A clock the test moves. */
-  static final class MovableClock extends Clock {
-    private Instant now = Instant.parse("2026-12-01T03:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }
