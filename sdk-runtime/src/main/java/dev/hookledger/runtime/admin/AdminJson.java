@@ -116,6 +116,14 @@ public final class AdminJson {
     return o;
   }
 
+  /** Causes grouped: {@code [{"cause": ..., "events": n, "failing": n, "dead": n}, ...]}, most events first. */
+  public static com.fasterxml.jackson.databind.node.ArrayNode causes(List<CauseCount> causes) {
+    com.fasterxml.jackson.databind.node.ArrayNode a = JsonNodeFactory.instance.arrayNode();
+    causes.forEach(c -> a.addObject().put("cause", c.cause()).put("events", c.events()).put("failing", c.failing())
+        .put("dead", c.dead()));
+    return a;
+  }
+
   /** Received and settled per minute: {@code {"minutes": [{"start": ..., "received": n, "settled": n}, ...]}}. */
   public static ObjectNode throughput(Throughput t) {
     ObjectNode o = NODES.objectNode();

@@ -27,6 +27,8 @@ import java.util.TreeSet;
 final class AdminPage {
   /** A waiting event older than this is highlighted even if nothing is failing or stuck. */
   static final Duration OLD_WAITING = Duration.ofHours(1);
+  /** Causes listed, most events first. */
+  static final int CAUSES_SHOWN = 10;
 
   /** The filters of the shown list, as the request gave them ({@code status} may be {@code all}). */
   record Filters(String status, String provider, String type, String id, String after) {
@@ -43,8 +45,8 @@ final class AdminPage {
   private AdminPage() {}
 
   /** @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone */
-  static String render(InboxStatus status, RefusedDeliveries refused, Throughput throughput, EventPage page,
-      Filters filters, String error, String base, String guardHeader, String nonce) {
+  static String render(InboxStatus status, RefusedDeliveries refused, List<CauseCount> causes, Throughput throughput,
+      EventPage page, Filters filters, String error, String base, String guardHeader, String nonce) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
@@ -52,6 +54,7 @@ final class AdminPage {
     h.append("<div class=\"top\">");
     ActivityChart.render(h, throughput);
     counts(h, status);
+    causes(h, causes);
     h.append("</div>\n");
     tabs(h, status, filters, base);
     filterForm(h, status, filters, base);
@@ -120,6 +123,19 @@ final class AdminPage {
     if (providers.isEmpty()) {
       h.append("<tr><td colspan=\"").append(StatusColumn.NAMES.size() + 1).append("\">the ledger is empty</td></tr>\n");
     }
+    h.append("</table>\n");
+  }
+
+  /** Failing and dead events grouped by root cause, most first: what one fix would clear. */
+  private static void causes(StringBuilder h, List<CauseCount> causes) {
+    if (causes.isEmpty()) {
+      return;
+    }
+    h.append("<table id=\"causes\"><tr><th class=\"n\">events</th><th class=\"n\">failing</th>")
+        .append("<th class=\"n\">dead</th><th>cause</th></tr>\n");
+    causes.stream().limit(CAUSES_SHOWN).forEach(c -> h.append("<tr><td class=\"n\">").append(c.events())
+        .append("</td><td class=\"n\">").append(c.failing()).append("</td><td class=\"n\">").append(c.dead())
+        .append("</td><td class=\"cause\">").append(escape(c.cause())).append("</td></tr>\n"));
     h.append("</table>\n");
   }
 

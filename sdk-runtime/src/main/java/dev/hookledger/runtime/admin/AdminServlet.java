@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -261,6 +262,7 @@ public class AdminServlet extends HttpServlet {
       o.set("status", AdminJson.status(status));
       o.set("failing", AdminJson.page(listed(StatusFilter.FAILING)));
       o.set("dead", AdminJson.page(listed(StatusFilter.DEAD)));
+      o.set("causes", AdminJson.causes(admin.causes()));
       if (health != null) {
         o.set("health", healthJson());
         o.set("refused", RefusedJson.of(refused.get()));
@@ -288,7 +290,8 @@ public class AdminServlet extends HttpServlet {
       code = 400;
     }
     String nonce = nonce(resp);
-    html(resp, code, AdminPage.render(status, refused == null ? null : refused.get(), admin.throughput(), page,
+    List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
+    html(resp, code, AdminPage.render(status, refused == null ? null : refused.get(), causes, admin.throughput(), page,
         filters, problem, base(req), GUARD_HEADER, nonce));
   }
 
