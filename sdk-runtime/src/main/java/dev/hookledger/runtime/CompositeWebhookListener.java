@@ -39,6 +39,11 @@ final class CompositeWebhookListener implements WebhookListener {
   }
 
   @Override
+  public void refused(RefusedDelivery refused) {
+    each(l -> l.refused(refused), "refused");
+  }
+
+  @Override
   public void ledgerUnavailable(String provider, Throwable cause) {
     each(l -> l.ledgerUnavailable(provider, cause), "ledgerUnavailable");
   }

@@ -46,6 +46,7 @@ final class ShadowPass {
     OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
     if (maxBodyBytes.isEmpty()) {
       log.debug("shadow mode: no provider '{}' registered; request passed on unrecorded", provider);
+      DoorRefusals.record(runtime, request, path, provider, RefusalReason.UNKNOWN_PROVIDER);
       return new Passed(request, null);
     }
     int limit = maxBodyBytes.getAsInt();
@@ -53,14 +54,14 @@ final class ShadowPass {
       return new Passed(request, null);
     }
     if (request.getContentLengthLong() > limit) {
-      tooLarge(runtime, provider, limit);
+      tooLarge(runtime, request, path, provider, limit);
       return new Passed(request, null); // not a byte read: the container serves the body as ever
     }
     InboundDelivery headers = Deliveries.headersOf(request, path).withProviderPath(providerPath);
     try {
       runtime.checkHeaders(provider, headers);
     } catch (DeliveryRejectedException e) {
-      wouldReject(provider, e);
+      wouldReject(runtime, request, path, provider, e);
       return new Passed(request, null);
     } catch (RuntimeException e) {
       log.error("shadow mode: {} delivery passed on unrecorded, its header check failed unexpectedly", provider, e);
@@ -76,13 +77,20 @@ final class ShadowPass {
       return new Passed(ReplayedBodyRequest.partlyRead(request, new byte[0]), null);
     }
     switch (body.status()) {
-      case TOO_LARGE -> tooLarge(runtime, provider, limit);
-      case OVER_BUDGET -> log.warn("shadow mode: {} delivery passed on unrecorded: the body budget is spent ({})",
-          provider, runtime.bodyBudget());
-      case TIMED_OUT -> log.warn("shadow mode: {} delivery passed on unrecorded: its body did not arrive within {}",
-          provider, runtime.bodyReadDeadline().limit());
+      case TOO_LARGE -> tooLarge(runtime, request, path, provider, limit);
+      case OVER_BUDGET -> {
+        DoorRefusals.record(runtime, request, path, provider, RefusalReason.OVER_BUDGET);
+        log.warn("shadow mode: {} delivery passed on unrecorded: the body budget is spent ({})", provider,
+            runtime.bodyBudget());
+      }
+      case TIMED_OUT -> {
+        DoorRefusals.record(runtime, request, path, provider, RefusalReason.READ_TIMEOUT);
+        log.warn("shadow mode: {} delivery passed on unrecorded: its body did not arrive within {}", provider,
+            runtime.bodyReadDeadline().limit());
+      }
       case READ -> {
-        ShadowOutcome.recorded(request, receive(runtime, provider, Deliveries.withBody(headers, body.bytes())));
+        ShadowOutcome.recorded(request,
+            receive(runtime, request, path, provider, Deliveries.withBody(headers, body.bytes())));
         return new Passed(ReplayedBodyRequest.whole(request, body.bytes()), body);
       }
     }
@@ -91,25 +99,30 @@ final class ShadowPass {
     return new Passed(body.bytes().length == 0 ? request : ReplayedBodyRequest.partlyRead(request, body.bytes()), body);
   }
 
-  private static void wouldReject(String provider, DeliveryRejectedException e) {
+  private static void wouldReject(WebhookRuntime runtime, HttpServletRequest request, String path, String provider,
+      DeliveryRejectedException e) {
+    DoorRefusals.record(runtime, request, path, provider, RefusalReason.of(e.reason()));
     log.warn("shadow mode: {} delivery would be rejected with {} ({}): {}; passed on unrecorded", provider,
         e.httpStatus(), e.reason(), e.getMessage());
   }
 
-  private static void tooLarge(WebhookRuntime runtime, String provider, int limit) {
+  private static void tooLarge(WebhookRuntime runtime, HttpServletRequest request, String path, String provider,
+      int limit) {
     runtime.rejectedTooLarge(provider);
+    DoorRefusals.record(runtime, request, path, provider, RefusalReason.TOO_LARGE);
     log.warn("shadow mode: {} delivery larger than {} bytes would be refused (413); passed on unrecorded",
         provider, limit);
   }
 
   /** @return what the ledger did with it, or null if it was not recorded */
-  private static Receipt receive(WebhookRuntime runtime, String provider, InboundDelivery delivery) {
+  private static Receipt receive(WebhookRuntime runtime, HttpServletRequest request, String path, String provider,
+      InboundDelivery delivery) {
     try {
       Receipt receipt = runtime.receive(provider, delivery);
       log.debug("shadow mode: {} {}; passed on", receipt.event(), receipt.outcome());
       return receipt;
     } catch (DeliveryRejectedException e) {
-      wouldReject(provider, e);
+      wouldReject(runtime, request, path, provider, e);
     } catch (LedgerUnavailableException e) {
       log.warn("shadow mode: {} delivery passed on unrecorded, the ledger is unavailable: {}", provider, e.getMessage());
     } catch (RuntimeException e) {

@@ -197,6 +197,7 @@ public final class WebhookFilter implements Filter {
       throws IOException {
     OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
     if (maxBodyBytes.isEmpty()) {
+      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.UNKNOWN_PROVIDER);
       Responses.text(response, 404, provider.isEmpty()
           ? "no provider in the path: deliveries go to " + path.prefix() + "{provider}"
           : unknownProvider(provider));
@@ -211,6 +212,7 @@ public final class WebhookFilter implements Filter {
     try {
       runtime.checkHeaders(provider, headers);
     } catch (DeliveryRejectedException e) {
+      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.of(e.reason()));
       Responses.unread(response);
       Responses.rejected(response, e);
       return;
@@ -226,6 +228,7 @@ public final class WebhookFilter implements Filter {
           runtime.bodyReadDeadline());
     } catch (IOException e) {
       log.debug("{} delivery body could not be read: {}", provider, e.toString());
+      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.MALFORMED);
       Responses.text(response, 400, "malformed: the body could not be read");
       return;
     }
@@ -233,27 +236,32 @@ public final class WebhookFilter implements Filter {
       switch (body.status()) {
         case TOO_LARGE -> {
           runtime.rejectedTooLarge(provider);
+          DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.TOO_LARGE);
           Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
         }
         case OVER_BUDGET -> {
           log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.bodyBudget());
+          DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.OVER_BUDGET);
           Responses.unavailable(response);
         }
         case TIMED_OUT -> {
           log.debug("{} delivery answered 408: its body did not arrive within {}", provider,
               runtime.bodyReadDeadline().limit());
+          DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.READ_TIMEOUT);
           Responses.timedOut(response);
         }
-        case READ -> answer(response, provider, Deliveries.withBody(headers, body.bytes()));
+        case READ -> answer(request, requestPath, response, provider, Deliveries.withBody(headers, body.bytes()));
       }
     }
   }
 
-  private void answer(HttpServletResponse response, String provider, InboundDelivery delivery) throws IOException {
+  private void answer(HttpServletRequest request, String requestPath, HttpServletResponse response, String provider,
+      InboundDelivery delivery) throws IOException {
     try {
       Receipt receipt = runtime.receive(provider, delivery);
       Responses.text(response, 200, receipt.outcome().name().toLowerCase(Locale.ROOT));
     } catch (DeliveryRejectedException e) {
+      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.of(e.reason()));
       Responses.rejected(response, e);
     } catch (LedgerUnavailableException e) {
       log.warn("{} delivery answered 503: {}", provider, e.getMessage());
@@ -261,6 +269,7 @@ public final class WebhookFilter implements Filter {
     } catch (HandlerFailedException e) {
       Responses.text(response, 500, "handler failed: nothing was recorded; redeliver to retry");
     } catch (UnknownProviderException e) {
+      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.UNKNOWN_PROVIDER);
       Responses.text(response, 404, unknownProvider(provider));
     } catch (RuntimeException e) {
       log.error("{} delivery failed unexpectedly", provider, e);

@@ -37,6 +37,17 @@ public interface WebhookListener {
   /** A delivery was refused at the door; nothing was stored. */
   default void rejected(String provider, RejectionReason reason) {}
 
+  /**
+   * The webhook door refused a delivery, for any {@link RefusalReason}: an adapter's rejection (also
+   * told to {@link #rejected}), an unknown provider, a spent body budget or a body read timeout.
+   * Nothing was stored. Called for deliveries through {@link WebhookFilter} (and shadow mode's pass),
+   * which know the request's address; {@link WebhookRuntime#receive} called directly reports
+   * {@link #rejected} only.
+   *
+   * @param refused what was refused, with no body and no secret header's value; never null
+   */
+  default void refused(RefusedDelivery refused) {}
+
   /** The ledger could not be reached; the delivery was answered 503. */
   default void ledgerUnavailable(String provider, Throwable cause) {}
 

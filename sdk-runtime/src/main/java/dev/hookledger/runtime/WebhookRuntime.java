@@ -45,6 +45,8 @@ import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.HandlerDeadline;
 import dev.hookledger.runtime.internal.process.Retries;
 import dev.hookledger.runtime.internal.receive.HeaderCheck;
+import dev.hookledger.runtime.internal.refusal.RefusalLog;
+import dev.hookledger.runtime.internal.refusal.RequestFacts;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
@@ -148,6 +150,7 @@ public final class WebhookRuntime implements AutoCloseable {
   private final EventProcessor processor;
   private final Receiver receiver;
   private final HeaderCheck headerCheck;
+  private final RefusalLog refusals;
   private final BodyBudget bodyBudget;
   private final ReadDeadline bodyReadDeadline;
   private final HandlerDeadline deadline;
@@ -177,7 +180,7 @@ public final class WebhookRuntime implements AutoCloseable {
     this.renewals = new LeaseRenewals(dsl, events);
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, schema);
-    ProcessingRows rows = new ProcessingRows(dsl, events);
+    ProcessingRows rows = new ProcessingRows(dsl, events, b.retryPolicy.maxAttempts());
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
         new Retries(rows, b.retryPolicy, listener), listener, deadline);
     this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
@@ -185,6 +188,7 @@ public final class WebhookRuntime implements AutoCloseable {
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,
         new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
     this.headerCheck = new HeaderCheck(providers, listener);
+    this.refusals = new RefusalLog(clock, listener);
     this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
     this.bodyReadDeadline = ReadDeadline.of(b.bodyReadTimeout);
     RuntimeTransactions.record(this, b.transactionProvider);
@@ -391,6 +395,20 @@ public final class WebhookRuntime implements AutoCloseable {
   /** Deliveries waiting for a ledger writer now (tests hold the writer and watch requests queue). */
   int deliveriesWaitingForCommit() {
     return writer.waiting();
+  }
+
+  /**
+   * The deliveries this node's {@link WebhookFilter} refused since it was built: counts by
+   * provider and reason and the last {@value RefusedDeliveries#RECENT} requests, from memory (no
+   * ledger read, so it answers whatever the database does). Each node counts its own. Never null.
+   */
+  public RefusedDeliveries refusedDeliveries() {
+    return refusals.snapshot();
+  }
+
+  /** Records a delivery the door refused: counted, kept, told to the listener, logged at WARN (rate-limited). */
+  void refused(String provider, RefusalReason reason, RequestFacts facts) {
+    refusals.refused(provider, reason, facts);
   }
 
   /** Tells the listener of a body the filter refused as too large before calling {@link #receive}. */

@@ -56,7 +56,7 @@ class SchemaVersionsTest {
     assertEquals(LedgerMigration.latest(), admin.schemaVersion());
     assertEquals(before, sql.fetchSingle("select string_agg(event_id || ':' || status || ':' || encode(body, 'escape'),"
         + " ',' order by event_id) from hookledger.event").get(0, String.class));
-    assertEquals(List.of(1, 2, 3), sql.fetch("select version from hookledger.schema_version order by version")
+    assertEquals(List.of(1, 2, 3, 4, 5), sql.fetch("select version from hookledger.schema_version order by version")
         .getValues(0, Integer.class));
     InboxStatus status = admin.status();
     assertEquals(1, status.count(EventStatus.DONE));

@@ -44,7 +44,7 @@ final class AdminHtml {
       "dl{display:grid;grid-template-columns:11em 1fr;gap:2px 12px;margin:8px 0}dt{color:#656d76}dd{margin:0}",
       ".status-dead,.stuck{color:#cf222e;font-weight:600}.failing{color:#9a6700;font-weight:600}",
       "svg text{font-size:10px;fill:#656d76}figure{margin:0}figcaption{font-size:12px}",
-      "b.received{color:#0969da}b.settled{color:#1a7f37}");
+      "b.received{color:#0969da}b.settled{color:#1a7f37}.wide{overflow-x:auto}");
 
   private AdminHtml() {}
 

@@ -107,7 +107,21 @@ public final class AdminJson {
     o.put("bodyLength", d.bodyLength());
     o.put("body", d.body());
     o.put("payload", d.payload().orElse(null));
+    com.fasterxml.jackson.databind.node.ArrayNode attempts = o.putArray("attempts");
+    for (EventAttempt a : d.attempts()) {
+      attempts.addObject().put("attempt", a.attempt()).put("node", a.node()).put("startedAt", a.startedAt().toString())
+          .put("endedAt", a.endedAt().toString()).put("durationMs", a.duration().toMillis()).put("outcome", a.outcome())
+          .put("cause", a.cause()).put("error", a.error());
+    }
     return o;
+  }
+
+  /** Causes grouped: {@code [{"cause": ..., "events": n, "failing": n, "dead": n}, ...]}, most events first. */
+  public static com.fasterxml.jackson.databind.node.ArrayNode causes(List<CauseCount> causes) {
+    com.fasterxml.jackson.databind.node.ArrayNode a = JsonNodeFactory.instance.arrayNode();
+    causes.forEach(c -> a.addObject().put("cause", c.cause()).put("events", c.events()).put("failing", c.failing())
+        .put("dead", c.dead()));
+    return a;
   }
 
   /** Received and settled per minute: {@code {"minutes": [{"start": ..., "received": n, "settled": n}, ...]}}. */

@@ -5,6 +5,7 @@ import static dev.hookledger.runtime.admin.AdminHtml.hidden;
 import static dev.hookledger.runtime.admin.AdminHtml.time;
 
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
@@ -20,34 +21,40 @@ import java.util.TreeSet;
  * highlighted (dead, failing, stuck, an old waiting event), the last hour's activity, counts per
  * provider, then one list of events (tabs for failing, stuck, dead and recent; filters by provider,
  * type and status; keyset pages) with each event on one line: attempt k of N, next attempt, root
- * cause, and a retry button where one applies. Every value from the ledger is escaped.
+ * cause, and a retry button where one applies; below, the deliveries this node refused. Every value
+ * from the ledger or a sender is escaped.
  */
 final class AdminPage {
   /** A waiting event older than this is highlighted even if nothing is failing or stuck. */
   static final Duration OLD_WAITING = Duration.ofHours(1);
+  /** Causes listed, most events first. */
+  static final int CAUSES_SHOWN = 10;
 
   /** The filters of the shown list, as the request gave them ({@code status} may be {@code all}). */
-  record Filters(String status, String provider, String type, String after) {
+  record Filters(String status, String provider, String type, String id, String after) {
     Map<String, String> params() {
       Map<String, String> p = new LinkedHashMap<>();
       p.put("status", status);
       p.put("provider", provider);
       p.put("type", type);
+      p.put("id", id);
       return p;
     }
   }
 
   private AdminPage() {}
 
-  static String render(InboxStatus status, Throughput throughput, EventPage page, Filters filters, String error,
-      String base, String guardHeader, String nonce) {
+  /** @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone */
+  static String render(InboxStatus status, RefusedDeliveries refused, List<CauseCount> causes, Throughput throughput,
+      EventPage page, Filters filters, String error, String base, String guardHeader, String nonce) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
-    cards(h, status, base);
+    cards(h, status, refused, base);
     h.append("<div class=\"top\">");
     ActivityChart.render(h, throughput);
     counts(h, status);
+    causes(h, causes);
     h.append("</div>\n");
     tabs(h, status, filters, base);
     filterForm(h, status, filters, base);
@@ -56,11 +63,14 @@ final class AdminPage {
     } else {
       events(h, page, status.asOf(), filters, base);
     }
+    if (refused != null) {
+      RefusedSection.render(h, refused, status.asOf());
+    }
     AdminHtml.end(h, nonce, guardHeader);
     return h.toString();
   }
 
-  private static void cards(StringBuilder h, InboxStatus s, String base) {
+  private static void cards(StringBuilder h, InboxStatus s, RefusedDeliveries refused, String base) {
     h.append("<div class=\"cards\" id=\"summary\">");
     card(h, "failing", s.failing(), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
     card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + DurationText.format(s.stuckAfter())
@@ -74,6 +84,9 @@ final class AdminPage {
     card(h, "waiting", s.waiting(), false, "pending or processing", link(base, "waiting"));
     card(h, "total", s.total(), false, "events in the ledger", link(base, "all"));
     card(h, "duplicates", s.duplicates(), false, "duplicate deliveries acknowledged without processing", null);
+    if (refused != null) {
+      RefusedSection.card(h, refused);
+    }
     h.append("</div>\n");
   }
 
@@ -113,6 +126,19 @@ final class AdminPage {
     h.append("</table>\n");
   }
 
+  /** Failing and dead events grouped by root cause, most first: what one fix would clear. */
+  private static void causes(StringBuilder h, List<CauseCount> causes) {
+    if (causes.isEmpty()) {
+      return;
+    }
+    h.append("<table id=\"causes\"><tr><th class=\"n\">events</th><th class=\"n\">failing</th>")
+        .append("<th class=\"n\">dead</th><th>cause</th></tr>\n");
+    causes.stream().limit(CAUSES_SHOWN).forEach(c -> h.append("<tr><td class=\"n\">").append(c.events())
+        .append("</td><td class=\"n\">").append(c.failing()).append("</td><td class=\"n\">").append(c.dead())
+        .append("</td><td class=\"cause\">").append(escape(c.cause())).append("</td></tr>\n"));
+    h.append("</table>\n");
+  }
+
   private static void tabs(StringBuilder h, InboxStatus s, Filters f, String base) {
     h.append("<nav class=\"tabs\" id=\"tabs\">");
     tab(h, base, f, "failing", "failing (" + s.failing() + ")");
@@ -141,7 +167,9 @@ final class AdminPage {
         h.append("<option").append(p.equals(f.provider()) ? " selected" : "").append('>').append(escape(p))
             .append("</option>"));
     h.append("</select></label> <label>type <input name=\"type\" size=\"18\" placeholder=\"invoice.* or exact\" value=\"")
-        .append(escape(f.type() == null ? "" : f.type())).append("\"></label> <button type=\"submit\">filter</button>");
+        .append(escape(f.type() == null ? "" : f.type())).append("\"></label> <label>id <input name=\"id\" id=\"search-id\"")
+        .append(" size=\"18\" placeholder=\"event or delivery id\" value=\"").append(escape(f.id() == null ? "" : f.id()))
+        .append("\"></label> <button type=\"submit\">filter</button>");
     if (s.dead() > 0) {
       h.append(" <a class=\"button danger\" id=\"retry-all-dead\" href=\"").append(escape(base))
           .append("/confirm-retry-dead\">retry all ").append(s.dead()).append(" dead…</a>");

@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.Health;
+import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.admin.HealthJson;
+import dev.hookledger.runtime.internal.admin.RefusedJson;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -20,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,13 +46,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes, relative to the mapping. Pages: {@code GET /} the overview (query parameters
  * {@code status} (a {@link StatusFilter} or {@code all}), {@code provider}, {@code type} (a type or
- * pattern such as {@code invoice.*}), {@code after} (the next page's cursor); with
+ * pattern such as {@code invoice.*}), {@code id} (an event id or delivery id, any provider), {@code after} (the next page's cursor); with
  * {@code Accept: application/json}, the status, failing and dead lists as JSON, plus the runtime's
  * {@link dev.hookledger.runtime.Health} when built over a runtime); {@code GET /event?provider=&scope=&eventId=}
  * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead". JSON:
  * {@code GET /status.json}, {@code /failing.json}, {@code /dead.json}, {@code /events.json} (the
  * overview's parameters, plus {@code limit}), {@code /event.json?provider=&scope=&eventId=},
- * {@code /activity.json} (received and settled per minute, last hour), {@code /health.json}.
+ * {@code /activity.json} (received and settled per minute, last hour), {@code /health.json} (with
+ * this node's refused deliveries counted), {@code /refused.json} (this node's refused deliveries:
+ * counts by provider and reason, the last 100 requests; built over a runtime only, as the health is).
  * Actions: {@code POST /retry} with form parameters {@code provider}, {@code scope} (empty if none)
  * and {@code eventId} (a dead event back to pending, or a failing one due now);
  * {@code POST /retry-dead} with {@code confirm}, the number of dead events the person was shown:
@@ -84,6 +89,7 @@ public class AdminServlet extends HttpServlet {
   private final transient InboxAdmin admin;
   private final transient AdminAuthorizer authorizer;
   private final transient Supplier<Health> health;
+  private final transient Supplier<RefusedDeliveries> refused;
 
   /**
    * A closed admin page over {@code admin}: with no authorizer, every request is answered 403.
@@ -93,6 +99,7 @@ public class AdminServlet extends HttpServlet {
     this.admin = requireNonNull(admin, "admin");
     this.authorizer = null;
     this.health = null;
+    this.refused = null;
     log.warn("AdminServlet has no AdminAuthorizer: it refuses every request (403)");
   }
 
@@ -101,6 +108,7 @@ public class AdminServlet extends HttpServlet {
     this.admin = requireNonNull(admin, "admin");
     this.authorizer = requireNonNull(authorizer, "authorizer");
     this.health = null;
+    this.refused = null;
   }
 
   /**
@@ -112,6 +120,7 @@ public class AdminServlet extends HttpServlet {
     this.admin = runtime.admin();
     this.authorizer = requireNonNull(authorizer, "authorizer");
     this.health = runtime::health;
+    this.refused = runtime::refusedDeliveries;
   }
 
   /** Checks the authorizer before any route: the page, the JSON and the retries alike. */
@@ -145,7 +154,15 @@ public class AdminServlet extends HttpServlet {
           if (health == null) {
             json(resp, 404, error("no health here: this admin servlet was built over an InboxAdmin, not a runtime"));
           } else {
-            json(resp, 200, HealthJson.of(health.get()));
+            json(resp, 200, healthJson());
+          }
+        }
+        case "/refused.json" -> {
+          if (refused == null) {
+            json(resp, 404, error("no refused deliveries here: this admin servlet was built over an InboxAdmin,"
+                + " not a runtime"));
+          } else {
+            json(resp, 200, RefusedJson.of(refused.get()));
           }
         }
         case "/" -> page(req, resp);
@@ -245,19 +262,24 @@ public class AdminServlet extends HttpServlet {
       o.set("status", AdminJson.status(status));
       o.set("failing", AdminJson.page(listed(StatusFilter.FAILING)));
       o.set("dead", AdminJson.page(listed(StatusFilter.DEAD)));
+      o.set("causes", AdminJson.causes(admin.causes()));
       if (health != null) {
-        o.set("health", HealthJson.of(health.get()));
+        o.set("health", healthJson());
+        o.set("refused", RefusedJson.of(refused.get()));
       }
       json(resp, 200, o);
       return;
     }
     String statusParam = param(req, "status");
+    if (statusParam == null && param(req, "id") != null) {
+      statusParam = "all"; // a search looks in every status
+    }
     if (statusParam == null) {
       // the first question is what needs a person: show that first
       statusParam = status.failing() > 0 ? "failing" : status.stuck() > 0 ? "stuck" : status.dead() > 0 ? "dead" : "all";
     }
     AdminPage.Filters filters = new AdminPage.Filters(statusParam, param(req, "provider"), param(req, "type"),
-        param(req, "after"));
+        param(req, "id"), param(req, "after"));
     EventPage page = null;
     String problem = null;
     int code = 200;
@@ -268,13 +290,23 @@ public class AdminServlet extends HttpServlet {
       code = 400;
     }
     String nonce = nonce(resp);
-    html(resp, code, AdminPage.render(status, admin.throughput(), page, filters, problem, base(req), GUARD_HEADER, nonce));
+    List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
+    html(resp, code, AdminPage.render(status, refused == null ? null : refused.get(), causes, admin.throughput(), page,
+        filters, problem, base(req), GUARD_HEADER, nonce));
+  }
+
+  /** The runtime's health, with this node's refused deliveries counted (the ledger cannot show them). */
+  private ObjectNode healthJson() {
+    ObjectNode o = HealthJson.of(health.get());
+    o.set("refused", RefusedJson.counts(refused.get()));
+    return o;
   }
 
   private EventQuery query(HttpServletRequest req, String status, int limit) {
     return EventQuery.builder()
         .status(status == null || status.equals("all") ? null : StatusFilter.parse(status))
-        .provider(param(req, "provider")).type(param(req, "type")).after(param(req, "after")).limit(limit).build();
+        .provider(param(req, "provider")).type(param(req, "type")).id(param(req, "id")).after(param(req, "after"))
+        .limit(limit).build();
   }
 
   private EventDetail detail(HttpServletRequest req) {

@@ -49,7 +49,9 @@ final class DetailPage {
     field(h, "signed at", d.signedAt().map(TimeText::second).orElse("-"));
     field(h, "lease", text(d.leaseOwner()) + d.leaseUntil().map(u -> " until " + time(u, now)).orElse(""));
     h.append("</dl>\n<h2>last error</h2>\n<pre id=\"last-error\">").append(escape(s.lastError().orElse("none")))
-        .append("</pre>\n<h2>headers kept</h2>\n<table id=\"headers\">");
+        .append("</pre>\n");
+    attempts(h, d, now);
+    h.append("<h2>headers kept</h2>\n<table id=\"headers\">");
     for (Map.Entry<String, String> e : d.headers().entrySet()) {
       h.append("<tr><th>").append(escape(e.getKey())).append("</th><td>").append(escape(e.getValue())).append("</td></tr>");
     }
@@ -62,6 +64,28 @@ final class DetailPage {
     h.append("<p><a href=\"").append(escape(base)).append("/\">« back to the inbox</a></p>\n");
     AdminHtml.end(h, nonce, guardHeader);
     return h.toString();
+  }
+
+  /** Every recorded attempt, oldest first, each failure's whole error a click away. */
+  private static void attempts(StringBuilder h, EventDetail d, Instant now) {
+    if (d.attempts().isEmpty()) {
+      return;
+    }
+    h.append("<h2>attempts</h2>\n<div class=\"wide\"><table id=\"attempts\"><tr><th>attempt</th><th>started</th>")
+        .append("<th>node</th><th>duration</th><th>outcome</th><th>cause</th></tr>\n");
+    for (EventAttempt a : d.attempts()) {
+      h.append("<tr><td>").append(a.attempt()).append(" of ").append(d.summary().maxAttempts()).append("</td><td>")
+          .append(time(a.startedAt(), now)).append("</td><td>").append(escape(a.node())).append("</td><td>")
+          .append(a.duration().toMillis()).append(" ms</td><td>").append(escape(a.outcome())).append("</td><td>");
+      if (a.error().isEmpty()) {
+        h.append('-');
+      } else {
+        h.append("<details><summary>").append(escape(a.cause())).append("</summary><pre>").append(escape(a.error()))
+            .append("</pre></details>");
+      }
+      h.append("</td></tr>\n");
+    }
+    h.append("</table></div>\n");
   }
 
   /** "Retry all N dead events?": the count is bound to the action, which refuses if it changed. */

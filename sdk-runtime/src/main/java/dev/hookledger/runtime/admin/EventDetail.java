@@ -3,6 +3,7 @@ package dev.hookledger.runtime.admin;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -21,6 +22,7 @@ public final class EventDetail {
   private final String secretId;
   private final Instant signedAt;
   private final Extra extra;
+  private final List<EventAttempt> attempts;
 
   /**
    * The remaining columns, none required.
@@ -39,7 +41,7 @@ public final class EventDetail {
 
   // built by EventViews from a ledger row; payload, secretId and signedAt may be null
   EventDetail(EventSummary summary, Map<String, String> headers, String body, int bodyLength,
-      String payload, String secretId, Instant signedAt, Extra extra) {
+      String payload, String secretId, Instant signedAt, Extra extra, List<EventAttempt> attempts) {
     this.summary = requireNonNull(summary, "summary");
     this.headers = Map.copyOf(headers);
     this.body = requireNonNull(body, "body");
@@ -48,6 +50,20 @@ public final class EventDetail {
     this.secretId = secretId;
     this.signedAt = signedAt;
     this.extra = requireNonNull(extra, "extra");
+    this.attempts = List.copyOf(attempts);
+  }
+
+  /** This event with its recorded {@code attempts}. */
+  EventDetail withAttempts(List<EventAttempt> attempts) {
+    return new EventDetail(summary, headers, body, bodyLength, payload, secretId, signedAt, extra, attempts);
+  }
+
+  /**
+   * Its recorded attempts, oldest first: each failed one with its cause and whole error, and the
+   * success after failures. Empty for an event settled on its first attempt, or never tried.
+   */
+  public List<EventAttempt> attempts() {
+    return attempts;
   }
 
   public EventSummary summary() {

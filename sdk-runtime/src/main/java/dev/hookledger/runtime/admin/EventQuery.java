@@ -6,8 +6,8 @@ import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import java.util.Optional;
 
 /**
- * What {@link InboxAdmin#list} selects: optional status (or group: waiting, failing, stuck), provider
- * and type (or type pattern) filters, a page size,
+ * What {@link InboxAdmin#list} selects: optional status (or group: waiting, failing, stuck), provider,
+ * type (or type pattern) and id (an event's id or its delivery's) filters, a page size,
  * and the cursor of the page to continue after. Immutable; build with {@link #builder()}.
  *
  * <p>Pages are keyset pages, newest received first: continuing with {@link EventPage#nextCursor()}
@@ -22,6 +22,7 @@ public final class EventQuery {
   private final StatusFilter status;
   private final String provider;
   private final TypePattern type;
+  private final String id;
   private final int limit;
   private final String after;
 
@@ -29,6 +30,7 @@ public final class EventQuery {
     this.status = b.status;
     this.provider = b.provider;
     this.type = b.type;
+    this.id = b.id;
     this.limit = b.limit;
     this.after = b.after;
   }
@@ -56,6 +58,11 @@ public final class EventQuery {
     return Optional.ofNullable(type).map(TypePattern::toString);
   }
 
+  /** The event id or delivery id searched for, under any provider and scope; empty for any. */
+  public Optional<String> id() {
+    return Optional.ofNullable(id);
+  }
+
   // the parsed pattern, for the reader
   Optional<TypePattern> typePattern() {
     return Optional.ofNullable(type);
@@ -75,6 +82,7 @@ public final class EventQuery {
     private StatusFilter status;
     private String provider;
     private TypePattern type;
+    private String id;
     private int limit = DEFAULT_LIMIT;
     private String after;
 
@@ -107,6 +115,15 @@ public final class EventQuery {
     public Builder type(String type) {
       String t = blankToNull(type, "type");
       this.type = t == null ? null : TypePattern.parse(t);
+      return this;
+    }
+
+    /**
+     * Only the events with this event id or delivery id (GitHub's {@code X-GitHub-Delivery}, ...),
+     * under any provider and scope: an exact match, no pattern; null for any.
+     */
+    public Builder id(String id) {
+      this.id = blankToNull(id, "id");
       return this;
     }
 

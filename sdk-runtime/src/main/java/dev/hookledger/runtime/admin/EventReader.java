@@ -11,6 +11,7 @@ import static org.jooq.impl.DSL.row;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.admin.ListCursor;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
+import dev.hookledger.runtime.internal.ledger.AttemptRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import java.time.Duration;
@@ -29,8 +30,10 @@ final class EventReader {
   private final EventTable events;
   private final EventViews views;
   private final Duration stuckAfter;
+  private final AttemptRows attempts;
 
   EventReader(DSLContext db, EventTable events, EventViews views, Duration stuckAfter) {
+    this.attempts = new AttemptRows(events.schema());
     this.db = db;
     this.events = events;
     this.views = views;
@@ -45,6 +48,10 @@ final class EventReader {
     }
     if (query.provider().isPresent()) {
       where = where.and(PROVIDER.eq(query.provider().get()));
+    }
+    if (query.id().isPresent()) {
+      // each side its own index (schema V5): the primary key cannot serve an id without provider and scope
+      where = where.and(EVENT_ID.eq(query.id().get()).or(EventTable.DELIVERY_ID.eq(query.id().get())));
     }
     if (query.typePattern().isPresent()) {
       TypePattern t = query.typePattern().get();
@@ -75,10 +82,14 @@ final class EventReader {
 
   /** The event in full, if the ledger has it. */
   Optional<EventDetail> show(String provider, String scope, String eventId) {
+    EventKey key = new EventKey(provider, scope, eventId);
     return db.select(views.detailFields())
         .from(events.table())
-        .where(EventTable.is(new EventKey(provider, scope, eventId)))
-        .fetchOptional(views::detail);
+        .where(EventTable.is(key))
+        .fetchOptional(views::detail)
+        .map(d -> d.withAttempts(attempts.of(db, key).stream().map(a -> new EventAttempt(a.attempt(), a.node(),
+            a.startedAt(), a.endedAt(), a.duration(), a.outcome(), a.cause() == null ? "" : a.cause(),
+            a.error() == null ? "" : a.error())).toList()));
   }
 
   /**

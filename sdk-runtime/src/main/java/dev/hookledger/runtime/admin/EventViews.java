@@ -19,7 +19,7 @@ import org.jooq.Record;
  */
 final class EventViews {
   private static final List<Field<?>> COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, STATUS, SOURCE,
-      ATTEMPTS, DUPLICATES, RECEIVED_AT, AVAILABLE_AT, SETTLED_AT, LAST_ERROR);
+      ATTEMPTS, DUPLICATES, RECEIVED_AT, AVAILABLE_AT, SETTLED_AT, LAST_ERROR, MAX_ATTEMPTS);
   static final List<Field<?>> DETAIL_FIELDS = List.of(API_VERSION, ENTITY_KEY, ENTITY_VERSION,
       OCCURRED_AT, LIVEMODE, DELIVERY_ID, LEASE_OWNER, LEASE_UNTIL, HEADERS, BODY, PAYLOAD, SECRET_ID,
       SIGNED_AT);
@@ -51,7 +51,16 @@ final class EventViews {
   EventSummary summary(Record r) {
     return new EventSummary(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID), r.get(TYPE),
         StatusColumn.parse(r.get(STATUS)), SourceColumn.parse(r.get(SOURCE)), r.get(ATTEMPTS), r.get(DUPLICATES), r.get(RECEIVED_AT), r.get(AVAILABLE_AT),
-        r.get(SETTLED_AT), r.get(LAST_ERROR), maxAttempts, Boolean.TRUE.equals(r.get(stuck)));
+        r.get(SETTLED_AT), r.get(LAST_ERROR), maxAttemptsOf(r), Boolean.TRUE.equals(r.get(stuck)));
+  }
+
+  /**
+   * The N of "attempt k of N": what the runtime that last failed or settled the event allowed, so
+   * that every reader shows the same; this admin's own only for an event no runtime has touched.
+   */
+  private int maxAttemptsOf(Record r) {
+    Integer recorded = r.get(MAX_ATTEMPTS);
+    return recorded == null ? maxAttempts : recorded;
   }
 
   EventDetail detail(Record r) {
@@ -63,6 +72,6 @@ final class EventViews {
     return new EventDetail(summary(r), HeaderRedaction.strip(HeadersJson.read(r.get(HEADERS))),
         new String(body, StandardCharsets.UTF_8), body.length,
         payload == null ? null : new String(payload, StandardCharsets.UTF_8), r.get(SECRET_ID),
-        r.get(SIGNED_AT), extra);
+        r.get(SIGNED_AT), extra, List.of());
   }
 }

@@ -82,6 +82,7 @@ public final class InboxAdmin {
   private final EventRetrier retrier;
   private final SettledPruner pruner;
   private final ThroughputReader throughput;
+  private final CauseReader causes;
   private final int maxAttempts;
   private final Duration stuckAfter;
   private final BoundedReads reads;
@@ -99,6 +100,7 @@ public final class InboxAdmin {
     this.retrier = new EventRetrier(db, events, eventReader);
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
     this.throughput = new ThroughputReader(db, events, clock);
+    this.causes = new CauseReader(db, events);
     this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
   }
 
@@ -143,6 +145,14 @@ public final class InboxAdmin {
   /** Events received and settled per minute over the last hour, by the admin's clock; for a chart. */
   public Throughput throughput() {
     return read(throughput::lastHour);
+  }
+
+  /**
+   * Failing and dead events grouped by root cause, most events first ({@code 12 events:
+   * PSQLException: ...}): of the newest {@value CauseReader#READ} of them, through the partial indexes.
+   */
+  public List<CauseCount> causes() {
+    return read(causes::causes);
   }
 
   /** One page of events matching {@code query}, newest received first. */

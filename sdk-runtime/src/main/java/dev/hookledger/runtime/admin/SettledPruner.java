@@ -7,6 +7,8 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
+import dev.hookledger.runtime.internal.ledger.AttemptRows;
+import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
@@ -31,8 +33,10 @@ final class SettledPruner {
   private final DSLContext db;
   private final EventTable events;
   private final int batchSize;
+  private final AttemptRows attempts;
 
   SettledPruner(DSLContext db, EventTable events, int batchSize) {
+    this.attempts = new AttemptRows(events.schema());
     this.db = db;
     this.events = events;
     this.batchSize = batchSize;
@@ -64,12 +68,17 @@ final class SettledPruner {
       Condition batch = floor == null ? eligible : eligible.and(SETTLED_AT.ge(floor));
       // each batch committed on its own: bare on an autoCommit=false pool, every batch was rolled back
       // and the loop deleted the same rows for ever
-      List<Instant> settled = LedgerDsl.inOwnTransaction(db, tx -> tx.deleteFrom(events.table())
-          .where(row(PROVIDER, SCOPE, EVENT_ID).in(
-              select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(batch)
-                  .orderBy(SETTLED_AT).limit(batchSize).forUpdate().skipLocked()))
-          .returning(SETTLED_AT)
-          .fetch(SETTLED_AT));
+      List<Instant> settled = LedgerDsl.inOwnTransaction(db, tx -> {
+        var gone = tx.deleteFrom(events.table())
+            .where(row(PROVIDER, SCOPE, EVENT_ID).in(
+                select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(batch)
+                    .orderBy(SETTLED_AT).limit(batchSize).forUpdate().skipLocked()))
+            .returning(PROVIDER, SCOPE, EVENT_ID, SETTLED_AT)
+            .fetch();
+        // their attempts go with them, in the same transaction: no attempt outlives its event
+        attempts.deleteOf(tx, gone.map(r -> new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID))));
+        return gone.map(r -> r.get(SETTLED_AT));
+      });
       n = settled.size();
       deleted += n;
       batches++;

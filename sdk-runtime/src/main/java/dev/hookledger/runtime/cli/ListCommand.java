@@ -24,6 +24,9 @@ final class ListCommand extends AdminCommand {
   @Option(names = "--type", description = "only events of this type, or type pattern as @OnEvent reads it: invoice.*, *")
   private String type;
 
+  @Option(names = "--id", description = "only the events with this event id or delivery id, under any provider and scope")
+  private String id;
+
   @Option(names = "--limit", defaultValue = "" + EventQuery.DEFAULT_LIMIT, description = "page size (default: ${DEFAULT-VALUE})")
   private int limit;
 
@@ -33,7 +36,7 @@ final class ListCommand extends AdminCommand {
   @Override
   public void run() {
     EventQuery query = EventQuery.builder().status(status == null ? null : StatusFilter.parse(status))
-        .provider(provider).type(type).limit(limit).after(after).build();
+        .provider(provider).type(type).id(id).limit(limit).after(after).build();
     EventPage page = cli.admin().list(query);
     if (cli.json()) {
       cli.printJson(line(), AdminJson.page(page));
@@ -56,6 +59,7 @@ final class ListCommand extends AdminCommand {
     query.status().ifPresent(s -> command.addAll(List.of("--status", s.text())));
     query.provider().ifPresent(p -> command.addAll(List.of("--provider", Shell.quote(p))));
     query.type().ifPresent(t -> command.addAll(List.of("--type", Shell.quote(t))));
+    query.id().ifPresent(i -> command.addAll(List.of("--id", Shell.quote(i))));
     if (query.limit() != EventQuery.DEFAULT_LIMIT) {
       command.addAll(List.of("--limit", Integer.toString(query.limit())));
     }

@@ -48,6 +48,14 @@ final class ShowCommand extends AdminCommand {
     out.println("last error:");
     out.println(s.lastError().orElse("-"));
     out.println();
+    if (!d.attempts().isEmpty()) {
+      TextTable attempts = new TextTable("ATTEMPT", "STARTED", "NODE", "DURATION", "OUTCOME", "CAUSE");
+      d.attempts().forEach(a -> attempts.row(a.attempt() + " of " + s.maxAttempts(), TimeText.second(a.startedAt()),
+          a.node(), a.duration().toMillis() + " ms", a.outcome(), a.cause().isEmpty() ? "-" : a.cause()));
+      out.println("attempts (oldest first; each failure's whole error: --json):");
+      out.print(attempts.render());
+      out.println();
+    }
     out.println("headers:");
     d.headers().forEach((k, v) -> out.println("  " + k + ": " + v));
     out.println();

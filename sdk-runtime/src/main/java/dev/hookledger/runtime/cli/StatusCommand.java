@@ -2,6 +2,7 @@ package dev.hookledger.runtime.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.CauseCount;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.InboxAdmin;
@@ -18,9 +19,11 @@ import picocli.CommandLine.Command;
 @Command(name = "status", description = {"Show events per provider and status, and what needs a person.",
     "The oldest waiting event's age; failing events (waiting after a failed attempt: attempt k of N, next attempt,"
         + " root cause), the first " + StatusCommand.FAILING_SHOWN + " listed; stuck events (due and taken by no worker);"
-        + " dead events; duplicate deliveries acknowledged without processing."})
+        + " dead events; duplicate deliveries acknowledged without processing; failing and dead events grouped by"
+        + " root cause."})
 final class StatusCommand extends AdminCommand {
   static final int FAILING_SHOWN = 10;
+  static final int CAUSES_SHOWN = 10;
 
   @Override
   public void run() {
@@ -28,9 +31,11 @@ final class StatusCommand extends AdminCommand {
     InboxStatus status = admin.status();
     EventPage failing = status.failing() == 0 ? null
         : admin.list(EventQuery.builder().status(StatusFilter.FAILING).limit(FAILING_SHOWN).build());
+    List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
     if (cli.json()) {
       ObjectNode o = AdminJson.status(status);
       o.set("failingEvents", failing == null ? o.arrayNode() : AdminJson.summaries(failing.events()));
+      o.set("causes", AdminJson.causes(causes));
       cli.printJson(line(), o);
       return;
     }
@@ -53,6 +58,12 @@ final class StatusCommand extends AdminCommand {
             + hint("stuck") + ")" : ""));
     out.println("dead:       " + status.dead() + (status.dead() > 0 ? " (" + hint("dead") + ")" : ""));
     out.println("duplicates: " + status.duplicates() + " deliveries acknowledged without processing");
+    if (!causes.isEmpty()) {
+      out.println();
+      out.println("causes of failing and dead events, most first:");
+      causes.stream().limit(CAUSES_SHOWN).forEach(c -> out.println("  " + c.events() + (c.events() == 1 ? " event" : " events")
+          + " (" + c.failing() + " failing, " + c.dead() + " dead): " + c.cause()));
+    }
     if (failing != null) {
       out.println();
       out.println("failing events, newest first" + (status.failing() > failing.events().size()

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.RefusedDelivery;
 import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import io.micrometer.core.instrument.Counter;
@@ -28,6 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <tr><td>{@code hookledger.events.received}</td><td>counter</td><td>provider [, type]</td></tr>
  * <tr><td>{@code hookledger.events.duplicate}</td><td>counter</td><td>provider [, type]</td></tr>
  * <tr><td>{@code hookledger.deliveries.rejected}</td><td>counter</td><td>provider, reason ({@code signature_mismatch}, ...)</td></tr>
+ * <tr><td>{@code hookledger.deliveries.refused}</td><td>counter</td><td>provider ({@code (unknown)} for
+ *     a path naming none), reason ({@code signature_mismatch}, {@code unknown_provider}, {@code over_budget},
+ *     {@code read_timeout}, ...): every refusal at the webhook door</td></tr>
  * <tr><td>{@code hookledger.ledger.unavailable}</td><td>counter</td><td>provider</td></tr>
  * <tr><td>{@code hookledger.events.processed}</td><td>counter</td><td>provider, status ({@code done}, {@code ignored}, {@code stale}) [, type]</td></tr>
  * <tr><td>{@code hookledger.events.retried}</td><td>counter</td><td>provider [, type]</td></tr>
@@ -80,6 +84,12 @@ public final class MicrometerWebhookListener implements WebhookListener {
   public void rejected(String provider, RejectionReason reason) {
     counter("hookledger.deliveries.rejected",
         Tags.of("provider", provider, "reason", reason.name().toLowerCase(Locale.ROOT)));
+  }
+
+  @Override
+  public void refused(RefusedDelivery refused) {
+    counter("hookledger.deliveries.refused",
+        Tags.of("provider", refused.provider(), "reason", refused.reason().name().toLowerCase(Locale.ROOT)));
   }
 
   @Override

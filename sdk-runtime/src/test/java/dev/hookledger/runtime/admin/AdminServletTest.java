@@ -112,6 +112,20 @@ class AdminServletTest {
   }
 
   @Test
+  void thePageFindsAnEventByIdInAnyStatusAndKeepsTheSearchInItsForm() throws Exception {
+    ledger.row("stripe", "evt_searched").status("done").insert();
+    ledger.row("stripe", "evt_failing_other").status("pending").attempts(1).lastError("x")
+        .availableAt(NOW.plus(java.time.Duration.ofHours(1))).insert();
+
+    String html = get("/?id=evt_searched", "text/html").body();
+
+    assertTrue(html.contains("data-event=\"evt_searched\""), html);
+    assertTrue(!html.contains("data-event=\"evt_failing_other\""), "only the match: " + html);
+    assertTrue(html.contains("<input name=\"id\" id=\"search-id\" size=\"18\" placeholder=\"event or delivery id\""
+        + " value=\"evt_searched\">"), html);
+  }
+
+  @Test
   void filtersAndPagesOverJsonAndABadFilterIsExplainedOnThePage() throws Exception {
     ledger.row("stripe", "evt_inv1").type("invoice.paid").status("done").settledAt(NOW).insert();
     ledger.row("stripe", "evt_inv2").type("invoice.created").status("done").settledAt(NOW).insert();

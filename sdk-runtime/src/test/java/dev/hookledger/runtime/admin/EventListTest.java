@@ -32,6 +32,25 @@ class EventListTest {
   }
 
   @Test
+  void findsAnEventByItsIdOrItsDeliveryIdUnderAnyProviderAndScope() {
+    ledger.row("stripe", "evt_wanted").status("dead").insert();
+    ledger.row("github", "evt_wanted").scope("hook-9").insert();
+    ledger.row("github", "guid-other").scope("hook-9").insert();
+    ledger.sql.execute("update hookledger.event set delivery_id = 'dlv-42' where event_id = 'guid-other'");
+    ledger.row("stripe", "evt_unrelated").insert();
+
+    assertEquals(List.of("github/evt_wanted", "stripe/evt_wanted"), admin.list(EventQuery.builder().id("evt_wanted")
+        .build()).events().stream().map(e -> e.provider() + "/" + e.eventId()).sorted().toList());
+    assertEquals(List.of("guid-other"), ids(admin.list(EventQuery.builder().id("dlv-42").build())));
+    assertEquals(List.of(), ids(admin.list(EventQuery.builder().id("evt_want").build())), "exact, no prefix");
+    assertEquals(List.of("evt_wanted"), ids(admin.list(EventQuery.builder().id("evt_wanted")
+        .status(StatusFilter.DEAD).build())), "with the other filters");
+    IllegalArgumentException blank = assertThrows(IllegalArgumentException.class,
+        () -> EventQuery.builder().id(" "));
+    assertEquals("id must not be blank; pass null for any id", blank.getMessage());
+  }
+
+  @Test
   void rowsReceivedAtTheSameInstantArePagedByKey() {
     for (String id : List.of("a", "b", "c", "d")) {
       ledger.row("github", id).scope("hook-1").insert();

@@ -45,6 +45,22 @@ class PruneTest {
   }
 
   @Test
+  void prunedEventsTakeTheirAttemptsWithThem() {
+    ledger.row("stripe", "old_done").status("done").attempts(2).receivedAt(OLD).settledAt(OLD).insert();
+    ledger.row("stripe", "old_dead").status("dead").attempts(2).receivedAt(OLD).settledAt(OLD).insert();
+    for (String id : List.of("old_done", "old_dead")) {
+      ledger.sql.execute("insert into hookledger.attempt (provider, scope, event_id, attempt, node, started_at,"
+          + " ended_at, duration_ms, outcome, cause, error) values ('stripe', '', ?, 1, 'n', now(), now(), 1,"
+          + " 'retry', 'E: x', 'E: x')", id);
+    }
+
+    ledger.admin().prune(Duration.ofDays(30), false);
+
+    assertEquals(List.of("old_dead"), ledger.sql.fetch("select event_id from hookledger.attempt")
+        .getValues(0, String.class), "the dead event keeps its attempts; the pruned one's are gone");
+  }
+
+  @Test
   void refusesAWindowShorterThanTheMinimumUnlessForced() {
     Instant twoDaysAgo = NOW.minus(Duration.ofDays(2));
     ledger.row("stripe", "evt_1").status("done").settledAt(twoDaysAgo).insert();

@@ -119,6 +119,29 @@ class HookledgerCliTest {
   }
 
   @Test
+  void showListsEveryAttemptOfTheNTheRuntimeRecordedNotTheCommandLinesOwn() throws Exception {
+    ledger.row("stripe", "evt_tried").status("dead").attempts(2).lastError("java.lang.IllegalStateException: second")
+        .insert();
+    ledger.sql.execute("update hookledger.event set max_attempts = 2 where event_id = 'evt_tried'");
+    ledger.sql.execute("insert into hookledger.attempt (provider, scope, event_id, attempt, node, started_at, ended_at,"
+        + " duration_ms, outcome, cause, error) values"
+        + " ('stripe', '', 'evt_tried', 1, 'web-1/42/ab', '2025-03-01T11:00:00Z', '2025-03-01T11:00:01Z', 1000,"
+        + " 'retry', 'IllegalStateException: first', 'java.lang.IllegalStateException: first'),"
+        + " ('stripe', '', 'evt_tried', 2, 'web-2/7/cd', '2025-03-01T11:10:00Z', '2025-03-01T11:10:00.250Z', 250,"
+        + " 'dead', 'IllegalStateException: second', 'java.lang.IllegalStateException: second')");
+
+    CliProcess.Result show = CliProcess.run(Map.of(), "show", "stripe", "evt_tried", "--max-attempts", "12",
+        "--database-url", url);
+
+    assertEquals(0, show.exitCode(), show.err());
+    assertTrue(show.out().contains("2 of 2"), show.out());
+    assertTrue(show.out().contains("1 of 2   2025-03-01T11:00:00Z  web-1/42/ab  1000 ms   retry    IllegalStateException: first"),
+        show.out());
+    assertTrue(show.out().contains("2 of 2   2025-03-01T11:10:00Z  web-2/7/cd   250 ms    dead     IllegalStateException: second"),
+        show.out());
+  }
+
+  @Test
   void listPagingHintKeepsEveryFilter() throws Exception {
     ledger.row("stripe", "evt_pending2").status("pending").receivedAt(NOW.minus(Duration.ofMinutes(1))).insert();
     ledger.row("stripe", "evt_pending3").status("pending").receivedAt(NOW.minus(Duration.ofMinutes(2))).insert();

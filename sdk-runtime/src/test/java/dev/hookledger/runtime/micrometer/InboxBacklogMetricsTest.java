@@ -7,18 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
+import dev.hookledger.runtime.testing.SteppingClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 class InboxBacklogMetricsTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final SteppingClock clock = new SteppingClock();
+  private final SteppingClock clock = new SteppingClock(Instant.parse("2025-03-01T00:00:00Z"));
 
   @Test
   void gaugesReportTheBacklogAndReuseOneReadForMaxAge() {
@@ -49,29 +47,5 @@ class InboxBacklogMetricsTest {
 
   private double gauge(String name) {
     return registry.get(name).gauge().value();
-  }
-
-  /** A clock the test moves forward. */
-  static final class SteppingClock extends Clock {
-    private Instant now = Instant.parse("2025-03-01T00:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }

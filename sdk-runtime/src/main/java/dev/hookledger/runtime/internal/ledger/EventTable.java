@@ -50,6 +50,8 @@ public final class EventTable {
   public static final Field<Integer> DUPLICATES = field(name("duplicates"), SQLDataType.INTEGER);
   public static final Field<Instant> RECEIVED_AT = field(name("received_at"), SQLDataType.INSTANT);
   public static final Field<Instant> SETTLED_AT = field(name("settled_at"), SQLDataType.INSTANT);
+  /** The attempts the event was allowed, as its last settling or failing runtime counted (V4); null before. */
+  public static final Field<Integer> MAX_ATTEMPTS = field(name("max_attempts"), SQLDataType.INTEGER);
 
   /**
    * Rows still waiting for a worker. Inlined, not bound: with bind values a generic plan cannot

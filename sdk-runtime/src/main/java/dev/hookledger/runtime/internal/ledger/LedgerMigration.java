@@ -33,7 +33,9 @@ public record LedgerMigration(int version, String description, boolean inTransac
   public static final List<LedgerMigration> ALL = List.of(
       load("V1__ledger"),
       load("V2__status_counts"),
-      load("V3__operator_indexes"));
+      load("V3__operator_indexes"),
+      load("V4__attempts"),
+      load("V5__search_indexes"));
 
 
   /** The newest version this build knows. */

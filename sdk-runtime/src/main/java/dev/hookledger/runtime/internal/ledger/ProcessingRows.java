@@ -23,20 +23,26 @@ import org.jooq.SelectConditionStep;
 public final class ProcessingRows {
   private final DSLContext dsl;
   private final EventTable events;
+  private final AttemptRows attempts;
+  private final int maxAttempts;
   private final String settleLeasedSql;
 
-  public ProcessingRows(DSLContext dsl, EventTable events) {
+  /** @param maxAttempts the retry policy's, recorded on each row this settles or fails */
+  public ProcessingRows(DSLContext dsl, EventTable events, int maxAttempts) {
     this.dsl = dsl;
     this.events = events;
+    this.attempts = new AttemptRows(events.schema());
+    this.maxAttempts = maxAttempts;
     this.settleLeasedSql = RenderedSql.render(RenderedSql.renderer().update(events.table())
         .set(STATUS, val(""))
+        .set(MAX_ATTEMPTS, val(0))
         .set(SETTLED_AT, LedgerTime.STATEMENT_TIME)
         .set(LAST_ERROR, inline((String) null, LAST_ERROR))
         .set(LEASE_OWNER, inline((String) null, LEASE_OWNER))
         .set(LEASE_UNTIL, inline((Instant) null, LEASE_UNTIL))
         .where(PROVIDER.eq(val(""))).and(SCOPE.eq(val(""))).and(EVENT_ID.eq(val("")))
         .and(STATUS.eq(inline(StatusColumn.sql(EventStatus.PROCESSING))))
-        .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 6);
+        .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 7);
   }
 
   /**
@@ -54,14 +60,26 @@ public final class ProcessingRows {
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(settleLeasedSql)) {
         ps.setString(1, StatusColumn.sql(status));
-        ps.setString(2, lease.key().provider());
-        ps.setString(3, lease.key().scope());
-        ps.setString(4, lease.key().eventId());
-        ps.setString(5, lease.owner());
-        ps.setInt(6, lease.attempt());
+        ps.setInt(2, maxAttempts);
+        ps.setString(3, lease.key().provider());
+        ps.setString(4, lease.key().scope());
+        ps.setString(5, lease.key().eventId());
+        ps.setString(6, lease.owner());
+        ps.setInt(7, lease.attempt());
         return ps.executeUpdate() == 1;
       }
     });
+  }
+
+  /**
+   * Records, inside the settling transaction {@code tx}, the attempt that succeeded after failures
+   * (a first attempt that succeeds records none: the event row says it all, and the hot path stays
+   * one statement).
+   */
+  public void recordSuccess(DSLContext tx, Lease lease, EventStatus status, Duration took) {
+    if (lease.attempt() > 1) {
+      attempts.record(tx, lease.key(), lease.attempt(), lease.owner(), took, StatusColumn.sql(status), null, null);
+    }
   }
 
   /**
@@ -79,6 +97,7 @@ public final class ProcessingRows {
     tx.update(events.table())
         .set(STATUS, StatusColumn.sql(status))
         .set(ATTEMPTS, attempt)
+        .set(MAX_ATTEMPTS, maxAttempts)
         .set(SETTLED_AT, LedgerTime.STATEMENT_TIME)
         .setNull(LAST_ERROR)
         .setNull(LEASE_OWNER)
@@ -95,16 +114,35 @@ public final class ProcessingRows {
    * @return when the event is due again, by the database's clock; empty if the lease no longer held
    *     (taken over), so nothing was changed
    */
-  public Optional<Instant> reschedule(Lease lease, Duration delay, String error) {
-    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.update(events.table())
-        .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
-        .set(AVAILABLE_AT, LedgerTime.nowPlus(delay))
-        .set(LAST_ERROR, error)
-        .setNull(LEASE_OWNER)
-        .setNull(LEASE_UNTIL)
-        .where(leased(lease))
-        .returningResult(AVAILABLE_AT)
-        .fetchOptional(AVAILABLE_AT));
+  public Optional<Instant> reschedule(Lease lease, Duration delay, Failure failure) {
+    return LedgerDsl.inOwnTransaction(dsl, tx -> {
+      Optional<Instant> due = tx.update(events.table())
+          .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
+          .set(AVAILABLE_AT, LedgerTime.nowPlus(delay))
+          .set(LAST_ERROR, failure.error())
+          .set(MAX_ATTEMPTS, maxAttempts)
+          .setNull(LEASE_OWNER)
+          .setNull(LEASE_UNTIL)
+          .where(leased(lease))
+          .returningResult(AVAILABLE_AT)
+          .fetchOptional(AVAILABLE_AT);
+      due.ifPresent(d -> recordFailure(tx, lease, "retry", failure));
+      return due;
+    });
+  }
+
+  /**
+   * A failed attempt as it is kept.
+   *
+   * @param error the whole error
+   * @param cause its root cause in one line
+   * @param took how long the attempt ran
+   */
+  public record Failure(String error, String cause, Duration took) {}
+
+  private void recordFailure(DSLContext tx, Lease lease, String outcome, Failure failure) {
+    attempts.record(tx, lease.key(), lease.attempt(), lease.owner(), failure.took(), outcome, failure.cause(),
+        failure.error());
   }
 
   /**
@@ -113,14 +151,21 @@ public final class ProcessingRows {
    *
    * @return false if the lease no longer held (taken over), so nothing was changed
    */
-  public boolean bury(Lease lease, String error) {
-    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.update(events.table())
-        .set(STATUS, StatusColumn.sql(EventStatus.DEAD))
-        .set(LAST_ERROR, error)
-        .setNull(LEASE_OWNER)
-        .setNull(LEASE_UNTIL)
-        .where(leased(lease))
-        .execute()) == 1;
+  public boolean bury(Lease lease, Failure failure) {
+    return LedgerDsl.inOwnTransaction(dsl, tx -> {
+      boolean buried = tx.update(events.table())
+          .set(STATUS, StatusColumn.sql(EventStatus.DEAD))
+          .set(LAST_ERROR, failure.error())
+          .set(MAX_ATTEMPTS, maxAttempts)
+          .setNull(LEASE_OWNER)
+          .setNull(LEASE_UNTIL)
+          .where(leased(lease))
+          .execute() == 1;
+      if (buried) {
+        recordFailure(tx, lease, "dead", failure);
+      }
+      return buried;
+    });
   }
 
   private static Condition leased(Lease lease) {

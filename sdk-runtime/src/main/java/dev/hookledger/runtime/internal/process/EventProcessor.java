@@ -72,17 +72,18 @@ public final class EventProcessor {
         if (!rows.settleLeased(tx, lease, s.status())) {
           throw new LeaseLostException(lease, "while its handlers ran");
         }
+        rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
         return s;
       });
       return Optional.of(committed(settled, start));
     } catch (LeaseLostException e) {
       log.warn("{}: {}", lease.key(), e.getMessage());
     } catch (HandlerFailedException e) {
-      retries.failed(lease, e, e.getCause());
+      retries.failed(lease, e, e.getCause(), Duration.ofNanos(System.nanoTime() - start));
     } catch (DataAccessException e) {
       // a handler that swallowed a SQL error, a deferred constraint failing at commit, or an outage
       log.warn("{} attempt {} failed in its transaction: {}", lease.key(), lease.attempt(), LedgerErrors.describe(e));
-      retries.failed(lease, e, e);
+      retries.failed(lease, e, e, Duration.ofNanos(System.nanoTime() - start));
     }
     return Optional.empty();
   }

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.process;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.admin.RootCause;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
@@ -35,11 +36,13 @@ public final class Retries {
   }
 
   /**
-   * Records the failure of {@code lease}'s attempt, whose transaction has rolled back. Never throws:
+   * Records the failure of {@code lease}'s attempt, whose transaction has rolled back, with the
+   * attempt's own row ({@code took} long) in the same transaction. Never throws:
    * if the ledger cannot record it, the lease runs out and the event is tried again then.
    */
-  void failed(Lease lease, RuntimeException failure, Throwable cause) {
-    String error = FailureText.of(failure);
+  void failed(Lease lease, RuntimeException failure, Throwable cause, Duration took) {
+    String text = FailureText.of(failure);
+    ProcessingRows.Failure error = new ProcessingRows.Failure(text, RootCause.of(text), took);
     int attempt = lease.attempt();
     try {
       if (policy.isLast(attempt)) {
