@@ -70,6 +70,35 @@ public final class WebhookEvent {
     return new Builder();
   }
 
+  /**
+   * A builder holding every field of this event, to build a changed copy; this event is not
+   * changed. Where the copy is given a new {@link Builder#body body} or {@link Builder#payloadJson
+   * payloadJson}, its payload is read from the new bytes (an unwrapped payload follows the new body).
+   * Never null.
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.provider = provider;
+    b.scope = scope;
+    b.eventId = eventId;
+    b.type = type;
+    b.apiVersion = apiVersion;
+    b.entityKey = entityKey;
+    b.entityVersion = entityVersion;
+    b.occurredAt = occurredAt;
+    b.livemode = livemode;
+    b.deliveryId = deliveryId;
+    b.secretId = secretId;
+    b.signedAt = signedAt;
+    // shared, not copied: neither the event nor the builder ever writes into these arrays
+    b.body = body;
+    b.payloadJson = payloadWrapped() ? payloadJson : null;
+    b.headers.putAll(headers);
+    b.payload = payload;
+    b.payloadInherited = true;
+    return b;
+  }
+
   /** The adapter id: {@code stripe}, {@code github}, {@code shopify}, ... Never null. */
   public String provider() {
     return provider;
@@ -246,6 +275,8 @@ public final class WebhookEvent {
     private byte[] body;
     private byte[] payloadJson;
     private JsonNode payload;
+    // set by toBuilder(): the parsed tree belongs to the copied bytes, so new bytes drop it
+    private boolean payloadInherited;
     private final Map<String, String> headers = new LinkedHashMap<>();
 
     private Builder() {}
@@ -275,13 +306,32 @@ public final class WebhookEvent {
     public Builder signedAt(Instant signedAt) { this.signedAt = signedAt; return this; }
 
     /** The exact received bytes; the array is taken over, not copied. */
-    public Builder body(byte[] body) { this.body = body; return this; }
+    public Builder body(byte[] body) {
+      this.body = body;
+      dropInheritedPayload();
+      return this;
+    }
 
     /** The JSON document, when it is not the body itself; the array is taken over. */
-    public Builder payloadJson(byte[] payloadJson) { this.payloadJson = payloadJson; return this; }
+    public Builder payloadJson(byte[] payloadJson) {
+      this.payloadJson = payloadJson;
+      dropInheritedPayload();
+      return this;
+    }
 
     /** The already-parsed payload, so that it is not parsed twice. */
-    public Builder payload(JsonNode payload) { this.payload = payload; return this; }
+    public Builder payload(JsonNode payload) {
+      this.payload = payload;
+      this.payloadInherited = false;
+      return this;
+    }
+
+    private void dropInheritedPayload() {
+      if (payloadInherited) {
+        payload = null;
+        payloadInherited = false;
+      }
+    }
 
     /** Keeps one header as evidence; never a signature or secret. */
     public Builder header(String name, String value) {

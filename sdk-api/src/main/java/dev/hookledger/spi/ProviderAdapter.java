@@ -25,8 +25,8 @@ import java.time.Clock;
  * <p>Implementations are immutable and thread-safe: one instance serves every request. To be found
  * by id from {@code web.xml}, list the class in
  * {@code META-INF/services/dev.hookledger.spi.ProviderAdapter} and give it a public no-argument
- * constructor with sane defaults. The adapter contract kit in {@code sdk-api}'s test-jar
- * ({@code AdapterContractTest}) checks all of the above.
+ * constructor with sane defaults. The adapter contract kit, artifact
+ * {@code hookledger-adapter-testkit} ({@code AdapterContractTest}), checks all of the above.
  */
 public interface ProviderAdapter {
 
