@@ -12,9 +12,21 @@ import java.util.Map;
 public final class HealthDetails {
   private HealthDetails() {}
 
-  /** Every figure of {@code h}, by name, in a stable order. */
+  /**
+   * The indicator's status code: {@code UP}, {@code DOWN}, or {@code DEGRADED} when the node receives
+   * but events are stuck or a worker or the poller is not running. Boot's default status order does
+   * not know {@code DEGRADED}, so the application's aggregate status is unchanged by it (the node
+   * stays in the load balancer, as {@code /healthz} answers 200); add it to
+   * {@code management.endpoint.health.status.order} to let it count.
+   */
+  public static String statusCode(Health h) {
+    return h.status().name();
+  }
+
+  /** Every figure of {@code h}, by name, in a stable order, with the one-line reason when not up. */
   public static Map<String, Object> of(Health h) {
     Map<String, Object> d = new LinkedHashMap<>();
+    h.reason().ifPresent(reason -> d.put("reason", reason));
     d.put("running", h.running());
     d.put("databaseReachable", h.databaseReachable());
     d.put("workers", h.workers());
@@ -25,6 +37,7 @@ public final class HealthDetails {
     d.put("waiting", h.waiting());
     d.put("dead", h.dead());
     d.put("oldestWaitingAge", h.oldestWaitingAge().toString());
+    d.put("stuck", h.stuck());
     return d;
   }
 }

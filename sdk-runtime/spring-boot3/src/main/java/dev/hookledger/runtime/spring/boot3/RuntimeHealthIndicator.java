@@ -8,7 +8,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
  * The actuator's view of {@link WebhookRuntime#health()}: {@code UP} when this node can receive and
- * process, {@code DOWN} otherwise, with every figure as a detail ({@link HealthDetails}).
+ * process, {@code DEGRADED} when it receives but events are stuck or not processed here, {@code DOWN}
+ * when it cannot receive, with every figure as a detail ({@link HealthDetails}).
  */
 final class RuntimeHealthIndicator implements HealthIndicator {
   private final Supplier<WebhookRuntime> runtime;
@@ -21,6 +22,6 @@ final class RuntimeHealthIndicator implements HealthIndicator {
   @Override
   public Health health() {
     dev.hookledger.runtime.Health h = runtime.get().health();
-    return (h.up() ? Health.up() : Health.down()).withDetails(HealthDetails.of(h)).build();
+    return Health.status(HealthDetails.statusCode(h)).withDetails(HealthDetails.of(h)).build();
   }
 }
