@@ -1,5 +1,6 @@
 package dev.hookledger.runtime;
 
+import dev.hookledger.InboundDelivery;
 import dev.hookledger.runtime.internal.refusal.RequestFacts;
 import dev.hookledger.runtime.internal.servlet.Deliveries;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,8 +19,17 @@ final class DoorRefusals {
    */
   static void record(WebhookRuntime runtime, HttpServletRequest request, String path, String provider,
       RefusalReason reason) {
+    record(runtime, request, Deliveries.headersOf(request, path), provider, reason);
+  }
+
+  /**
+   * As {@link #record(WebhookRuntime, HttpServletRequest, String, String, RefusalReason)}, with the
+   * headers the door has already collected for the adapter ({@code delivery}'s path and headers), so
+   * that a refused request's headers are not walked a second time.
+   */
+  static void record(WebhookRuntime runtime, HttpServletRequest request, InboundDelivery delivery, String provider,
+      RefusalReason reason) {
     String counted = reason == RefusalReason.UNKNOWN_PROVIDER ? RefusedDeliveries.UNKNOWN_PROVIDER : provider;
-    runtime.refused(counted, reason,
-        RequestFacts.of(request.getRemoteAddr(), path, Deliveries.headersOf(request, path).headers()));
+    runtime.refused(counted, reason, RequestFacts.of(request.getRemoteAddr(), delivery.path(), delivery.headers()));
   }
 }

@@ -79,12 +79,12 @@ final class ShadowPass {
     switch (body.status()) {
       case TOO_LARGE -> tooLarge(runtime, request, path, provider, limit);
       case OVER_BUDGET -> {
-        DoorRefusals.record(runtime, request, path, provider, RefusalReason.OVER_BUDGET);
+        DoorRefusals.record(runtime, request, headers, provider, RefusalReason.OVER_BUDGET);
         log.warn("shadow mode: {} delivery passed on unrecorded: the body budget is spent ({})", provider,
             runtime.bodyBudget());
       }
       case TIMED_OUT -> {
-        DoorRefusals.record(runtime, request, path, provider, RefusalReason.READ_TIMEOUT);
+        DoorRefusals.record(runtime, request, headers, provider, RefusalReason.READ_TIMEOUT);
         log.warn("shadow mode: {} delivery passed on unrecorded: its body did not arrive within {}", provider,
             runtime.bodyReadDeadline().limit());
       }

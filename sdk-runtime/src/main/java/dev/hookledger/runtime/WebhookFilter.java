@@ -212,7 +212,7 @@ public final class WebhookFilter implements Filter {
     try {
       runtime.checkHeaders(provider, headers);
     } catch (DeliveryRejectedException e) {
-      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.of(e.reason()));
+      DoorRefusals.record(runtime, request, headers, provider, RefusalReason.of(e.reason()));
       Responses.unread(response);
       Responses.rejected(response, e);
       return;
@@ -228,7 +228,7 @@ public final class WebhookFilter implements Filter {
           runtime.bodyReadDeadline());
     } catch (IOException e) {
       log.debug("{} delivery body could not be read: {}", provider, e.toString());
-      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.MALFORMED);
+      DoorRefusals.record(runtime, request, headers, provider, RefusalReason.MALFORMED);
       Responses.text(response, 400, "malformed: the body could not be read");
       return;
     }
@@ -236,18 +236,18 @@ public final class WebhookFilter implements Filter {
       switch (body.status()) {
         case TOO_LARGE -> {
           runtime.rejectedTooLarge(provider);
-          DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.TOO_LARGE);
+          DoorRefusals.record(runtime, request, headers, provider, RefusalReason.TOO_LARGE);
           Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
         }
         case OVER_BUDGET -> {
           log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.bodyBudget());
-          DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.OVER_BUDGET);
+          DoorRefusals.record(runtime, request, headers, provider, RefusalReason.OVER_BUDGET);
           Responses.unavailable(response);
         }
         case TIMED_OUT -> {
           log.debug("{} delivery answered 408: its body did not arrive within {}", provider,
               runtime.bodyReadDeadline().limit());
-          DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.READ_TIMEOUT);
+          DoorRefusals.record(runtime, request, headers, provider, RefusalReason.READ_TIMEOUT);
           Responses.timedOut(response);
         }
         case READ -> answer(request, requestPath, response, provider, Deliveries.withBody(headers, body.bytes()));
@@ -261,7 +261,7 @@ public final class WebhookFilter implements Filter {
       Receipt receipt = runtime.receive(provider, delivery);
       Responses.text(response, 200, receipt.outcome().name().toLowerCase(Locale.ROOT));
     } catch (DeliveryRejectedException e) {
-      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.of(e.reason()));
+      DoorRefusals.record(runtime, request, delivery, provider, RefusalReason.of(e.reason()));
       Responses.rejected(response, e);
     } catch (LedgerUnavailableException e) {
       log.warn("{} delivery answered 503: {}", provider, e.getMessage());
