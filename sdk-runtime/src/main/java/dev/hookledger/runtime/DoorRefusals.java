@@ -30,6 +30,6 @@ final class DoorRefusals {
   static void record(WebhookRuntime runtime, HttpServletRequest request, InboundDelivery delivery, String provider,
       RefusalReason reason) {
     String counted = reason == RefusalReason.UNKNOWN_PROVIDER ? RefusedDeliveries.UNKNOWN_PROVIDER : provider;
-    runtime.refused(counted, reason, RequestFacts.of(request.getRemoteAddr(), delivery.path(), delivery.headers()));
+    runtime.door().refused(counted, reason, RequestFacts.of(request.getRemoteAddr(), delivery.path(), delivery.headers()));
   }
 }

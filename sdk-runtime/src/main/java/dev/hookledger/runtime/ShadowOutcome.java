@@ -43,7 +43,7 @@ final class ShadowOutcome {
         if (returned && request.isAsyncStarted()) {
           request.getAsyncContext().addListener(new Completion(runtime, key, response));
         } else if (!returned || !succeeded(response)) {
-          runtime.shadowFailed(key, returned ? "answered " + response.getStatus() : "threw");
+          runtime.door().shadowFailed(key, returned ? "answered " + response.getStatus() : "threw");
         }
       }
     }
@@ -59,18 +59,18 @@ final class ShadowOutcome {
     @Override
     public void onComplete(AsyncEvent event) {
       if (!succeeded(response)) {
-        runtime.shadowFailed(key, "answered " + response.getStatus());
+        runtime.door().shadowFailed(key, "answered " + response.getStatus());
       }
     }
 
     @Override
     public void onTimeout(AsyncEvent event) {
-      runtime.shadowFailed(key, "timed out");
+      runtime.door().shadowFailed(key, "timed out");
     }
 
     @Override
     public void onError(AsyncEvent event) {
-      runtime.shadowFailed(key, "failed");
+      runtime.door().shadowFailed(key, "failed");
     }
 
     @Override

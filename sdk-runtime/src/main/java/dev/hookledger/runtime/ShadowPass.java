@@ -43,7 +43,7 @@ final class ShadowPass {
   /** Records the delivery if it can, and returns the request to pass on. */
   static Passed record(WebhookRuntime runtime, HttpServletRequest request, String path, String providerPath,
       String provider) {
-    OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
+    OptionalInt maxBodyBytes = runtime.door().maxBodyBytes(provider);
     if (maxBodyBytes.isEmpty()) {
       log.debug("shadow mode: no provider '{}' registered; request passed on unrecorded", provider);
       DoorRefusals.record(runtime, request, path, provider, RefusalReason.UNKNOWN_PROVIDER);
@@ -59,7 +59,7 @@ final class ShadowPass {
     }
     InboundDelivery headers = Deliveries.headersOf(request, path).withProviderPath(providerPath);
     try {
-      runtime.checkHeaders(provider, headers);
+      runtime.door().checkHeaders(provider, headers);
     } catch (DeliveryRejectedException e) {
       wouldReject(runtime, request, path, provider, e);
       return new Passed(request, null);
@@ -69,8 +69,8 @@ final class ShadowPass {
     }
     BodyRead body;
     try {
-      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget(),
-          runtime.bodyReadDeadline());
+      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.door().bodyBudget(),
+          runtime.door().bodyReadDeadline());
     } catch (IOException e) {
       // the container's stream is broken or cut short: the existing endpoint finds the rest so too
       log.debug("shadow mode: {} delivery body could not be read, passed on unrecorded: {}", provider, e.toString());
@@ -81,12 +81,12 @@ final class ShadowPass {
       case OVER_BUDGET -> {
         DoorRefusals.record(runtime, request, headers, provider, RefusalReason.OVER_BUDGET);
         log.warn("shadow mode: {} delivery passed on unrecorded: the body budget is spent ({})", provider,
-            runtime.bodyBudget());
+            runtime.door().bodyBudget());
       }
       case TIMED_OUT -> {
         DoorRefusals.record(runtime, request, headers, provider, RefusalReason.READ_TIMEOUT);
         log.warn("shadow mode: {} delivery passed on unrecorded: its body did not arrive within {}", provider,
-            runtime.bodyReadDeadline().limit());
+            runtime.door().bodyReadDeadline().limit());
       }
       case READ -> {
         ShadowOutcome.recorded(request,
@@ -108,7 +108,7 @@ final class ShadowPass {
 
   private static void tooLarge(WebhookRuntime runtime, HttpServletRequest request, String path, String provider,
       int limit) {
-    runtime.rejectedTooLarge(provider);
+    runtime.door().rejectedTooLarge(provider);
     DoorRefusals.record(runtime, request, path, provider, RefusalReason.TOO_LARGE);
     log.warn("shadow mode: {} delivery larger than {} bytes would be refused (413); passed on unrecorded",
         provider, limit);

@@ -195,7 +195,7 @@ public final class WebhookFilter implements Filter {
 
   private void serve(HttpServletRequest request, HttpServletResponse response, String requestPath, String provider)
       throws IOException {
-    OptionalInt maxBodyBytes = runtime.maxBodyBytes(provider);
+    OptionalInt maxBodyBytes = runtime.door().maxBodyBytes(provider);
     if (maxBodyBytes.isEmpty()) {
       DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.UNKNOWN_PROVIDER);
       Responses.text(response, 404, provider.isEmpty()
@@ -210,7 +210,7 @@ public final class WebhookFilter implements Filter {
     }
     InboundDelivery headers = Deliveries.headersOf(request, requestPath).withProviderPath(path.providerPath(requestPath));
     try {
-      runtime.checkHeaders(provider, headers);
+      runtime.door().checkHeaders(provider, headers);
     } catch (DeliveryRejectedException e) {
       DoorRefusals.record(runtime, request, headers, provider, RefusalReason.of(e.reason()));
       Responses.unread(response);
@@ -224,8 +224,8 @@ public final class WebhookFilter implements Filter {
     }
     BodyRead body;
     try {
-      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.bodyBudget(),
-          runtime.bodyReadDeadline());
+      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.door().bodyBudget(),
+          runtime.door().bodyReadDeadline());
     } catch (IOException e) {
       log.debug("{} delivery body could not be read: {}", provider, e.toString());
       DoorRefusals.record(runtime, request, headers, provider, RefusalReason.MALFORMED);
@@ -235,18 +235,18 @@ public final class WebhookFilter implements Filter {
     try (body) {
       switch (body.status()) {
         case TOO_LARGE -> {
-          runtime.rejectedTooLarge(provider);
+          runtime.door().rejectedTooLarge(provider);
           DoorRefusals.record(runtime, request, headers, provider, RefusalReason.TOO_LARGE);
           Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
         }
         case OVER_BUDGET -> {
-          log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.bodyBudget());
+          log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.door().bodyBudget());
           DoorRefusals.record(runtime, request, headers, provider, RefusalReason.OVER_BUDGET);
           Responses.unavailable(response);
         }
         case TIMED_OUT -> {
           log.debug("{} delivery answered 408: its body did not arrive within {}", provider,
-              runtime.bodyReadDeadline().limit());
+              runtime.door().bodyReadDeadline().limit());
           DoorRefusals.record(runtime, request, headers, provider, RefusalReason.READ_TIMEOUT);
           Responses.timedOut(response);
         }

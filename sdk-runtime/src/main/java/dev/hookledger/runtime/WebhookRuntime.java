@@ -3,54 +3,30 @@ package dev.hookledger.runtime;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.LedgerUnavailableException;
-import dev.hookledger.RejectionReason;
 import dev.hookledger.Secret;
 import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
 import dev.hookledger.internal.UnusableSecrets;
-import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.Deadlines;
-import dev.hookledger.runtime.internal.PoolSettings;
-import dev.hookledger.runtime.internal.Pools;
+import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.internal.RuntimeTransactions;
-import dev.hookledger.runtime.internal.dispatch.Dispatcher;
+import dev.hookledger.runtime.internal.assembly.Assembly;
+import dev.hookledger.runtime.internal.assembly.ReceiveSettings;
+import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
+import dev.hookledger.runtime.internal.assembly.RuntimeParts;
+import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
+import dev.hookledger.runtime.internal.door.Door;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
-import dev.hookledger.runtime.internal.inbox.Notifier;
-import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
-import dev.hookledger.runtime.internal.inbox.WorkerPool;
-import dev.hookledger.runtime.internal.ledger.EntityVersions;
-import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
-import dev.hookledger.runtime.internal.ledger.GroupCommit;
-import dev.hookledger.runtime.internal.ledger.Lease;
-import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
-import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
-import dev.hookledger.runtime.internal.ledger.Ledger;
-import dev.hookledger.runtime.internal.ledger.LedgerDsl;
-import dev.hookledger.runtime.internal.ledger.LedgerErrors;
-import dev.hookledger.runtime.internal.ledger.ProcessingRows;
-import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
-import dev.hookledger.runtime.internal.ledger.ShadowRows;
-import dev.hookledger.runtime.internal.process.EntityVersionGuard;
-import dev.hookledger.runtime.internal.process.EventHandOff;
-import dev.hookledger.runtime.internal.process.EventProcessor;
-import dev.hookledger.runtime.internal.process.HandlerDeadline;
-import dev.hookledger.runtime.internal.process.Retries;
-import dev.hookledger.runtime.internal.receive.HeaderCheck;
-import dev.hookledger.runtime.internal.refusal.RefusalLog;
-import dev.hookledger.runtime.internal.refusal.RequestFacts;
-import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
-import dev.hookledger.runtime.internal.receive.Receiver;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
 import dev.hookledger.runtime.internal.servlet.ReadDeadline;
 import dev.hookledger.spi.DeliveryChecks;
@@ -63,15 +39,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
-import org.jooq.DSLContext;
 import org.jooq.TransactionProvider;
-import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,79 +90,20 @@ import org.slf4j.LoggerFactory;
 public final class WebhookRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebhookRuntime.class);
 
+  static {
+    // the internal packages reach a runtime's assembly and a builder's settings through this, not through public API
+    RuntimeAccess.install(r -> r.assembly, Builder::settings);
+  }
+
   private enum State { NEW, STARTED, CLOSED }
 
-  /** The most rows one group commit writes; past this, concurrent deliveries share the next commit. */
-  private static final int MAX_BATCH = 128;
-  /**
-   * The most body bytes one group commit writes: one statement binds every body of its batch, so
-   * 128 rows of 25 MiB would be one 3 GiB statement. A larger row is written alone.
-   */
-  private static final long MAX_BATCH_BYTES = 8L << 20;
-  /**
-   * How long a delivery waits for the commit of its row before it is answered 503: within the 10 s
-   * after which GitHub gives up on a delivery. The row may still commit; the retry is then a duplicate.
-   */
-  private static final Duration MAX_COMMIT_WAIT = Duration.ofSeconds(10);
-
-  private final DataSource dataSource;
-  private final HikariDataSource ownedPool;
-  private final String schema;
-  private final ProcessingMode mode;
-  private final InboxSettings inbox;
-  private final Clock clock;
-  private final DSLContext dsl;
-  private final WebhookListener listener;
-  private final String owner = OwnerToken.create();
-  private final LeaseClaimer claimer;
-  private final LeaseRenewals renewals;
-  private final Notifier notifier;
-  private final GroupCommit writer;
-  private final EventProcessor processor;
-  private final Receiver receiver;
-  private final HeaderCheck headerCheck;
-  private final RefusalLog refusals;
-  private final BodyBudget bodyBudget;
-  private final ReadDeadline bodyReadDeadline;
-  private final HandlerDeadline deadline;
-  private final ShadowRows shadowRows;
+  private final Assembly assembly;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
-  private volatile WorkerPool pool;
   private volatile InboxAdmin admin;
 
-  private WebhookRuntime(Builder b, ProviderRegistry providers, Dispatcher dispatcher, DataSource dataSource,
-      HikariDataSource ownedPool) {
-    this.dataSource = dataSource;
-    this.ownedPool = ownedPool;
-    this.schema = b.schema;
-    this.mode = b.mode;
-    this.inbox = new InboxSettings(b.workers, b.batchSize, b.lease, b.pollInterval, b.shutdownTimeout, b.retryPolicy,
-        InboxSettings.defaultMaxClaimBytes(), b.handlerTimeout);
-    this.clock = b.clock;
-    // the pool built here carries the session timeouts; a pool the application gives gets them per transaction
-    this.dsl = ownedPool != null ? LedgerDsl.on(dataSource)
-        : b.transactionProvider != null ? LedgerDsl.on(b.transactionalConnections, b.deadlines(), b.transactionProvider)
-        : LedgerDsl.on(dataSource, b.deadlines());
-    this.deadline = new HandlerDeadline(b.handlerTimeout, "hookledger-" + schema + "-deadline");
-    EventTable events = new EventTable(schema);
-    // one listener or several, each call guarded: a listener cannot change an outcome
-    this.listener = new CompositeWebhookListener(b.listeners);
-    this.claimer = new LeaseClaimer(dsl, events);
-    this.renewals = new LeaseRenewals(dsl, events);
-    this.shadowRows = new ShadowRows(dsl, events);
-    this.notifier = new Notifier(dsl, schema);
-    ProcessingRows rows = new ProcessingRows(dsl, events, b.retryPolicy.maxAttempts());
-    this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
-        new Retries(rows, b.retryPolicy, listener), listener, deadline);
-    this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
-        MAX_BATCH_BYTES, MAX_COMMIT_WAIT, "hookledger-" + schema);
-    this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,
-        new LocalHandOff(), new ModeSelector(mode, b.inline), clock, listener);
-    this.headerCheck = new HeaderCheck(providers, listener);
-    this.refusals = new RefusalLog(clock, listener);
-    this.bodyBudget = BodyBudget.of(b.maxInFlightBodyBytes);
-    this.bodyReadDeadline = ReadDeadline.of(b.bodyReadTimeout);
-    RuntimeTransactions.record(this, b.transactionProvider);
+  private WebhookRuntime(Assembly assembly, TransactionProvider transactionProvider) {
+    this.assembly = assembly;
+    RuntimeTransactions.record(this, transactionProvider);
   }
 
   /**
@@ -212,7 +124,7 @@ public final class WebhookRuntime implements AutoCloseable {
    * @throws IllegalStateException if the ledger is at a version newer than this build knows
    */
   public void migrate() {
-    SchemaMigrator.migrate(LedgerDsl.on(dataSource), schema);
+    assembly.migrate();
   }
 
   /**
@@ -232,31 +144,11 @@ public final class WebhookRuntime implements AutoCloseable {
       }
       return;
     }
-    requireCurrentSchema();
-    // the pool exists before receive() can see STARTED, so no accepted event misses it
-    if (inbox.workers() > 0 && mode != ProcessingMode.SHADOW) {
-      pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener,
-          "hookledger-" + schema);
-    }
-    writer.start();
-    PoolSettings.logInBackground(dataSource, "hookledger-" + schema);
+    assembly.requireCurrentSchema();
+    int workers = assembly.start();
     state.set(State.STARTED);
-    log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema, mode,
-        pool == null ? 0 : inbox.workers(), owner);
-  }
-
-  /**
-   * A node that writes rows of another shape than the ledger's (an old build on a migrated ledger, or
-   * a new one before its migration) must not start. A ledger that cannot be read now is not refused:
-   * this node starts and waits for the database, as it always has.
-   */
-  private void requireCurrentSchema() {
-    try {
-      SchemaMigrator.requireCurrent(LedgerDsl.on(dataSource), schema);
-    } catch (DataAccessException e) {
-      log.warn("cannot read the version of ledger schema '{}' at start ({}); starting without checking it",
-          schema, LedgerErrors.describe(e));
-    }
+    log.info("hookledger started: schema '{}', mode {}, {} workers, lease owner '{}'", schema(), mode(), workers,
+        assembly.owner());
   }
 
   /**
@@ -272,17 +164,7 @@ public final class WebhookRuntime implements AutoCloseable {
     if (state.getAndSet(State.CLOSED) == State.CLOSED) {
       return;
     }
-    // deliveries already queued are written (and their events handed to the pool) before it closes
-    writer.close(inbox.shutdownTimeout());
-    WorkerPool p = pool;
-    if (p != null) {
-      p.close();
-    }
-    notifier.close();
-    deadline.close();
-    if (ownedPool != null) {
-      ownedPool.close();
-    }
+    assembly.close();
     log.info("hookledger stopped");
   }
 
@@ -310,7 +192,7 @@ public final class WebhookRuntime implements AutoCloseable {
           ? "WebhookRuntime is not started: call start() before receiving deliveries"
           : "WebhookRuntime is closed", null);
     }
-    return receiver.receive(providerId, delivery);
+    return assembly.receive(providerId, delivery);
   }
 
   /**
@@ -322,7 +204,7 @@ public final class WebhookRuntime implements AutoCloseable {
    * call; thread-safe.
    */
   public ReplaySink replaySink() {
-    return receiver.replayRecorder(mode != ProcessingMode.SHADOW);
+    return assembly.replaySink();
   }
 
   /**
@@ -336,8 +218,9 @@ public final class WebhookRuntime implements AutoCloseable {
     InboxAdmin a = admin;
     if (a == null) {
       // built once: a load balancer polls health(), which reads the backlog through it
-      a = InboxAdmin.builder(dataSource).schema(schema).clock(clock)
-          .maxAttempts(inbox.retryPolicy().maxAttempts()).build();
+      RuntimeSettings s = assembly.settings();
+      a = InboxAdmin.builder(dataSource()).schema(s.schema()).clock(s.clock())
+          .maxAttempts(s.retryPolicy().maxAttempts()).build();
       admin = a;
     }
     return a;
@@ -353,8 +236,7 @@ public final class WebhookRuntime implements AutoCloseable {
    */
   public Health health() {
     boolean running = state.get() == State.STARTED;
-    WorkerPool p = pool;
-    PoolHealth threads = p == null ? new PoolHealth(0, 0, true, true, 0) : p.health();
+    PoolHealth threads = assembly.threads();
     Backlog backlog;
     boolean reachable = true;
     String problem = "";
@@ -374,27 +256,32 @@ public final class WebhookRuntime implements AutoCloseable {
 
   /** The ledger's data source: the one given, or the pool built from the JDBC URL. */
   public DataSource dataSource() {
-    return dataSource;
+    return assembly.dataSource();
   }
 
   /** The ledger's schema name; never null. */
   public String schema() {
-    return schema;
+    return assembly.settings().schema();
   }
 
   /** The processing mode configured for all types not listed in {@link Builder#inline}. */
   public ProcessingMode mode() {
-    return mode;
-  }
-
-  /** The body limit of {@code providerId}, in bytes; empty if no such provider is registered. */
-  OptionalInt maxBodyBytes(String providerId) {
-    return receiver.maxBodyBytes(providerId);
+    return assembly.settings().mode();
   }
 
   /** Deliveries waiting for a ledger writer now (tests hold the writer and watch requests queue). */
   int deliveriesWaitingForCommit() {
-    return writer.waiting();
+    return assembly.deliveriesWaitingForCommit();
+  }
+
+  /** The bound on body bytes held by this runtime's requests at once (tests watch what is reserved). */
+  BodyBudget bodyBudget() {
+    return assembly.bodyBudget();
+  }
+
+  /** What the servlet door needs besides {@link #receive}: the filter's one way into the assembly. */
+  Door door() {
+    return assembly;
   }
 
   /**
@@ -403,100 +290,7 @@ public final class WebhookRuntime implements AutoCloseable {
    * ledger read, so it answers whatever the database does). Each node counts its own. Never null.
    */
   public RefusedDeliveries refusedDeliveries() {
-    return refusals.snapshot();
-  }
-
-  /** Records a delivery the door refused: counted, kept, told to the listener, logged at WARN (rate-limited). */
-  void refused(String provider, RefusalReason reason, RequestFacts facts) {
-    refusals.refused(provider, reason, facts);
-  }
-
-  /** Tells the listener of a body the filter refused as too large before calling {@link #receive}. */
-  void rejectedTooLarge(String providerId) {
-    receiver.rejected(providerId, RejectionReason.TOO_LARGE);
-  }
-
-  /**
-   * Refuses, before its body is read, a delivery its adapter refuses from headers alone.
-   *
-   * @param headersOnly the request with an empty body
-   * @throws dev.hookledger.DeliveryRejectedException answered with its status
-   */
-  void checkHeaders(String providerId, InboundDelivery headersOnly) {
-    headerCheck.check(providerId, headersOnly);
-  }
-
-  /** The bound on body bytes held by this runtime's requests at once. */
-  BodyBudget bodyBudget() {
-    return bodyBudget;
-  }
-
-  /** The time each request body may take to arrive. */
-  ReadDeadline bodyReadDeadline() {
-    return bodyReadDeadline;
-  }
-
-  /**
-   * SHADOW: the existing endpoint failed the delivery whose new row is {@code key}; the row is taken
-   * back, so that the provider's redelivery is recorded new, and runs the handlers once enforcing.
-   */
-  void shadowFailed(EventKey key, String how) {
-    try {
-      if (shadowRows.forget(key)) {
-        log.info("shadow mode: the existing endpoint {} for {}; its row is taken back, so that the provider's"
-            + " redelivery is processed", how, key);
-      } else {
-        log.warn("shadow mode: the existing endpoint {} for {}; its row is kept, as a copy of the delivery arrived"
-            + " meanwhile and may have succeeded", how, key);
-      }
-    } catch (DataAccessException e) {
-      log.error("shadow mode: the existing endpoint {} for {}, and its row cannot be taken back ({}): after the"
-          + " switch to enforcing, a redelivery is a duplicate; run its handlers with a forced retry", how, key,
-          LedgerErrors.describe(e));
-    }
-  }
-
-  /**
-   * Events this runtime's workers have room for are recorded leased to them and handed over from
-   * memory; any other waits {@code pending}, and the workers of every runtime are notified, by the
-   * notifier's own thread so that no acknowledgement waits for it.
-   */
-  private final class LocalHandOff implements EventHandOff {
-    @Override
-    public boolean processes() {
-      return inbox.workers() > 0 && mode != ProcessingMode.SHADOW;
-    }
-
-    @Override
-    public boolean reserve() {
-      WorkerPool p = pool;
-      return p != null && p.reserveLocal();
-    }
-
-    @Override
-    public void accept(Lease lease) {
-      pool.acceptLocal(lease);
-    }
-
-    @Override
-    public void unreserve() {
-      pool.unreserveLocal();
-    }
-
-    @Override
-    public void pendingRecorded() {
-      notifier.wakeWorkersSoon();
-    }
-
-    @Override
-    public String owner() {
-      return owner;
-    }
-
-    @Override
-    public Duration lease() {
-      return inbox.lease();
-    }
+    return assembly.refusedDeliveries();
   }
 
   /**
@@ -951,23 +745,17 @@ public final class WebhookRuntime implements AutoCloseable {
             + "but mode is " + mode);
       }
       checkDeadlines();
-      ProviderRegistry registry = ProviderRegistry.of(withBodyLimits());
-      if (mode == ProcessingMode.INLINE || !inline.isEmpty()) {
-        for (ProviderRegistry.Registration r : registry.all()) {
-          if (!r.adapter().redeliversOnFailure()) {
-            log.warn("INLINE processing is configured and provider '{}' is registered: it never redelivers on its"
-                + " own, so an event of it whose INLINE handler fails is lost until redelivered by hand",
-                r.adapter().id());
-          }
-        }
-      }
-      Dispatcher dispatcher = Dispatcher.of(handlers, registry.ids(), objectMapper);
-      if (dispatcher.size() == 0) {
-        log.info("no @OnEvent handlers registered: every event will settle 'ignored'");
-      }
-      HikariDataSource pool = jdbcUrl == null ? null
-          : Pools.create(jdbcUrl, user, password, workers + 8, "hookledger-" + schema, deadlines());
-      return new WebhookRuntime(this, registry, dispatcher, pool == null ? dataSource : pool, pool);
+      Assembly assembly = Assembly.assemble(settings(), new RuntimeParts(dataSource, jdbcUrl, user, password, providers,
+          handlers, objectMapper, new CompositeWebhookListener(listeners), transactionProvider, transactionalConnections));
+      return new WebhookRuntime(assembly, transactionProvider);
+    }
+
+    /** What this builder was told, as one value; the only defaults are this builder's. */
+    private RuntimeSettings settings() {
+      return new RuntimeSettings(schema, mode, inline, clock, deadlines(),
+          new InboxSettings(workers, batchSize, lease, pollInterval, shutdownTimeout, retryPolicy,
+              InboxSettings.defaultMaxClaimBytes(), handlerTimeout),
+          new ReceiveSettings(ledgerWriters, receiveQueueCapacity, maxInFlightBodyBytes, bodyReadTimeout, maxBodyBytes));
     }
 
     private void checkDeadlines() {
@@ -980,25 +768,6 @@ public final class WebhookRuntime implements AutoCloseable {
             + ") must be longer than handlerTimeout (" + handlerTimeout + "), so that the server never ends a"
             + " transaction whose handler is within its time");
       }
-    }
-
-    private List<ProviderRegistry.Registration> withBodyLimits() {
-      Set<String> ids = new TreeSet<>();
-      providers.forEach(p -> ids.add(p.adapter().id()));
-      for (String id : maxBodyBytes.keySet()) {
-        if (!ids.contains(id)) {
-          throw new IllegalArgumentException("maxBodyBytes given for provider '" + id
-              + "', which is not registered (registered: " + String.join(", ", ids) + ")");
-        }
-      }
-      List<ProviderRegistry.Registration> out = new ArrayList<>();
-      for (ProviderRegistry.Registration p : providers) {
-        int limit = maxBodyBytes.getOrDefault(p.adapter().id(), p.maxBodyBytes());
-        out.add(new ProviderRegistry.Registration(p.adapter(), p.secrets(), limit));
-        log.info("provider '{}' registered: {}, body limit {} bytes", p.adapter().id(),
-            p.adapter().getClass().getName(), limit);
-      }
-      return out;
     }
   }
 }

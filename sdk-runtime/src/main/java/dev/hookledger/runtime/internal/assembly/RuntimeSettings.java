@@ -1,0 +1,28 @@
+package dev.hookledger.runtime.internal.assembly;
+
+import dev.hookledger.runtime.ProcessingMode;
+import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.internal.Deadlines;
+import dev.hookledger.runtime.internal.dispatch.TypePattern;
+import dev.hookledger.runtime.internal.inbox.InboxSettings;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Everything a {@code WebhookRuntime.Builder} was told, as one immutable value of small groups: the
+ * builder fills it (its defaults the only defaults), every front door fills the builder from the
+ * catalogue of settings ({@code internal.settings}), and the {@link Assembly} turns it into collaborators.
+ *
+ * @param inbox the workers, their leases and polls, and the {@link RetryPolicy}
+ */
+public record RuntimeSettings(String schema, ProcessingMode mode, List<TypePattern> inline, Clock clock,
+    Deadlines deadlines, InboxSettings inbox, ReceiveSettings receive) {
+  public RuntimeSettings {
+    inline = List.copyOf(inline);
+  }
+
+  /** When failed events are tried again; the inbox group's. */
+  public RetryPolicy retryPolicy() {
+    return inbox.retryPolicy();
+  }
+}
