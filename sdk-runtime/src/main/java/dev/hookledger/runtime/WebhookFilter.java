@@ -2,12 +2,8 @@ package dev.hookledger.runtime;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.hookledger.DeliveryRejectedException;
-import dev.hookledger.InboundDelivery;
-import dev.hookledger.LedgerUnavailableException;
-import dev.hookledger.runtime.internal.receive.Receiver;
-import dev.hookledger.runtime.internal.servlet.BodyRead;
-import dev.hookledger.runtime.internal.servlet.BodyReader;
+import dev.hookledger.runtime.internal.door.DoorOutcome;
+import dev.hookledger.runtime.internal.door.DoorSequence;
 import dev.hookledger.runtime.internal.servlet.Deliveries;
 import dev.hookledger.runtime.internal.servlet.InitParams;
 import dev.hookledger.runtime.internal.servlet.Responses;
@@ -26,7 +22,6 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -195,84 +190,48 @@ public final class WebhookFilter implements Filter {
 
   private void serve(HttpServletRequest request, HttpServletResponse response, String requestPath, String provider)
       throws IOException {
-    OptionalInt maxBodyBytes = runtime.door().maxBodyBytes(provider);
-    if (maxBodyBytes.isEmpty()) {
-      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.UNKNOWN_PROVIDER);
-      Responses.text(response, 404, provider.isEmpty()
-          ? "no provider in the path: deliveries go to " + path.prefix() + "{provider}"
-          : unknownProvider(provider));
-      return;
-    }
-    int limit = maxBodyBytes.getAsInt();
-    if (!request.getMethod().equals("POST")) {
-      Responses.methodNotAllowed(response, request.getMethod());
-      return;
-    }
-    InboundDelivery headers = Deliveries.headersOf(request, requestPath).withProviderPath(path.providerPath(requestPath));
-    try {
-      runtime.door().checkHeaders(provider, headers);
-    } catch (DeliveryRejectedException e) {
-      DoorRefusals.record(runtime, request, headers, provider, RefusalReason.of(e.reason()));
-      Responses.unread(response);
-      Responses.rejected(response, e);
-      return;
-    } catch (RuntimeException e) {
-      log.error("{} delivery's header check failed unexpectedly", provider, e);
-      Responses.unread(response);
-      Responses.text(response, 500, "internal error");
-      return;
-    }
-    BodyRead body;
-    try {
-      body = BodyReader.read(request.getInputStream(), request.getContentLengthLong(), limit, runtime.door().bodyBudget(),
-          runtime.door().bodyReadDeadline());
-    } catch (IOException e) {
-      log.debug("{} delivery body could not be read: {}", provider, e.toString());
-      DoorRefusals.record(runtime, request, headers, provider, RefusalReason.MALFORMED);
-      Responses.text(response, 400, "malformed: the body could not be read");
-      return;
-    }
-    try (body) {
-      switch (body.status()) {
-        case TOO_LARGE -> {
-          runtime.door().rejectedTooLarge(provider);
-          DoorRefusals.record(runtime, request, headers, provider, RefusalReason.TOO_LARGE);
-          Responses.tooLarge(response, Receiver.tooLarge(provider, limit));
-        }
-        case OVER_BUDGET -> {
-          log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.door().bodyBudget());
-          DoorRefusals.record(runtime, request, headers, provider, RefusalReason.OVER_BUDGET);
-          Responses.unavailable(response);
-        }
-        case TIMED_OUT -> {
-          log.debug("{} delivery answered 408: its body did not arrive within {}", provider,
-              runtime.door().bodyReadDeadline().limit());
-          DoorRefusals.record(runtime, request, headers, provider, RefusalReason.READ_TIMEOUT);
-          Responses.timedOut(response);
-        }
-        case READ -> answer(request, requestPath, response, provider, Deliveries.withBody(headers, body.bytes()));
-      }
+    try (DoorOutcome outcome = DoorSequence.pass(runtime.door(), runtime::receive, request, requestPath,
+        path.providerPath(requestPath), provider)) {
+      answer(outcome, request, response, provider);
     }
   }
 
-  private void answer(HttpServletRequest request, String requestPath, HttpServletResponse response, String provider,
-      InboundDelivery delivery) throws IOException {
-    try {
-      Receipt receipt = runtime.receive(provider, delivery);
-      Responses.text(response, 200, receipt.outcome().name().toLowerCase(Locale.ROOT));
-    } catch (DeliveryRejectedException e) {
-      DoorRefusals.record(runtime, request, delivery, provider, RefusalReason.of(e.reason()));
-      Responses.rejected(response, e);
-    } catch (LedgerUnavailableException e) {
-      log.warn("{} delivery answered 503: {}", provider, e.getMessage());
+  private void answer(DoorOutcome outcome, HttpServletRequest request, HttpServletResponse response, String provider)
+      throws IOException {
+    if (outcome instanceof DoorOutcome.Received r) {
+      Responses.text(response, 200, r.receipt().outcome().name().toLowerCase(Locale.ROOT));
+    } else if (outcome instanceof DoorOutcome.UnknownProvider) {
+      Responses.text(response, 404, provider.isEmpty()
+          ? "no provider in the path: deliveries go to " + path.prefix() + "{provider}"
+          : unknownProvider(provider));
+    } else if (outcome instanceof DoorOutcome.NotPost) {
+      Responses.methodNotAllowed(response, request.getMethod());
+    } else if (outcome instanceof DoorOutcome.Refused r) {
+      if (r.body() == null) {
+        Responses.unread(response); // refused from headers alone: the body nobody wants is not read
+      }
+      Responses.rejected(response, r.rejection());
+    } else if (outcome instanceof DoorOutcome.Unreadable u) {
+      log.debug("{} delivery body could not be read: {}", provider, u.cause().toString());
+      Responses.text(response, 400, "malformed: the body could not be read");
+    } else if (outcome instanceof DoorOutcome.OverBudget) {
+      log.debug("{} delivery answered 503: the body budget is spent ({})", provider, runtime.door().bodyBudget());
       Responses.unavailable(response);
-    } catch (HandlerFailedException e) {
+    } else if (outcome instanceof DoorOutcome.TimedOut t) {
+      log.debug("{} delivery answered 408: its body did not arrive within {}", provider, t.limit());
+      Responses.timedOut(response);
+    } else if (outcome instanceof DoorOutcome.Unavailable u) {
+      log.warn("{} delivery answered 503: {}", provider, u.cause().getMessage());
+      Responses.unavailable(response);
+    } else if (outcome instanceof DoorOutcome.HandlerFailed) {
       Responses.text(response, 500, "handler failed: nothing was recorded; redeliver to retry");
-    } catch (UnknownProviderException e) {
-      DoorRefusals.record(runtime, request, requestPath, provider, RefusalReason.UNKNOWN_PROVIDER);
-      Responses.text(response, 404, unknownProvider(provider));
-    } catch (RuntimeException e) {
-      log.error("{} delivery failed unexpectedly", provider, e);
+    } else if (outcome instanceof DoorOutcome.Failed f) {
+      if (f.body() == null) {
+        log.error("{} delivery's header check failed unexpectedly", provider, f.cause());
+        Responses.unread(response);
+      } else {
+        log.error("{} delivery failed unexpectedly", provider, f.cause());
+      }
       Responses.text(response, 500, "internal error");
     }
   }

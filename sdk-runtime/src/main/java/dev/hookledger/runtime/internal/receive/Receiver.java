@@ -100,7 +100,7 @@ public final class Receiver {
   private WebhookEvent verify(String providerId, ProviderRegistry.Registration provider, InboundDelivery delivery) {
     try {
       if (delivery.bodyLength() > provider.maxBodyBytes()) {
-        throw new DeliveryRejectedException(RejectionReason.TOO_LARGE, tooLarge(providerId, provider.maxBodyBytes()));
+        throw tooLargeRejection(providerId, provider.maxBodyBytes());
       }
       Secrets secrets = provider.secretsFor(providerId, delivery);
       WebhookEvent event = provider.adapter().verify(delivery, secrets, clock);
@@ -117,9 +117,13 @@ public final class Receiver {
     }
   }
 
-  /** The message of a 413, the same whether the filter or {@link #receive} finds the body too large. */
-  public static String tooLarge(String providerId, int limit) {
-    return "body larger than " + limit + " bytes, the limit for provider '" + providerId + "'";
+  /**
+   * The refusal of a body over its provider's limit: the one owner of the 413's text, the same
+   * whether the door finds the body too large while reading it or {@link #receive} is given one.
+   */
+  public static DeliveryRejectedException tooLargeRejection(String providerId, int limit) {
+    return new DeliveryRejectedException(RejectionReason.TOO_LARGE,
+        "body larger than " + limit + " bytes, the limit for provider '" + providerId + "'");
   }
 
   private Receipt store(WebhookEvent event, ProcessingMode mode, long start) {
