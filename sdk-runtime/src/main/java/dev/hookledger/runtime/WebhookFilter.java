@@ -53,10 +53,9 @@ import org.slf4j.LoggerFactory;
  *   <init-param><param-name>providers</param-name><param-value>stripe,github</param-value></init-param>
  *   <init-param><param-name>handlers</param-name><param-value>com.acme.Billing,com.acme.Issues</param-value></init-param>
  *   <!-- optional: jdbc-url (else the variable named by jdbc-url-env, default HOOKLEDGER_JDBC_URL),
- *        schema, path-prefix, mode (STORE_FIRST, INLINE, SHADOW), inline (type patterns), workers,
- *        max-in-flight-body-bytes, body-read-timeout, <provider>.secret-env, <provider>.max-body-bytes, and the deadlines handler-timeout,
- *        statement-timeout, lock-timeout, idle-in-transaction-timeout, connect-timeout, socket-timeout
- *        as 500ms, 30s, 2m or PT30S -->
+ *        path-prefix, <provider>.secret-env, <provider>.max-body-bytes, and every option of the runtime's
+ *        settings catalogue by its key (schema, mode, workers, lease, retry.max-attempts, handler-timeout, ...;
+ *        durations as 500ms, 30s, 5m or PT30S), else its environment variable (HOOKLEDGER_WORKERS, ...) -->
  *   <init-param><param-name>stripe.secret-env</param-name><param-value>STRIPE_WEBHOOK_SECRET</param-value></init-param>
  * </filter>
  * <filter-mapping><filter-name>hookledger</filter-name><url-pattern>/*</url-pattern></filter-mapping>

@@ -168,21 +168,24 @@ class FilterRegistrationTest {
   void unknownInitParamIsRefusedWithTheKnownOnes() {
     ServletException e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "provider", "testhook"), Map.of()));
-    assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: body-read-timeout,"
-        + " connect-timeout, handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, ledger-writers,"
-        + " lock-timeout, max-in-flight-body-bytes, mode, path-prefix, providers, receive-queue-capacity, schema, socket-timeout,"
-        + " statement-timeout, workers, and per listed provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
+    assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: batch-size, body-read-timeout,"
+        + " connect-timeout, handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, lease,"
+        + " ledger-writers, lock-timeout, max-in-flight-body-bytes, mode, path-prefix, poll-interval, providers,"
+        + " receive-queue-capacity, retry.factor, retry.first-delay, retry.jitter, retry.max-attempts, retry.max-delay,"
+        + " schema, shutdown-timeout, socket-timeout, statement-timeout, workers, and per listed provider <id>.secret-env,"
+        + " <id>.max-body-bytes)", e.getMessage());
   }
 
   @Test
   void bodyBudgetInitParamMustBeAPositiveWholeNumber() {
     ServletException e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "max-in-flight-body-bytes", "lots"), Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl())));
-    assertEquals("hookledger filter 'hookledger': init-param max-in-flight-body-bytes must be a whole number, but was"
-        + " 'lots'", e.getMessage());
+    assertEquals("hookledger filter 'hookledger': init-param max-in-flight-body-bytes: must be a number of bytes such as"
+        + " 1048576, 512KB, 128MB or 1GB, but was 'lots'", e.getMessage());
     e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "max-in-flight-body-bytes", "0"), Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl())));
-    assertEquals("hookledger filter 'hookledger': maxInFlightBodyBytes must be >= 1, but was 0", e.getMessage());
+    assertEquals("hookledger filter 'hookledger': init-param max-in-flight-body-bytes: maxInFlightBodyBytes must be >= 1,"
+        + " but was 0", e.getMessage());
   }
 
   @Test
@@ -199,8 +202,8 @@ class FilterRegistrationTest {
     ServletException e = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "lock-timeout", "3 seconds"),
         Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl(), "HOOKLEDGER_TESTHOOK_SECRET", "s")));
-    assertEquals("hookledger filter 'hookledger': init-param lock-timeout: must be a duration such as 500ms, 30s, 2m or"
-        + " PT30S, but was '3 seconds'", e.getMessage());
+    assertEquals("hookledger filter 'hookledger': init-param lock-timeout: must be a duration such as 500ms, 30s, 5m, 2h,"
+        + " 30d or PT30S, but was '3 seconds'", e.getMessage());
     ServletException tooShort = assertThrows(ServletException.class, () -> init(
         Map.of("providers", "testhook", "statement-timeout", "10s", "socket-timeout", "PT8S"),
         Map.of("HOOKLEDGER_JDBC_URL", db.jdbcUrl(), "HOOKLEDGER_TESTHOOK_SECRET", "s")));

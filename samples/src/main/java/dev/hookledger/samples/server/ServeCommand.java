@@ -1,6 +1,7 @@
 package dev.hookledger.samples.server;
 
 import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.cli.RuntimeOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -20,11 +21,15 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
+    // every runtime setting as an option (--workers, --lease, --retry-first-delay, ...), else its HOOKLEDGER_* variable
+    modelTransformer = RuntimeOptions.class,
     description = {
         "Serves the sample application: POST /webhooks/stripe|github|shopify, the operations page at"
             + " /admin, and the business state at /sample/state.json.",
         "Secrets come from STRIPE_WEBHOOK_SECRET, GITHUB_WEBHOOK_SECRET and SHOPIFY_WEBHOOK_SECRET;"
             + " any that is unset is generated for development and printed.",
+        "Every runtime setting is an option (--workers, --retry-first-delay 100ms, --retry-max-attempts 3, ...)"
+            + " or an environment variable (HOOKLEDGER_WORKERS, ...); see the sdk-runtime README's table.",
         "With STANDARD_WEBHOOK_SECRET (whsec_...) set, Standard Webhooks deliveries are also served at"
             + " POST /webhooks/standard.",
         "The admin page asks for the token in HOOKLEDGER_ADMIN_TOKEN (Authorization: Bearer <token>, or as the"
@@ -47,18 +52,6 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "Where the embedded PostgreSQL keeps its data (default: ~/.hookledger/samples-db).")
   Path dataDir = DEFAULT_DATA_DIR;
-
-  @Option(names = "--workers", defaultValue = "2", description = "Inbox workers (default: ${DEFAULT-VALUE}).")
-  int workers;
-
-  @Option(names = "--retry-initial", paramLabel = "DURATION",
-      description = "Delay before the second attempt of a failed event, doubling after each failure:"
-          + " 100ms, 10s, 5m (default: 10s). Short, with --retry-max-attempts, to rehearse dead letters.")
-  String retryInitial;
-
-  @Option(names = "--retry-max-attempts", paramLabel = "N",
-      description = "Attempts before a failing event is dead and waits for an operator (default: 12).")
-  Integer retryMaxAttempts;
 
   @Spec CommandSpec spec;
 
@@ -112,7 +105,7 @@ public final class ServeCommand implements Callable<Integer> {
         ? SampleDatabase.external(databaseUrl)
         : SampleDatabase.embedded(dataDir);
     RetryPolicy policy = retryPolicy();
-    SampleApp app = SampleApp.start(database, secrets, host, port, b -> b.workers(workers).retryPolicy(policy));
+    SampleApp app = SampleApp.start(database, secrets, host, port, b -> RuntimeOptions.configure(spec, b, environment));
     if (databaseUrl == null) {
       RunningServe.publish(dataDir, database.jdbcUrl()); // for status, list, retry... while it runs
     }
@@ -130,16 +123,9 @@ public final class ServeCommand implements Callable<Integer> {
     return app;
   }
 
-  /** The default policy with what the options change; each bad value is named by the policy. */
+  /** The default policy with what the options and environment change; each bad value is named with its option. */
   RetryPolicy retryPolicy() {
-    RetryPolicy.Builder b = RetryPolicy.builder();
-    if (retryInitial != null) {
-      b.firstDelay(Durations.parse("--retry-initial", retryInitial));
-    }
-    if (retryMaxAttempts != null) {
-      b.maxAttempts(retryMaxAttempts);
-    }
-    return b.build();
+    return RuntimeOptions.retryPolicy(spec, environment);
   }
 
   private void printSecrets(SampleSecrets secrets) {

@@ -56,7 +56,7 @@ class OpsCommandTest {
         SampleSecrets.STRIPE_ENV, "whsec_ops_0123456789abcdef0123456789abcdef", SampleSecrets.GITHUB_ENV,
         "gh_ops_0123456789abcdef", SampleSecrets.SHOPIFY_ENV, "shpss_0123456789abcdef0123456789abcdef"));
     new CommandLine(serve).parseArgs("--port", "0", "--data-dir", dir.resolve("retry-db").toString(),
-        "--retry-initial", "100ms", "--retry-max-attempts", "3");
+        "--retry-first-delay", "100ms", "--retry-max-attempts", "3");
     assertEquals(java.time.Duration.ofMillis(100), serve.retryPolicy().firstDelay());
     assertEquals(3, serve.retryPolicy().maxAttempts());
     try (SampleApp app = serve.start()) {
@@ -66,10 +66,11 @@ class OpsCommandTest {
     }
 
     ServeCommand bad = new ServeCommand(new PrintStream(new ByteArrayOutputStream()), Map.of());
-    new CommandLine(bad).parseArgs("--retry-initial", "soon");
-    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        bad::retryPolicy);
-    assertEquals("--retry-initial must be a duration such as 100ms, 10s, 5m or 1h, but was 'soon'", e.getMessage());
+    new CommandLine(bad).parseArgs("--retry-first-delay", "soon");
+    CommandLine.ParameterException e = org.junit.jupiter.api.Assertions.assertThrows(
+        CommandLine.ParameterException.class, bad::retryPolicy);
+    assertEquals("--retry-first-delay: must be a duration such as 500ms, 30s, 5m, 2h, 30d or PT30S, but was 'soon'",
+        e.getMessage());
   }
 
   @Test

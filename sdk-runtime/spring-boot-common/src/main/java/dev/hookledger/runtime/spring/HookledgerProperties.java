@@ -14,8 +14,10 @@ import org.springframework.util.unit.DataSize;
 /**
  * The {@code hookledger.*} properties of a Spring Boot application, bound by
  * the starter's auto-configuration and checked when the application starts: a bad value fails the
- * start with a message naming the property. Each is the {@link dev.hookledger.runtime.WebhookRuntime.Builder}
- * setting of the same name, with the same default. The least an application sets:
+ * start with a message naming the property. Each option of the runtime is the
+ * {@link dev.hookledger.runtime.WebhookRuntime.Builder} setting of the same name, read from the runtime's one
+ * catalogue of settings (the table in the sdk-runtime README); one left unset (null) keeps the builder's
+ * default, which is the only default. The least an application sets:
  *
  * <pre>{@code
  * spring.datasource.url=jdbc:postgresql://db:5432/app
@@ -51,7 +53,7 @@ public class HookledgerProperties {
   private int filterOrder = DEFAULT_FILTER_ORDER;
 
   /** The ledger's schema, a lower-case SQL identifier. */
-  private String schema = "hookledger";
+  private String schema;
 
   /**
    * When to create or complete the ledger's schema at start-up (idempotent), as Boot's own schema
@@ -61,39 +63,48 @@ public class HookledgerProperties {
   private DatabaseInitializationMode migrate = DatabaseInitializationMode.EMBEDDED;
 
   /** When handlers run: store-first (after the answer), inline (in the request's transaction) or shadow (record only). */
-  private ProcessingMode mode = ProcessingMode.STORE_FIRST;
+  private ProcessingMode mode;
 
   /** Event types (or patterns, as in @OnEvent) whose handlers run inline, while the others stay store-first. */
   private List<String> inline = new ArrayList<>();
 
   /** Threads processing events, 0 to 256; with 0 this application only receives. */
-  private int workers = 2;
+  private Integer workers;
 
   /** How long a worker's claim on an event holds unless renewed; at least 1 s. */
-  private Duration lease = Duration.ofSeconds(30);
+  private Duration lease;
 
   /** How often, on average, the workers look for waiting events when no notification wakes them. */
-  private Duration pollInterval = Duration.ofSeconds(1);
+  private Duration pollInterval;
 
   /** How long the application's shutdown waits for the events in flight. */
-  private Duration shutdownTimeout = Duration.ofSeconds(30);
+  private Duration shutdownTimeout;
 
   /** How long the @OnEvent methods of one attempt may run. */
-  private Duration handlerTimeout = Duration.ofSeconds(30);
+  private Duration handlerTimeout;
 
   /** PostgreSQL's statement_timeout in the runtime's transactions, the handlers' included; 0 turns it off. */
-  private Duration statementTimeout = Duration.ofSeconds(5);
+  private Duration statementTimeout;
 
   /** PostgreSQL's lock_timeout in the runtime's transactions; 0 turns it off. */
-  private Duration lockTimeout = Duration.ofSeconds(3);
+  private Duration lockTimeout;
 
   /** PostgreSQL's idle_in_transaction_session_timeout in the runtime's transactions; 0 turns it off. */
-  private Duration idleInTransactionTimeout = Duration.ofSeconds(60);
+  private Duration idleInTransactionTimeout;
 
-  /** The most request-body bytes held in memory at once, across every delivery; default a quarter of the heap. */
+  /** Events claimed at most by one claim, 1 to 1000. */
+  private Integer batchSize;
+
+  /** Threads writing received deliveries to the ledger, each as one multi-row insert and one commit, 1 to 16. */
+  private Integer ledgerWriters;
+
+  /** Deliveries that may wait for a ledger writer at once, 1 to 100000; past that a delivery is answered 503. */
+  private Integer receiveQueueCapacity;
+
+  /** The most request-body bytes held in memory at once, across every delivery; default the builder's, a quarter of the heap. */
   private DataSize maxInFlightBodySize;
 
-  /** The total time one request body may take to arrive, however slowly it trickles; then 408; default 5 s. */
+  /** The total time one request body may take to arrive, however slowly it trickles; then 408. */
   private Duration bodyReadTimeout;
 
   /** The operator's admin API and page (dev.hookledger.runtime.admin.AdminServlet). */
@@ -166,12 +177,36 @@ public class HookledgerProperties {
     this.inline = inline;
   }
 
-  public int getWorkers() {
+  public Integer getWorkers() {
     return workers;
   }
 
-  public void setWorkers(int workers) {
+  public void setWorkers(Integer workers) {
     this.workers = workers;
+  }
+
+  public Integer getBatchSize() {
+    return batchSize;
+  }
+
+  public void setBatchSize(Integer batchSize) {
+    this.batchSize = batchSize;
+  }
+
+  public Integer getLedgerWriters() {
+    return ledgerWriters;
+  }
+
+  public void setLedgerWriters(Integer ledgerWriters) {
+    this.ledgerWriters = ledgerWriters;
+  }
+
+  public Integer getReceiveQueueCapacity() {
+    return receiveQueueCapacity;
+  }
+
+  public void setReceiveQueueCapacity(Integer receiveQueueCapacity) {
+    this.receiveQueueCapacity = receiveQueueCapacity;
   }
 
   public Duration getLease() {

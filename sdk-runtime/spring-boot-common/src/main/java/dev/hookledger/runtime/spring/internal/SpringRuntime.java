@@ -3,10 +3,11 @@ package dev.hookledger.runtime.spring.internal;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.UnusableSecrets;
-import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
+import dev.hookledger.runtime.internal.settings.Setting;
+import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
 import dev.hookledger.runtime.spring.HookledgerProperties;
 import dev.hookledger.runtime.spring.SpringTransactions;
 import dev.hookledger.runtime.spring.WebhookRuntimeCustomizer;
@@ -17,11 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.unit.DataSize;
@@ -41,26 +43,7 @@ public final class SpringRuntime {
       List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
       List<Object> handlers, List<WebhookRuntimeCustomizer> customizers) {
     WebhookRuntime.Builder b = WebhookRuntime.builder();
-    set("hookledger.schema", p.getSchema(), () -> b.schema(p.getSchema()));
-    set("hookledger.mode", p.getMode(), () -> b.mode(p.getMode()));
-    set("hookledger.inline", p.getInline(), () -> b.inline(p.getInline().toArray(String[]::new)));
-    set("hookledger.workers", p.getWorkers(), () -> b.workers(p.getWorkers()));
-    set("hookledger.lease", p.getLease(), () -> b.lease(p.getLease()));
-    set("hookledger.poll-interval", p.getPollInterval(), () -> b.pollInterval(p.getPollInterval()));
-    set("hookledger.shutdown-timeout", p.getShutdownTimeout(), () -> b.shutdownTimeout(p.getShutdownTimeout()));
-    set("hookledger.handler-timeout", p.getHandlerTimeout(), () -> b.handlerTimeout(p.getHandlerTimeout()));
-    set("hookledger.statement-timeout", p.getStatementTimeout(), () -> b.statementTimeout(p.getStatementTimeout()));
-    set("hookledger.lock-timeout", p.getLockTimeout(), () -> b.lockTimeout(p.getLockTimeout()));
-    set("hookledger.idle-in-transaction-timeout", p.getIdleInTransactionTimeout(),
-        () -> b.idleInTransactionTimeout(p.getIdleInTransactionTimeout()));
-    if (p.getBodyReadTimeout() != null) {
-      set("hookledger.body-read-timeout", p.getBodyReadTimeout(), () -> b.bodyReadTimeout(p.getBodyReadTimeout()));
-    }
-    retryPolicy(b, p.getRetry());
-    if (p.getMaxInFlightBodySize() != null) {
-      set("hookledger.max-in-flight-body-size", p.getMaxInFlightBodySize(),
-          () -> b.maxInFlightBodyBytes(p.getMaxInFlightBodySize().toBytes()));
-    }
+    options(b, p);
     providers(b, p.getProviders(), adapterBeans);
     listeners.forEach(b::listener);
     if (objectMapper != null) {
@@ -151,13 +134,6 @@ public final class SpringRuntime {
     return Secrets.of(kept.toArray(String[]::new));
   }
 
-  /** As {@link #set}, for a property that may be unset (null): then nothing is applied. */
-  private static <T> void ifSet(String property, T value, Consumer<T> setter) {
-    if (value != null) {
-      set(property, value, () -> setter.accept(value));
-    }
-  }
-
   /** Applies one property, turning the builder's complaint into one that names the property. */
   public static void set(String property, Object value, Runnable setter) {
     checked(property, value, () -> {
@@ -175,18 +151,47 @@ public final class SpringRuntime {
     }
   }
 
-  /** The {@code hookledger.retry.*} properties, each set one changing the default policy. */
-  private static void retryPolicy(WebhookRuntime.Builder b, HookledgerProperties.Retry r) {
-    if (r.getMaxAttempts() == null && r.getFirstDelay() == null && r.getMaxDelay() == null && r.getFactor() == null
-        && r.getJitter() == null) {
-      return;
+  /**
+   * Every option of the runtime's catalogue, from the property of the same name: one left unset keeps
+   * the builder's default; a bad one fails naming its property. The pool options (connect and socket
+   * timeouts) are the application's pool's, not hookledger's.
+   */
+  static void options(WebhookRuntime.Builder b, HookledgerProperties p) {
+    BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(p);
+    SettingsCatalogue.apply(b, setting -> setting.isOwnPoolOnly() ? null : value(properties.getPropertyValue(path(setting))),
+        (key, e) -> SettingsCatalogue.RETRY.equals(key)
+            ? new InvalidConfigurationPropertyValueException("hookledger.retry", p.getRetry(), e.getMessage())
+            : invalid(SettingsCatalogue.byKey(key).orElseThrow(), properties, e));
+  }
+
+  private static RuntimeException invalid(Setting<?> setting, BeanWrapper properties, IllegalArgumentException e) {
+    return new InvalidConfigurationPropertyValueException(setting.property(), properties.getPropertyValue(path(setting)),
+        e.getMessage());
+  }
+
+  /** The bean property path of a setting's Spring property: {@code hookledger.retry.max-attempts} is {@code retry.maxAttempts}. */
+  static String path(Setting<?> setting) {
+    StringBuilder out = new StringBuilder();
+    boolean upper = false;
+    for (char c : setting.property().substring("hookledger.".length()).toCharArray()) {
+      if (c == '-') {
+        upper = true;
+      } else {
+        out.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
     }
-    RetryPolicy.Builder policy = RetryPolicy.builder();
-    ifSet("hookledger.retry.max-attempts", r.getMaxAttempts(), policy::maxAttempts);
-    ifSet("hookledger.retry.first-delay", r.getFirstDelay(), policy::firstDelay);
-    ifSet("hookledger.retry.max-delay", r.getMaxDelay(), policy::maxDelay);
-    ifSet("hookledger.retry.factor", r.getFactor(), policy::factor);
-    ifSet("hookledger.retry.jitter", r.getJitter(), policy::jitter);
-    set("hookledger.retry", r, () -> b.retryPolicy(policy.build()));
+    return out.toString();
+  }
+
+  /** A bound property as the catalogue takes it: sizes in bytes, an empty list as unset. */
+  private static Object value(Object bound) {
+    if (bound instanceof DataSize size) {
+      return size.toBytes();
+    }
+    if (bound instanceof List<?> list && list.isEmpty()) {
+      return null;
+    }
+    return bound;
   }
 }

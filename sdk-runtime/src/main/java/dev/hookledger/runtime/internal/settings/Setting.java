@@ -1,0 +1,158 @@
+package dev.hookledger.runtime.internal.settings;
+
+import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
+import java.util.Locale;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * One option of a runtime, as every front door names it: its key ({@code workers},
+ * {@code retry.max-attempts}) is the web.xml init-param; {@code hookledger.} and the key (or the
+ * property named apart) is the Spring property; the property upper-cased with {@code _} for every
+ * other character is the environment variable (what Spring's relaxed binding reads too); {@code --}
+ * and the key with {@code -} for {@code .} is the command line option. Its default is what the
+ * builder holds, read back through {@link #read}: never a second copy.
+ *
+ * @param <T> the value's type, as the builder takes it
+ */
+public final class Setting<T> {
+  private final String key;
+  private final String property;
+  private final String builderCall;
+  private final Kind<T> kind;
+  private final BiConsumer<WebhookRuntime.Builder, T> onBuilder;
+  private final BiConsumer<RetryPolicy.Builder, T> onRetry;
+  private final Function<RuntimeSettings, T> read;
+  private final boolean ownPoolOnly;
+  private final String example;
+
+  private Setting(String key, String property, String builderCall, Kind<T> kind,
+      BiConsumer<WebhookRuntime.Builder, T> onBuilder, BiConsumer<RetryPolicy.Builder, T> onRetry,
+      Function<RuntimeSettings, T> read, boolean ownPoolOnly, String example) {
+    this.key = key;
+    this.property = property;
+    this.builderCall = builderCall;
+    this.kind = kind;
+    this.onBuilder = onBuilder;
+    this.onRetry = onRetry;
+    this.read = read;
+    this.ownPoolOnly = ownPoolOnly;
+    this.example = example;
+  }
+
+  /** An option set by one builder method. */
+  static <T> Setting<T> of(String key, Kind<T> kind, BiConsumer<WebhookRuntime.Builder, T> onBuilder,
+      Function<RuntimeSettings, T> read, String example) {
+    return new Setting<>(key, "hookledger." + key, camel(key) + "(" + kind.javaName() + ")", kind, onBuilder, null,
+        read, false, example);
+  }
+
+  /** An option of the {@link RetryPolicy}, set through {@code retryPolicy(...)}. */
+  static <T> Setting<T> retry(String key, Kind<T> kind, BiConsumer<RetryPolicy.Builder, T> onRetry,
+      Function<RetryPolicy, T> read, String example) {
+    String method = camel(key.substring(key.indexOf('.') + 1));
+    return new Setting<>(key, "hookledger." + key, "retryPolicy(RetryPolicy.builder()." + method + "(" + kind.javaName()
+        + "))", kind, null, onRetry, s -> read.apply(s.retryPolicy()), false, example);
+  }
+
+  /** The same option under another Spring property name (one that says its unit the Spring way). */
+  Setting<T> property(String name) {
+    return new Setting<>(key, name, builderCall, kind, onBuilder, onRetry, read, ownPoolOnly, example);
+  }
+
+  /** An option of the pool the runtime builds from a JDBC URL: a door that gives its own pool has no use for it. */
+  Setting<T> ownPoolOnly() {
+    return new Setting<>(key, property, builderCall, kind, onBuilder, onRetry, read, true, example);
+  }
+
+  /** The web.xml init-param, e.g. {@code retry.max-attempts}. */
+  public String key() {
+    return key;
+  }
+
+  /** The Spring property, e.g. {@code hookledger.retry.max-attempts}. */
+  public String property() {
+    return property;
+  }
+
+  /** The environment variable, e.g. {@code HOOKLEDGER_RETRY_MAX_ATTEMPTS}. */
+  public String environmentVariable() {
+    return property.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+  }
+
+  /** The command line option, e.g. {@code --retry-max-attempts}. */
+  public String option() {
+    return "--" + key.replace('.', '-');
+  }
+
+  /** The builder call it stands for, e.g. {@code workers(int)}. */
+  public String builderCall() {
+    return builderCall;
+  }
+
+  /** What values it takes. */
+  public Kind<T> kind() {
+    return kind;
+  }
+
+  /** Whether it applies only to the pool the runtime builds from a JDBC URL. */
+  public boolean isOwnPoolOnly() {
+    return ownPoolOnly;
+  }
+
+  /** Whether it is an option of the retry policy. */
+  public boolean isRetry() {
+    return onRetry != null;
+  }
+
+  /** A valid value other than the default, as text (tests and the documentation use it). */
+  public String example() {
+    return example;
+  }
+
+  /** Its value in {@code settings}. */
+  public T read(RuntimeSettings settings) {
+    return read.apply(settings);
+  }
+
+  /** Its value as text in the one grammar. */
+  public String format(RuntimeSettings settings) {
+    return kind.format(read(settings));
+  }
+
+  /** The value of {@code text}, by {@link SettingText}. */
+  public T parse(String text) {
+    return kind.parse(text);
+  }
+
+  /** Applies a value of this option's type (a door's typed value, or what {@link #parse} made of text). */
+  void apply(WebhookRuntime.Builder builder, RetryPolicy.Builder retry, Object value) {
+    T v = kind.cast(value);
+    if (onRetry != null) {
+      onRetry.accept(retry, v);
+    } else {
+      onBuilder.accept(builder, v);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return key;
+  }
+
+  private static String camel(String kebab) {
+    StringBuilder out = new StringBuilder();
+    boolean upper = false;
+    for (char c : kebab.toCharArray()) {
+      if (c == '-' || c == '.') {
+        upper = true;
+      } else {
+        out.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,134 @@
+package dev.hookledger.runtime.internal.settings;
+
+import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
+import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
+import dev.hookledger.runtime.internal.dispatch.TypePattern;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * Every option of a runtime that a front door can set from configuration: the one list that the
+ * builder's doors read (web.xml init-params, environment variables, Spring properties, the command
+ * line), so that an option added here is reachable from each of them, with one grammar per type
+ * ({@link SettingText}) and the builder's defaults. What is not a plain value (the database,
+ * providers and their secrets, handlers, listeners) each door takes in its own way.
+ */
+public final class SettingsCatalogue {
+  /** The retry policy as a group: the name a door's message gives when its values do not fit together. */
+  public static final String RETRY = "retry";
+
+  private static final List<Setting<?>> ALL = List.of(
+      Setting.of("schema", Kind.TEXT, WebhookRuntime.Builder::schema, RuntimeSettings::schema, "billing_ledger"),
+      Setting.of("mode", Kind.MODE, WebhookRuntime.Builder::mode, RuntimeSettings::mode, "SHADOW"),
+      Setting.of("inline", Kind.LIST, (b, l) -> b.inline(l.toArray(String[]::new)),
+          s -> s.inline().stream().map(TypePattern::toString).toList(), "invoice.*,customer.created"),
+      Setting.of("workers", Kind.WHOLE, WebhookRuntime.Builder::workers, s -> s.inbox().workers(), "7"),
+      Setting.of("batch-size", Kind.WHOLE, WebhookRuntime.Builder::batchSize, s -> s.inbox().batchSize(), "64"),
+      Setting.of("lease", Kind.DURATION, WebhookRuntime.Builder::lease, s -> s.inbox().lease(), "2m"),
+      Setting.of("poll-interval", Kind.DURATION, WebhookRuntime.Builder::pollInterval, s -> s.inbox().pollInterval(),
+          "250ms"),
+      Setting.of("shutdown-timeout", Kind.DURATION, WebhookRuntime.Builder::shutdownTimeout,
+          s -> s.inbox().shutdownTimeout(), "45s"),
+      Setting.retry("retry.max-attempts", Kind.WHOLE, RetryPolicy.Builder::maxAttempts, RetryPolicy::maxAttempts, "5"),
+      Setting.retry("retry.first-delay", Kind.DURATION, RetryPolicy.Builder::firstDelay, RetryPolicy::firstDelay,
+          "2s"),
+      Setting.retry("retry.max-delay", Kind.DURATION, RetryPolicy.Builder::maxDelay, RetryPolicy::maxDelay, "10m"),
+      Setting.retry("retry.factor", Kind.DECIMAL, RetryPolicy.Builder::factor, RetryPolicy::factor, "3.0"),
+      Setting.retry("retry.jitter", Kind.DECIMAL, RetryPolicy.Builder::jitter, RetryPolicy::jitter, "0.1"),
+      Setting.of("handler-timeout", Kind.DURATION, WebhookRuntime.Builder::handlerTimeout,
+          s -> s.deadlines().handler(), "20s"),
+      Setting.of("statement-timeout", Kind.DURATION, WebhookRuntime.Builder::statementTimeout,
+          s -> s.deadlines().statement(), "4s"),
+      Setting.of("lock-timeout", Kind.DURATION, WebhookRuntime.Builder::lockTimeout, s -> s.deadlines().lock(), "2s"),
+      Setting.of("idle-in-transaction-timeout", Kind.DURATION, WebhookRuntime.Builder::idleInTransactionTimeout,
+          s -> s.deadlines().idleInTransaction(), "90s"),
+      Setting.of("connect-timeout", Kind.DURATION, WebhookRuntime.Builder::connectTimeout,
+          s -> s.deadlines().connect(), "5s").ownPoolOnly(),
+      Setting.of("socket-timeout", Kind.DURATION, WebhookRuntime.Builder::socketTimeout,
+          s -> s.deadlines().socket(), "8s").ownPoolOnly(),
+      Setting.of("ledger-writers", Kind.WHOLE, WebhookRuntime.Builder::ledgerWriters,
+          s -> s.receive().ledgerWriters(), "3"),
+      Setting.of("receive-queue-capacity", Kind.WHOLE, WebhookRuntime.Builder::receiveQueueCapacity,
+          s -> s.receive().queueCapacity(), "512"),
+      Setting.of("max-in-flight-body-bytes", Kind.BYTES, WebhookRuntime.Builder::maxInFlightBodyBytes,
+          s -> s.receive().maxInFlightBodyBytes(), "64MB").property("hookledger.max-in-flight-body-size"),
+      Setting.of("body-read-timeout", Kind.DURATION, WebhookRuntime.Builder::bodyReadTimeout,
+          s -> s.receive().bodyReadTimeout(), "3s"));
+
+  private SettingsCatalogue() {}
+
+  /** Every option, in the order the documentation lists them. */
+  public static List<Setting<?>> all() {
+    return ALL;
+  }
+
+  /** The option of this init-param key, e.g. {@code retry.max-attempts}. */
+  public static Optional<Setting<?>> byKey(String key) {
+    return ALL.stream().filter(s -> s.key().equals(key)).findFirst();
+  }
+
+  /** The builder's defaults, as a fresh builder holds them. */
+  public static RuntimeSettings defaults() {
+    return RuntimeAccess.settings(WebhookRuntime.builder());
+  }
+
+  /**
+   * Applies what a text door holds: each option whose text {@code textOf} gives (null when unset) is
+   * parsed by {@link SettingText} and set on {@code builder}.
+   *
+   * @param nameOf how the door names an option (or {@link #RETRY}, the retry options together) in a message
+   * @throws IllegalArgumentException naming the option, in the door's terms, and the bad value
+   */
+  public static void applyText(WebhookRuntime.Builder builder, Function<Setting<?>, String> textOf,
+      Function<String, String> nameOf) {
+    apply(builder, textOf, (key, e) -> new IllegalArgumentException(nameOf.apply(key) + ": " + e.getMessage(), e));
+  }
+
+  /**
+   * Applies a door's values, typed or text: each option whose value {@code valueOf} gives (null when
+   * unset) is set on {@code builder}, the retry options together as one {@link RetryPolicy} over the
+   * builder's current one.
+   *
+   * @param refused turns a complaint about an option (by key, or {@link #RETRY}) into the door's own
+   */
+  public static void apply(WebhookRuntime.Builder builder, Function<Setting<?>, ?> valueOf,
+      BiFunction<String, IllegalArgumentException, ? extends RuntimeException> refused) {
+    RetryPolicy.Builder retry = null;
+    for (Setting<?> s : ALL) {
+      Object value = valueOf.apply(s);
+      if (value == null) {
+        continue;
+      }
+      if (s.isRetry() && retry == null) {
+        retry = over(RuntimeAccess.settings(builder).retryPolicy());
+      }
+      try {
+        s.apply(builder, retry, value);
+      } catch (IllegalArgumentException e) {
+        throw refused.apply(s.key(), e);
+      }
+    }
+    if (retry != null) {
+      try {
+        builder.retryPolicy(retry.build());
+      } catch (IllegalArgumentException e) {
+        throw refused.apply(RETRY, e);
+      }
+    }
+  }
+
+  /** The option values of {@code byKey} (a door's map of keys to text), each by its key. */
+  public static Function<Setting<?>, String> textsOf(Map<String, String> byKey) {
+    return s -> byKey.get(s.key());
+  }
+
+  private static RetryPolicy.Builder over(RetryPolicy p) {
+    return RetryPolicy.builder().firstDelay(p.firstDelay()).factor(p.factor()).maxDelay(p.maxDelay())
+        .maxAttempts(p.maxAttempts()).jitter(p.jitter());
+  }
+}
