@@ -16,10 +16,11 @@ import dev.hookledger.runtime.internal.Deadlines;
 import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.internal.RuntimeTransactions;
 import dev.hookledger.runtime.internal.assembly.Assembly;
-import dev.hookledger.runtime.internal.assembly.ReceiveSettings;
 import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
 import dev.hookledger.runtime.internal.assembly.RuntimeParts;
-import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
+import dev.hookledger.runtime.internal.settings.BuilderSettings;
+import dev.hookledger.runtime.internal.settings.ReceiveSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.door.Door;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
@@ -92,7 +93,8 @@ public final class WebhookRuntime implements AutoCloseable {
 
   static {
     // the internal packages reach a runtime's assembly and a builder's settings through this, not through public API
-    RuntimeAccess.install(r -> r.assembly, Builder::settings);
+    RuntimeAccess.install(r -> r.assembly);
+    BuilderSettings.install(Builder::settings);
   }
 
   private enum State { NEW, STARTED, CLOSED }

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
-import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
-import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
+import dev.hookledger.runtime.internal.settings.BuilderSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
 import dev.hookledger.runtime.internal.settings.SettingsTable;
@@ -69,7 +69,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
   public static RetryPolicy retryPolicy(CommandSpec spec, Map<String, String> environment) {
     WebhookRuntime.Builder probe = WebhookRuntime.builder();
     configure(spec, probe, environment);
-    return RuntimeAccess.settings(probe).retryPolicy();
+    return BuilderSettings.of(probe).retryPolicy();
   }
 
   private static String name(CommandSpec spec, String key, Map<String, String> environment) {

@@ -39,6 +39,8 @@ import dev.hookledger.runtime.internal.receive.HeaderCheck;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
+import dev.hookledger.runtime.internal.settings.ReceiveSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.refusal.RefusalLog;
 import dev.hookledger.runtime.internal.refusal.RequestFacts;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;

@@ -2,7 +2,6 @@ package dev.hookledger.runtime.internal.settings;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
-import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.function.Function;

@@ -2,8 +2,6 @@ package dev.hookledger.runtime.internal.settings;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
-import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
-import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +72,7 @@ public final class SettingsCatalogue {
 
   /** The builder's defaults, as a fresh builder holds them. */
   public static RuntimeSettings defaults() {
-    return RuntimeAccess.settings(WebhookRuntime.builder());
+    return BuilderSettings.of(WebhookRuntime.builder());
   }
 
   /**
@@ -105,7 +103,7 @@ public final class SettingsCatalogue {
         continue;
       }
       if (s.isRetry() && retry == null) {
-        retry = over(RuntimeAccess.settings(builder).retryPolicy());
+        retry = over(BuilderSettings.of(builder).retryPolicy());
       }
       try {
         s.apply(builder, retry, value);

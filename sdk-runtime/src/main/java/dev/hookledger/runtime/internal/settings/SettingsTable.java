@@ -1,6 +1,5 @@
 package dev.hookledger.runtime.internal.settings;
 
-import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
 
 /** The catalogue as the Markdown table of the sdk-runtime README (a test keeps the README equal to it). */
 public final class SettingsTable {

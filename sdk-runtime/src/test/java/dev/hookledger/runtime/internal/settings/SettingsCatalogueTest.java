@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.cli.RuntimeOptions;
-import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
-import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
 import dev.hookledger.runtime.internal.servlet.InitParams;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,7 +66,7 @@ class SettingsCatalogueTest {
       new CommandLine(command).parseArgs(s.option(), s.example());
       WebhookRuntime.Builder b = WebhookRuntime.builder();
       RuntimeOptions.configure(command.spec, b, Map.of());
-      assertCarried(s, RuntimeAccess.settings(b), s.option());
+      assertCarried(s, BuilderSettings.of(b), s.option());
     }
   }
 
@@ -132,7 +130,7 @@ class SettingsCatalogueTest {
 
   private static RuntimeSettings fromWebXml(Map<String, String> params, Map<String, String> env) {
     Function<String, String> lookup = env::get;
-    return RuntimeAccess.settings(InitParams.read(params, lookup, SettingsCatalogueTest.class.getClassLoader())
+    return BuilderSettings.of(InitParams.read(params, lookup, SettingsCatalogueTest.class.getClassLoader())
         .builder());
   }
 

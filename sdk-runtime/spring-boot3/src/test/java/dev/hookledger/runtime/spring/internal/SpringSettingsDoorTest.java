@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.runtime.WebhookRuntime;
-import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
-import dev.hookledger.runtime.internal.assembly.RuntimeSettings;
+import dev.hookledger.runtime.internal.settings.BuilderSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
 import dev.hookledger.runtime.spring.HookledgerProperties;
@@ -80,6 +80,6 @@ class SpringSettingsDoorTest {
         .bind("hookledger", Bindable.ofInstance(new HookledgerProperties())).orElseGet(HookledgerProperties::new);
     WebhookRuntime.Builder b = WebhookRuntime.builder();
     SpringRuntime.options(b, p);
-    return RuntimeAccess.settings(b);
+    return BuilderSettings.of(b);
   }
 }

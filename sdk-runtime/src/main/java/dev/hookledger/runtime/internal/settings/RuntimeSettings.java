@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.assembly;
+package dev.hookledger.runtime.internal.settings;
 
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.RetryPolicy;
@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * Everything a {@code WebhookRuntime.Builder} was told, as one immutable value of small groups: the
  * builder fills it (its defaults the only defaults), every front door fills the builder from the
- * catalogue of settings ({@code internal.settings}), and the {@link Assembly} turns it into collaborators.
+ * {@link SettingsCatalogue}, and the internal assembly turns it into collaborators.
  *
  * @param inbox the workers, their leases and polls, and the {@link RetryPolicy}
  */

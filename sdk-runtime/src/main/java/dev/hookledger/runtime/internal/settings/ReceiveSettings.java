@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.assembly;
+package dev.hookledger.runtime.internal.settings;
 
 import java.time.Duration;
 import java.util.Map;
