@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,12 @@ class ArchitectureTest {
   static final List<String> PROVIDERS = List.of("stripe", "github", "shopify");
   /** The packages whose internal packages implement them (sdk-api's and the runtime's). */
   static final String[] VOCABULARIES = {"dev.hookledger", "dev.hookledger.runtime"};
+
+  /** The packages of the runtime's engine, whose parts the assembly builds and wires. */
+  static final String[] ENGINE = {"dev.hookledger.runtime.internal.ledger..", "dev.hookledger.runtime.internal.inbox..",
+      "dev.hookledger.runtime.internal.process..", "dev.hookledger.runtime.internal.receive..",
+      "dev.hookledger.runtime.internal.refusal..", "dev.hookledger.runtime.internal.dispatch..",
+      "dev.hookledger.runtime.internal.door.."};
 
   private static JavaClasses published;
 
@@ -51,6 +58,22 @@ class ArchitectureTest {
         // its ledger's admin, whose values speak the runtime's EventStatus
         .ignoreDependency(resideInAPackage("dev.hookledger.runtime"), resideInAPackage("dev.hookledger.runtime.admin"))
         .check(published);
+  }
+
+  /**
+   * The facade ({@code dev.hookledger.runtime}) and every internal package ask the assembly for the
+   * runtime's engine (ledger, inbox, processing, receiving, refusals, dispatch, door); none of them
+   * builds another package's part of it.
+   */
+  @Test
+  void onlyTheAssemblyConstructsTheRuntimesCollaborators() {
+    BoundaryRules.onlyTheAssemblyConstructsCollaborators("dev.hookledger.runtime.internal.assembly", ENGINE,
+        Set.of(
+            // values made per call: a parsed @OnEvent/inline pattern, one attempt's invocation and its context
+            "dev.hookledger.runtime.internal.dispatch.TypePattern",
+            "dev.hookledger.runtime.internal.dispatch.Invocation",
+            "dev.hookledger.runtime.internal.dispatch.TransactionEventContext"),
+        "dev.hookledger.runtime", "dev.hookledger.runtime.internal..").check(published);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.hookledger.architecture;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -113,6 +114,57 @@ final class BoundaryRules {
             }
           }
         });
+  }
+
+  /**
+   * Only the assembly constructs the runtime's collaborators. A class of {@code callers} (package
+   * patterns, as ArchUnit writes them) that is not in {@code assembly} constructs no class of
+   * {@code collaborators} from another package than its own: it calls none of its constructors,
+   * nor a static method of it that returns it (a factory). Values are let off: records, enums,
+   * throwables, the classes named in {@code values} (made per call, such as one event's context),
+   * and every class of {@code assembly} itself. A collaborator may still build its own helpers in
+   * its own package (a worker pool its poller).
+   */
+  static ArchRule onlyTheAssemblyConstructsCollaborators(String assembly, String[] collaborators, Set<String> values,
+      String... callers) {
+    return classes().that().resideInAnyPackage(callers).and().resideOutsideOfPackage(assembly)
+        .should(new ArchCondition<JavaClass>("construct no collaborator of " + String.join(", ", collaborators)
+            + " (only " + assembly + " does)") {
+          @Override
+          public void check(JavaClass type, ConditionEvents events) {
+            Set<String> built = new TreeSet<>();
+            type.getConstructorCallsFromSelf().forEach(call -> {
+              JavaClass target = call.getTargetOwner();
+              if (collaborator(target, type, assembly, collaborators) && !values.contains(target.getName())) {
+                built.add("new " + target.getName() + " in " + call.getOrigin().getFullName());
+              }
+            });
+            type.getMethodCallsFromSelf().forEach(call -> {
+              JavaClass target = call.getTargetOwner();
+              boolean factory = call.getTarget().resolveMember()
+                  .map(m -> m.getModifiers().contains(JavaModifier.STATIC) && m.getRawReturnType().equals(target))
+                  .orElse(false);
+              if (factory && collaborator(target, type, assembly, collaborators) && !values.contains(target.getName())) {
+                built.add(target.getName() + "." + call.getName() + "(...) in " + call.getOrigin().getFullName());
+              }
+            });
+            for (String b : built) {
+              events.add(SimpleConditionEvent.violated(type, type.getName() + " constructs " + b));
+            }
+          }
+        });
+  }
+
+  private static boolean collaborator(JavaClass target, JavaClass caller, String assembly, String[] collaborators) {
+    JavaClass outer = target;
+    while (outer.getEnclosingClass().isPresent()) {
+      outer = outer.getEnclosingClass().get();
+    }
+    return resideInAnyPackage(collaborators).test(target)
+        && !resideInAPackage(assembly).test(target)
+        && !target.getPackageName().equals(caller.getPackageName())
+        && !target.isRecord() && !target.isEnum() && !target.isAssignableTo(Throwable.class)
+        && !outer.equals(caller);
   }
 
   private static boolean reachable(JavaClass type) {

@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.EvaluationResult;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,6 +60,20 @@ class BoundaryRulesDetectFlawsTest {
         .ignoreDependency(resideInAPackage("dev.hookledger.runtime"), resideInAPackage("dev.hookledger.runtime.admin"))
         .evaluate(ArchitectureTest.published());
     assertFalse(result.hasViolation(), result.getFailureReport().toString());
+  }
+
+  @Test
+  void aFacadeThatBuildsACollaboratorIsReportedByConstructorAndByFactory() {
+    String fixture = "dev.hookledger.architecture.fixture.assembly";
+    EvaluationResult result = BoundaryRules.onlyTheAssemblyConstructsCollaborators(fixture + ".internal.assembly",
+            new String[] {fixture + ".internal.engine.."}, Set.of(), fixture, fixture + ".internal..")
+        .evaluate(fixtures(fixture));
+
+    String facade = fixture + ".Facade";
+    String worker = fixture + ".internal.engine.Worker";
+    assertEquals(List.of(
+        facade + " constructs " + worker + ".start(...) in " + facade + ".<init>()",
+        facade + " constructs new " + worker + " in " + facade + ".<init>()"), violations(result));
   }
 
   @Test
