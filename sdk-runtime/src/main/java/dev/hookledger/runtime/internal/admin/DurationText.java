@@ -1,36 +1,22 @@
 package dev.hookledger.runtime.internal.admin;
 
+import dev.hookledger.runtime.internal.settings.SettingText;
 import java.time.Duration;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** Durations as operators write them: {@code 30d}, {@code 12h}, {@code 90m}, {@code 45s}, {@code 2w}. */
 public final class DurationText {
-  private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhdw])");
-
   private DurationText() {}
 
   /**
-   * Reads {@code 30d}, {@code 2h}, ... or an ISO-8601 duration ({@code PT2H}).
+   * Reads {@code 30d}, {@code 2h}, ... or an ISO-8601 duration ({@code PT2H}): the runtime's one
+   * grammar of durations ({@link SettingText#duration}), with the operator's words in the message.
    *
    * @throws IllegalArgumentException naming the text if it is neither
    */
   public static Duration parse(String text) {
-    Matcher m = SHORT.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      return switch (m.group(2)) {
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        case "d" -> Duration.ofDays(n);
-        default -> Duration.ofDays(7 * n);
-      };
-    }
     try {
-      return Duration.parse(text.trim());
-    } catch (RuntimeException e) {
+      return SettingText.duration(text);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "not a duration: '" + text + "' (write 45s, 90m, 12h, 30d, 2w or ISO-8601 like PT2H)");
     }
