@@ -10,7 +10,7 @@ import org.jooq.TransactionProvider;
 /**
  * What a runtime is built from besides its settings: the application's objects (its database or the
  * URL to pool, adapters with their secrets, handler instances, mapper, listeners, transactions).
- * Holds a password: never logged, so no {@code toString} of its own beyond the record's is called.
+ * Holds a password: its {@code toString} names only how many providers and handlers it has.
  *
  * @param dataSource the application's pool, or null when {@code jdbcUrl} is set
  * @param listener every listener of the builder, each call guarded (a listener cannot change an outcome)
