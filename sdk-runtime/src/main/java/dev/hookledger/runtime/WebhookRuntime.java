@@ -26,6 +26,7 @@ import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
@@ -148,6 +149,7 @@ public final class WebhookRuntime implements AutoCloseable {
   private final Notifier notifier;
   private final GroupCommit writer;
   private final EventProcessor processor;
+  private final CitusLedger citus;
   private final Receiver receiver;
   private final HeaderCheck headerCheck;
   private final RefusalLog refusals;
@@ -176,8 +178,9 @@ public final class WebhookRuntime implements AutoCloseable {
     EventTable events = new EventTable(schema);
     // one listener or several, each call guarded: a listener cannot change an outcome
     this.listener = new CompositeWebhookListener(b.listeners);
-    this.claimer = new LeaseClaimer(dsl, events);
-    this.renewals = new LeaseRenewals(dsl, events);
+    this.citus = new CitusLedger(dsl, events);
+    this.claimer = new LeaseClaimer(dsl, events, citus);
+    this.renewals = new LeaseRenewals(dsl, events, citus);
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, schema);
     ProcessingRows rows = new ProcessingRows(dsl, events, b.retryPolicy.maxAttempts());
@@ -233,6 +236,7 @@ public final class WebhookRuntime implements AutoCloseable {
       return;
     }
     requireCurrentSchema();
+    sayClaimPath();
     // the pool exists before receive() can see STARTED, so no accepted event misses it
     if (inbox.workers() > 0 && mode != ProcessingMode.SHADOW) {
       pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener,
@@ -255,6 +259,19 @@ public final class WebhookRuntime implements AutoCloseable {
       SchemaMigrator.requireCurrent(LedgerDsl.on(dataSource), schema);
     } catch (DataAccessException e) {
       log.warn("cannot read the version of ledger schema '{}' at start ({}); starting without checking it",
+          schema, LedgerErrors.describe(e));
+    }
+  }
+
+  /** Says at start when claims go scope by scope (Citus); a ledger that cannot be read now is read at the first claim. */
+  private void sayClaimPath() {
+    try {
+      if (citus.distributed()) {
+        log.info("ledger schema '{}' is distributed by scope on Citus: claims and lease renewals run scope by scope,"
+            + " each on one shard", schema);
+      }
+    } catch (DataAccessException e) {
+      log.debug("cannot read whether ledger schema '{}' is distributed at start ({}); the first claim reads it",
           schema, LedgerErrors.describe(e));
     }
   }
