@@ -28,7 +28,8 @@ import org.jooq.impl.SQLDataType;
  * {@code available_at = lease_until}, so that an expired lease is found by the same condition as a
  * pending event that is due ({@code available_at <= now()} on the partial index of waiting rows). All
  * times are the database's ({@link LedgerTime}): nodes whose clocks disagree judge leases alike.
- * Thread-safe; any number of runtimes may claim from one ledger at once.
+ * Thread-safe; any number of runtimes may claim from one ledger at once. On a ledger distributed by
+ * Citus ({@link CitusLedger}) a claim goes scope by scope, each a router query on one shard.
  */
 public final class LeaseClaimer {
   private static final List<Field<?>> EVENT_AND_ATTEMPTS = Stream.concat(EventRows.EVENT_COLUMNS.stream(), Stream.of(ATTEMPTS))

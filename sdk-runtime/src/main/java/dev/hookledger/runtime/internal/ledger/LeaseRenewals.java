@@ -44,7 +44,7 @@ public final class LeaseRenewals {
    * lease) or a claim's, and a renewal that queued behind locks could deadlock with a transaction
    * locking several rows in another order. A skipped row is renewed at the next beat.
    *
-   * On a ledger distributed by Citus, one statement per scope, each in its own transaction: Citus
+   * <p>On a ledger distributed by Citus, one statement per scope, each in its own transaction: Citus
    * locks rows ({@code FOR UPDATE}) only in a query that touches one shard.
    *
    * @return how many leases were renewed
