@@ -84,23 +84,21 @@ final class EventRetrier {
 
   /**
    * Retries every dead event if there are exactly {@code confirmed} of them, as the operator was
-   * shown; else changes nothing. The dead rows are locked while counted, so that none dies or is
-   * retried by someone else between the count and the update.
+   * shown; else changes nothing. The update itself counts them, each row locked as it is set back, so
+   * that none dies or is retried by someone else between the count and the change; a count that
+   * differs rolls it back. (Not a {@code SELECT ... FOR UPDATE} first: Citus refuses one across shards.)
    *
    * @throws OperationRefusedException if the count differs, naming both
    */
   int retryDead(long confirmed) {
     return db.transactionResult(cfg -> {
-      DSLContext tx = cfg.dsl();
-      int dead = tx.fetchCount(tx.select(STATUS).from(events.table())
-          .where(EventTable.statusIn(List.of(EventStatus.DEAD))).forUpdate());
+      int dead = requeue(cfg.dsl()).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
       if (dead != confirmed) {
         throw new OperationRefusedException("there are " + dead + " dead events now, not the " + confirmed
             + " confirmed: nothing was retried; look again and confirm " + dead);
       }
-      int updated = requeue(tx).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
-      log.info("{} dead events set back to pending by an operator (confirmed {})", updated, confirmed);
-      return updated;
+      log.info("{} dead events set back to pending by an operator (confirmed {})", dead, confirmed);
+      return dead;
     });
   }
 

@@ -8,6 +8,7 @@ import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
 import dev.hookledger.runtime.internal.ledger.AttemptRows;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * Deletes settled rows ({@code done}, {@code ignored}, {@code stale}) settled before a cutoff, in
  * batches of a bounded size, each its own short transaction, so that pruning a large history
  * never holds many row locks or one long transaction. Rows another transaction holds locked are
- * skipped (left for the next prune) rather than waited for. Never touches {@code pending},
+ * skipped (left for the next prune) rather than waited for, except on a ledger distributed by Citus,
+ * which locks rows only on one shard at a time. Never touches {@code pending},
  * {@code processing} or {@code dead}: the statement cannot select them.
  */
 final class SettledPruner {
@@ -34,9 +37,11 @@ final class SettledPruner {
   private final EventTable events;
   private final int batchSize;
   private final AttemptRows attempts;
+  private final CitusLedger citus;
 
   SettledPruner(DSLContext db, EventTable events, int batchSize) {
     this.attempts = new AttemptRows(events.schema());
+    this.citus = new CitusLedger(db, events);
     this.db = db;
     this.events = events;
     this.batchSize = batchSize;
@@ -60,6 +65,9 @@ final class SettledPruner {
    */
   PruneReport pruneSettledBefore(Instant cutoff, Consumer<PruneReport> progress) {
     Condition eligible = eligible(cutoff);
+    // Citus refuses FOR UPDATE across shards: there a batch waits for a row another transaction holds
+    // (a duplicate's count, a settle) instead of skipping it
+    boolean skipLocked = !citus.distributed();
     long deleted = 0;
     int batches = 0;
     Instant floor = null;
@@ -69,10 +77,13 @@ final class SettledPruner {
       // each batch committed on its own: bare on an autoCommit=false pool, every batch was rolled back
       // and the loop deleted the same rows for ever
       List<Instant> settled = LedgerDsl.inOwnTransaction(db, tx -> {
+        var oldest = select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(batch)
+            .orderBy(SETTLED_AT).limit(batchSize);
+        // unlocked (Citus), the batch's condition again on each row deleted: one retried (--force)
+        // between the select and the delete is no longer settled, and is kept
         var gone = tx.deleteFrom(events.table())
-            .where(row(PROVIDER, SCOPE, EVENT_ID).in(
-                select(PROVIDER, SCOPE, EVENT_ID).from(events.table()).where(batch)
-                    .orderBy(SETTLED_AT).limit(batchSize).forUpdate().skipLocked()))
+            .where(skipLocked ? DSL.noCondition() : batch)
+            .and(row(PROVIDER, SCOPE, EVENT_ID).in(skipLocked ? oldest.forUpdate().skipLocked() : oldest))
             .returning(PROVIDER, SCOPE, EVENT_ID, SETTLED_AT)
             .fetch();
         // their attempts go with them, in the same transaction: no attempt outlives its event

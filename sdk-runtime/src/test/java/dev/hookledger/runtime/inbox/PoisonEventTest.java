@@ -4,6 +4,7 @@ import static dev.hookledger.runtime.inbox.InboxFixture.builder;
 import static dev.hookledger.runtime.inbox.InboxFixture.event;
 import static dev.hookledger.runtime.inbox.InboxFixture.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.hookledger.EventContext;
 import dev.hookledger.OnEvent;
@@ -51,6 +52,8 @@ class PoisonEventTest {
 
   @Test
   void pollingGoesOnAfterAClaimFailsOnARowItCannotRead() {
+    // counts claims with a trigger on the event table, which Citus refuses on a distributed table
+    assumeFalse(TestDatabase.citus(), "fixture not runnable on Citus");
     TestDatabase.Database db = InboxFixture.database();
     // valid jsonb, but not the object of headers the claim reads back: every claim that reaches it rolls back
     db.execute("insert into hookledger.event (provider, event_id, type, body, headers, available_at)"

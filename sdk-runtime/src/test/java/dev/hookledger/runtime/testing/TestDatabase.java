@@ -19,9 +19,16 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <p>Tests that stop the server (database-down tests) use {@link #startDedicated(boolean)}, never
  * the shared one.
+ *
+ * <p>With the system property {@value #CITUS} set to {@code true} (the {@code citus} Maven profile
+ * sets it), the server named by {@code HOOKLEDGER_TEST_DATABASE_URL} must be a Citus coordinator:
+ * each database made here gets the extension, with the coordinator as the one node holding shards,
+ * so that {@code migrate()} distributes the ledger in it.
  */
 public final class TestDatabase {
   private static final String ENV = "HOOKLEDGER_TEST_DATABASE_URL";
+  /** The system property that says the test server is a Citus coordinator. */
+  public static final String CITUS = "hookledger.test.citus";
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static volatile PGSimpleDataSource admin;
   private static EmbeddedPostgres shared;
@@ -43,7 +50,20 @@ public final class TestDatabase {
     ds.setDatabaseName(name);
     ds.setUser(root.getUser());
     ds.setPassword(root.getPassword());
-    return new Database(ds);
+    Database db = new Database(ds);
+    if (citus()) {
+      // Citus keeps its nodes per database: this one's coordinator is the one node, holding the shards
+      db.execute("CREATE EXTENSION citus");
+      String node = "'" + root.getServerNames()[0] + "', " + root.getPortNumbers()[0];
+      db.execute("SELECT citus_set_coordinator_host(" + node + ")");
+      db.execute("SELECT citus_set_node_property(" + node + ", 'shouldhaveshards', true)");
+    }
+    return db;
+  }
+
+  /** Whether the tests run on a Citus coordinator ({@value #CITUS}). */
+  public static boolean citus() {
+    return Boolean.getBoolean(CITUS);
   }
 
   /**
@@ -91,6 +111,8 @@ public final class TestDatabase {
         String url = System.getenv(ENV);
         if (url != null && !url.isBlank()) {
           ds.setUrl(url);
+        } else if (citus()) {
+          throw new IllegalStateException(CITUS + "=true needs " + ENV + " naming a Citus coordinator");
         } else {
           shared = startDedicated(false);
           ds.setServerNames(new String[] {"localhost"});

@@ -17,6 +17,7 @@ import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
@@ -87,6 +88,7 @@ public final class Assembly implements Door {
   private final String name;
   private final WebhookListener listener;
   private final String owner = OwnerToken.create();
+  private final CitusLedger citus;
   private final LeaseClaimer claimer;
   private final LeaseRenewals renewals;
   private final Notifier notifier;
@@ -115,8 +117,9 @@ public final class Assembly implements Door {
     this.deadline = new HandlerDeadline(s.deadlines().handler(), name + "-deadline");
     EventTable events = new EventTable(s.schema());
     this.listener = parts.listener();
-    this.claimer = new LeaseClaimer(dsl, events);
-    this.renewals = new LeaseRenewals(dsl, events);
+    this.citus = new CitusLedger(dsl, events);
+    this.claimer = new LeaseClaimer(dsl, events, citus);
+    this.renewals = new LeaseRenewals(dsl, events, citus);
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, s.schema());
     ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts());
@@ -216,6 +219,7 @@ public final class Assembly implements Door {
    */
   public int start() {
     InboxSettings inbox = settings.inbox();
+    sayClaimPath();
     // the pool exists before receive() can see the runtime started, so no accepted event misses it
     if (processesLocally()) {
       pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener, name);
@@ -223,6 +227,19 @@ public final class Assembly implements Door {
     writer.start();
     PoolSettings.logInBackground(dataSource, name);
     return pool == null ? 0 : inbox.workers();
+  }
+
+  /** Says at start when claims go scope by scope (Citus); a ledger that cannot be read now is read at the first claim. */
+  private void sayClaimPath() {
+    try {
+      if (citus.distributed()) {
+        log.info("ledger schema '{}' is distributed by scope on Citus: claims and lease renewals run scope by scope,"
+            + " each on one shard", settings.schema());
+      }
+    } catch (DataAccessException e) {
+      log.debug("cannot read whether ledger schema '{}' is distributed at start ({}); the first claim reads it",
+          settings.schema(), LedgerErrors.describe(e));
+    }
   }
 
   /** Writes what is queued, drains the workers, stops the notifier and deadline, closes a pool built here. */

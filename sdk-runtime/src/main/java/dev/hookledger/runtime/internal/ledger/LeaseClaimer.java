@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import org.jooq.DSLContext;
 import org.jooq.Param;
+import org.jooq.Query;
 import org.jooq.Result;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -27,7 +28,8 @@ import org.jooq.impl.SQLDataType;
  * {@code available_at = lease_until}, so that an expired lease is found by the same condition as a
  * pending event that is due ({@code available_at <= now()} on the partial index of waiting rows). All
  * times are the database's ({@link LedgerTime}): nodes whose clocks disagree judge leases alike.
- * Thread-safe; any number of runtimes may claim from one ledger at once.
+ * Thread-safe; any number of runtimes may claim from one ledger at once. On a ledger distributed by
+ * Citus ({@link CitusLedger}) a claim goes scope by scope, each a router query on one shard.
  */
 public final class LeaseClaimer {
   private static final List<Field<?>> EVENT_AND_ATTEMPTS = Stream.concat(EventRows.EVENT_COLUMNS.stream(), Stream.of(ATTEMPTS))
@@ -44,18 +46,42 @@ public final class LeaseClaimer {
 
   private final DSLContext dsl;
   private final EventTable events;
+  private final CitusLedger citus;
   /** {@link #dueRows} with its limit bound. */
   private final String dueSql;
   /** {@link #take} of pending rows, their keys bound as three arrays: owner, lease ms twice, providers, scopes, ids. */
   private final String takeSql;
+  /** On Citus: {@link #dueSql} and {@link #takeSql} of one scope, bound last, so that each is a router query. */
+  private final String dueOfScopeSql;
+  private final String takeOfScopeSql;
+  /** On Citus: the scopes with due rows, the oldest due first, their number bound. */
+  private final String dueScopesSql;
 
   public LeaseClaimer(DSLContext dsl, EventTable events) {
+    this(dsl, events, new CitusLedger(dsl, events));
+  }
+
+  /** @param citus says whether the ledger is distributed: then each claim goes scope by scope */
+  public LeaseClaimer(DSLContext dsl, EventTable events, CitusLedger citus) {
     this.dsl = dsl;
     this.events = events;
+    this.citus = citus;
     // rendered once: jOOQ's rendering of these two statements, on every claim, was most of the
     // poller's CPU while workers were behind
-    this.dueSql = RenderedSql.render(dueRows(RenderedSql.renderer(), DSL.val(0)), 1);
-    this.takeSql = RenderedSql.render(RenderedSql.renderer().update(events.table())
+    this.dueSql = RenderedSql.render(dueRows(RenderedSql.renderer(), DSL.noCondition(), DSL.val(0)), 1);
+    this.takeSql = RenderedSql.render(takeDue(DSL.noCondition()), 6);
+    this.dueOfScopeSql = RenderedSql.render(dueRows(RenderedSql.renderer(), SCOPE.eq(DSL.val("")), DSL.val(0)), 2);
+    this.takeOfScopeSql = RenderedSql.render(takeDue(SCOPE.eq(DSL.val(""))), 7);
+    this.dueScopesSql = RenderedSql.render(RenderedSql.renderer().select(SCOPE)
+        .from(events.table())
+        .where(WAITING).and(AVAILABLE_AT.le(LedgerTime.NOW))
+        .groupBy(SCOPE)
+        .orderBy(DSL.min(AVAILABLE_AT))
+        .limit(DSL.val(0)), 1);
+  }
+
+  private Query takeDue(Condition scope) {
+    return RenderedSql.renderer().update(events.table())
         .set(STATUS, DSL.inline(StatusColumn.sql(EventStatus.PROCESSING)))
         .set(ATTEMPTS, ATTEMPTS.plus(DSL.inline(1)))
         .set(LEASE_OWNER, DSL.val(""))
@@ -64,7 +90,8 @@ public final class LeaseClaimer {
         .where(DSL.condition("({0}, {1}, {2}) in (select * from unnest({3}, {4}, {5}))", PROVIDER, SCOPE, EVENT_ID,
             DSL.val(null, SQLDataType.VARCHAR.array()), DSL.val(null, SQLDataType.VARCHAR.array()),
             DSL.val(null, SQLDataType.VARCHAR.array())))
-        .returningResult(EVENT_ATTEMPTS_AND_LEASE), 6);
+        .and(scope)
+        .returningResult(EVENT_ATTEMPTS_AND_LEASE);
   }
 
   /** What one batch claim took, and what it set aside as {@code dead}. */
@@ -82,6 +109,54 @@ public final class LeaseClaimer {
    * {@code dead} instead.
    */
   public Claimed claim(String owner, Duration lease, int limit, int maxAttempts, long maxBytes) {
+    if (!citus.distributed()) {
+      return claimIn(null, owner, lease, limit, maxAttempts, maxBytes, true).claimed();
+    }
+    // Citus: FOR UPDATE SKIP LOCKED is refused across shards ("could not run distributed query with
+    // FOR UPDATE/SHARE commands"), so each scope with due rows is claimed in a transaction of its
+    // own, on its one shard; the scopes are read first, without locks, the one that waited longest first
+    List<Lease> leases = new ArrayList<>();
+    List<Buried> buried = new ArrayList<>();
+    long bytes = 0;
+    for (String scope : dueScopes(limit)) {
+      Batch batch = claimIn(scope, owner, lease, limit - leases.size() - buried.size(), maxAttempts,
+          maxBytes - bytes, leases.isEmpty());
+      leases.addAll(batch.claimed().leases());
+      buried.addAll(batch.claimed().buried());
+      bytes += batch.bytes();
+      if (leases.size() + buried.size() >= limit || bytes >= maxBytes) {
+        break;
+      }
+    }
+    return new Claimed(leases, buried);
+  }
+
+  /** A claim of one transaction, and the bytes of body it took. */
+  private record Batch(Claimed claimed, long bytes) {}
+
+  /** The scopes that have due rows, at most {@code limit}, the oldest due first. */
+  private List<String> dueScopes(int limit) {
+    return LedgerDsl.inOwnTransaction(dsl, tx -> tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(dueScopesSql)) {
+        ps.setInt(1, limit);
+        List<String> scopes = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            scopes.add(rs.getString(1));
+          }
+        }
+        return scopes;
+      }
+    }));
+  }
+
+  /**
+   * One claim transaction: of every scope if {@code scope} is null, else of that scope only.
+   *
+   * @param atLeastOne whether to take one event even if its body alone is over {@code maxBytes}
+   */
+  private Batch claimIn(String scope, String owner, Duration lease, int limit, int maxAttempts, long maxBytes,
+      boolean atLeastOne) {
     long claimed = System.nanoTime();
     return dsl.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
@@ -89,11 +164,11 @@ public final class LeaseClaimer {
       List<Buried> buried = new ArrayList<>();
       List<EventKey> due = new ArrayList<>();
       long bytes = 0;
-      for (Record r : fetchDue(tx, limit)) {
-        bytes += r.get(BODY_BYTES);
-        if (bytes > maxBytes && !(leases.isEmpty() && due.isEmpty())) {
+      for (Record r : fetchDue(tx, scope, limit)) {
+        if (bytes + r.get(BODY_BYTES) > maxBytes && !(atLeastOne && leases.isEmpty() && due.isEmpty())) {
           break; // the rows not taken are unlocked at the commit, for the next claim
         }
+        bytes += r.get(BODY_BYTES);
         EventKey key = new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID));
         boolean abandoned = StatusColumn.sql(EventStatus.PROCESSING).equals(r.get(STATUS));
         int attempts = r.get(ATTEMPTS);
@@ -107,9 +182,9 @@ public final class LeaseClaimer {
         }
       }
       if (!due.isEmpty()) {
-        leases.addAll(takeDue(tx, due, owner, claimed, lease));
+        leases.addAll(takeDue(tx, scope, due, owner, claimed, lease));
       }
-      return new Claimed(leases, buried);
+      return new Batch(new Claimed(leases, buried), bytes);
     });
   }
 
@@ -143,22 +218,27 @@ public final class LeaseClaimer {
    * holds. Public so that a test can check its plan reads the partial index of waiting rows.
    */
   public ResultQuery<Record> dueRows(DSLContext tx, int limit) {
-    return dueRows(tx, DSL.val(limit));
+    return dueRows(tx, DSL.noCondition(), DSL.val(limit));
   }
 
-  private ResultQuery<Record> dueRows(DSLContext tx, Param<Integer> limit) {
+  private ResultQuery<Record> dueRows(DSLContext tx, Condition scope, Param<Integer> limit) {
     return tx.select(DUE_COLUMNS)
         .from(events.table())
-        .where(WAITING).and(AVAILABLE_AT.le(LedgerTime.NOW))
+        .where(WAITING).and(AVAILABLE_AT.le(LedgerTime.NOW)).and(scope)
         .orderBy(AVAILABLE_AT)
         .limit(limit)
         .forUpdate().skipLocked();
   }
 
-  private Result<Record> fetchDue(DSLContext tx, int limit) {
+  private Result<Record> fetchDue(DSLContext tx, String scope, int limit) {
     return tx.connectionResult(c -> {
-      try (PreparedStatement ps = c.prepareStatement(dueSql)) {
-        ps.setInt(1, limit);
+      try (PreparedStatement ps = c.prepareStatement(scope == null ? dueSql : dueOfScopeSql)) {
+        if (scope == null) {
+          ps.setInt(1, limit);
+        } else {
+          ps.setString(1, scope);
+          ps.setInt(2, limit);
+        }
         try (ResultSet rs = ps.executeQuery()) {
           return tx.fetch(rs, DUE_COLUMNS.toArray(Field<?>[]::new));
         }
@@ -167,15 +247,19 @@ public final class LeaseClaimer {
   }
 
   /** Leases the pending rows {@code due}, which this transaction has locked. */
-  private List<Lease> takeDue(DSLContext tx, List<EventKey> due, String owner, long claimedNanos, Duration length) {
+  private List<Lease> takeDue(DSLContext tx, String scope, List<EventKey> due, String owner, long claimedNanos,
+      Duration length) {
     Result<Record> taken = tx.connectionResult(c -> {
-      try (PreparedStatement ps = c.prepareStatement(takeSql)) {
+      try (PreparedStatement ps = c.prepareStatement(scope == null ? takeSql : takeOfScopeSql)) {
         ps.setString(1, owner);
         ps.setLong(2, length.toMillis());
         ps.setLong(3, length.toMillis());
         ps.setArray(4, c.createArrayOf("text", due.stream().map(EventKey::provider).toArray()));
         ps.setArray(5, c.createArrayOf("text", due.stream().map(EventKey::scope).toArray()));
         ps.setArray(6, c.createArrayOf("text", due.stream().map(EventKey::eventId).toArray()));
+        if (scope != null) {
+          ps.setString(7, scope);
+        }
         try (ResultSet rs = ps.executeQuery()) {
           return tx.fetch(rs, EVENT_ATTEMPTS_AND_LEASE.toArray(Field<?>[]::new));
         }

@@ -84,7 +84,7 @@ public record LedgerMigration(int version, String description, boolean inTransac
     return new LedgerMigration(Integer.parseInt(m.group(1)), m.group(2).replace('_', ' '), inTransaction, script);
   }
 
-  private static String read(String resource, boolean required) {
+  static String read(String resource, boolean required) {
     try (InputStream in = LedgerMigration.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         if (required) {

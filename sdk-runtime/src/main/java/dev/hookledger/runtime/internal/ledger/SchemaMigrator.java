@@ -32,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * which {@code CREATE INDEX CONCURRENTLY} in the lock holder would wait for, a deadlock. A script
  * that runs in a transaction fails whole; one that cannot (a {@code .sql.conf} says so) runs a
  * statement at a time, each safe to repeat, an index a failed build left invalid being dropped first.
+ * On a database with the {@code citus} extension, the ledger is then distributed ({@link CitusLedger}).
  */
 public final class SchemaMigrator {
   /** "hklg": the first key of the advisory lock, the second being the schema's hash. */
@@ -154,6 +155,10 @@ public final class SchemaMigrator {
           if (m.version() > from) {
             apply(session, schema, m);
           }
+        }
+        // on a Citus coordinator the ledger is distributed by scope, new tables included; elsewhere a no-op
+        if (CitusLedger.distributeIfInstalled(session, schema)) {
+          log.info("ledger schema '{}' is distributed by scope on Citus ({})", schema, CitusLedger.SCRIPT);
         }
         return from;
       } finally {

@@ -1,0 +1,41 @@
+-- hookledger on Citus: distributes the ledger's tables by scope, after migrate, on the coordinator.
+-- WebhookRuntime.migrate() (hookledger migrate) runs it when the citus extension is installed in the
+-- database; with Flyway, run it yourself once after the versioned scripts (it is not one of them: a
+-- plain PostgreSQL has no create_distributed_table). Safe to run again: a table already distributed
+-- is left alone. The schema name "hookledger" is replaced by the configured one.
+--
+-- The distribution key is scope (the Stripe account, the Shopify shop, the GitHub hook): every event
+-- of one scope lives on one shard, so that its insert, its claim (FOR UPDATE SKIP LOCKED, which
+-- Citus runs only as a router query on one shard), its handlers' transaction and its settle are
+-- each a single-shard transaction. Tables that hold an event's own rows are co-located with it.
+
+-- V2's triggers keep status_count as rows settle. Citus refuses to distribute a table with triggers
+-- unless told the trigger functions are safe; these are: they write only status_count, a reference
+-- table (one copy per node), so a trigger on any shard finds it. On one node the write is local; on
+-- several it is a two-phase commit per settle.
+SET LOCAL citus.enable_unsafe_triggers = on;
+
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.status_count'::regclass) THEN
+    PERFORM create_reference_table('hookledger.status_count');
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.event'::regclass) THEN
+    PERFORM create_distributed_table('hookledger.event', 'scope');
+  END IF;
+  -- an event's attempts are written in the transaction that reschedules, buries or settles it
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.attempt'::regclass) THEN
+    PERFORM create_distributed_table('hookledger.attempt', 'scope', colocate_with => 'hookledger.event');
+  END IF;
+  -- The ordering guard's key is (provider, entity_key), not scope: a GitHub issue reaches every hook
+  -- that watches it, and its versions are ordered across them. A reference table (one copy per node)
+  -- keeps that; a write to it is local on a single node and a two-phase commit on several.
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.entity_version'::regclass) THEN
+    PERFORM create_reference_table('hookledger.entity_version');
+  END IF;
+  -- read by every node that checks the ledger's version at start
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.schema_version'::regclass) THEN
+    PERFORM create_reference_table('hookledger.schema_version');
+  END IF;
+END
+$$;
