@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The operator's view of the ledger: status, listing, one event in full, retrying dead events,
  * pruning settled history, applying the schema and replaying missed events. The command line
- * ({@code dev.hookledger.runtime.cli.HookledgerCli}), the {@link AdminServlet} and the Micrometer
+ * ({@code dev.hookledger.runtime.cli.HookledgerCli}), the {@link dev.hookledger.runtime.admin.web.AdminServlet} and the Micrometer
  * backlog gauges all go through this class.
  *
  * <pre>{@code

@@ -11,7 +11,7 @@ import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxAdmin;

@@ -1,8 +1,11 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.TestServer;
 import java.io.File;
 import java.nio.file.Files;

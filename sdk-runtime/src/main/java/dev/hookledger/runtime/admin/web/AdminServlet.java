@@ -1,18 +1,25 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
-import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.Health;
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.WebhookRuntime;
-import dev.hookledger.runtime.internal.admin.HealthJson;
-import dev.hookledger.runtime.internal.admin.RefusedJson;
-import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.CauseCount;
+import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventPage;
+import dev.hookledger.runtime.admin.EventQuery;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.admin.StatusFilter;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -83,6 +90,7 @@ public class AdminServlet extends HttpServlet {
   static final int PAGE_SIZE = 50;
 
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final ObjectMapper JSON = new ObjectMapper();
   static final String CLOSED = "the admin servlet is closed: it was built without an AdminAuthorizer";
   static final String UNAUTHORIZED = "unauthorized: the admin pages need valid credentials";
 
@@ -162,18 +170,18 @@ public class AdminServlet extends HttpServlet {
             json(resp, 404, error("no refused deliveries here: this admin servlet was built over an InboxAdmin,"
                 + " not a runtime"));
           } else {
-            json(resp, 200, RefusedJson.of(refused.get()));
+            json(resp, 200, AdminJson.refused(refused.get()));
           }
         }
         case "/" -> page(req, resp);
         case "/event" -> {
           String nonce = nonce(resp);
-          html(resp, 200, DetailPage.render(detail(req), admin.status().asOf(), base(req), GUARD_HEADER, nonce));
+          html(resp, 200, DetailPage.render(detail(req), admin.status().asOf(), base(req), nonce));
         }
         case "/confirm-retry-dead" -> {
           String nonce = nonce(resp);
           InboxStatus status = admin.status();
-          html(resp, 200, DetailPage.confirmRetryDead(status.dead(), status.asOf(), base(req), GUARD_HEADER, nonce));
+          html(resp, 200, DetailPage.confirmRetryDead(status.dead(), status.asOf(), base(req), nonce));
         }
         case "/retry", "/retry-dead" -> {
           resp.setHeader("Allow", "POST");
@@ -190,7 +198,7 @@ public class AdminServlet extends HttpServlet {
       if (wantsHtml(req)) {
         // a page, never raw JSON: a page left open keeps reloading until the ledger answers again
         String nonce = nonce(resp);
-        html(resp, 503, AdminHtml.unavailable(base(req), e.getMessage(), Instant.now(), nonce, GUARD_HEADER));
+        html(resp, 503, AdminHtml.unavailable(base(req), e.getMessage(), Instant.now(), nonce));
       } else {
         json(resp, 503, error(e.getMessage()));
       }
@@ -235,7 +243,8 @@ public class AdminServlet extends HttpServlet {
     }
     admin.retry(provider, scope, eventId);
     json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", 1)
-        .put("message", "retried " + new EventKey(provider, scope, eventId) + ": pending, due now"));
+        .put("message", "retried " + provider + " event " + eventId + (scope.isEmpty() ? "" : " (scope " + scope + ")")
+            + ": pending, due now"));
   }
 
   private void retryDead(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -265,7 +274,7 @@ public class AdminServlet extends HttpServlet {
       o.set("causes", AdminJson.causes(admin.causes()));
       if (health != null) {
         o.set("health", healthJson());
-        o.set("refused", RefusedJson.of(refused.get()));
+        o.set("refused", AdminJson.refused(refused.get()));
       }
       json(resp, 200, o);
       return;
@@ -292,13 +301,13 @@ public class AdminServlet extends HttpServlet {
     String nonce = nonce(resp);
     List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
     html(resp, code, AdminPage.render(status, refused == null ? null : refused.get(), causes, admin.throughput(), page,
-        filters, problem, base(req), GUARD_HEADER, nonce));
+        filters, problem, base(req), nonce));
   }
 
   /** The runtime's health, with this node's refused deliveries counted (the ledger cannot show them). */
   private ObjectNode healthJson() {
-    ObjectNode o = HealthJson.of(health.get());
-    o.set("refused", RefusedJson.counts(refused.get()));
+    ObjectNode o = AdminJson.health(health.get());
+    o.set("refused", AdminJson.refusedCounts(refused.get()));
     return o;
   }
 
@@ -377,7 +386,7 @@ public class AdminServlet extends HttpServlet {
   }
 
   private static void json(HttpServletResponse resp, int status, JsonNode body) throws IOException {
-    byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+    byte[] bytes = JSON.writeValueAsBytes(body);
     resp.setStatus(status);
     resp.setContentType("application/json");
     resp.setContentLength(bytes.length);

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.TestServer;
 import java.time.Duration;
 import java.time.Instant;

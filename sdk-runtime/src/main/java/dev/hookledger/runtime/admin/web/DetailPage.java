@@ -1,12 +1,13 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
-import static dev.hookledger.runtime.admin.AdminHtml.escape;
-import static dev.hookledger.runtime.admin.AdminHtml.time;
+import static dev.hookledger.runtime.admin.web.AdminHtml.escape;
+import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.admin.TimeText;
-import dev.hookledger.runtime.internal.ledger.SourceColumn;
-import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.admin.AdminText;
+import dev.hookledger.runtime.admin.EventAttempt;
+import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventSummary;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +20,7 @@ import java.util.Optional;
 final class DetailPage {
   private DetailPage() {}
 
-  static String render(EventDetail d, Instant now, String base, String guardHeader, String nonce) {
+  static String render(EventDetail d, Instant now, String base, String nonce) {
     EventSummary s = d.summary();
     StringBuilder h = new StringBuilder(8192 + d.body().length() * 2);
     AdminHtml.head(h, s + " · hookledger", nonce);
@@ -31,13 +32,13 @@ final class DetailPage {
       h.append("</p>\n");
     }
     h.append("<dl id=\"fields\">");
-    field(h, "status", escape(StatusColumn.sql(s.status())) + (s.stuck() ? " <span class=\"stuck\">stuck</span>"
+    field(h, "status", escape(s.status().displayText()) + (s.stuck() ? " <span class=\"stuck\">stuck</span>"
         : s.failing() ? " <span class=\"failing\">failing</span>" : ""));
     field(h, "attempt", s.attempts() + " of " + s.maxAttempts());
     field(h, "next attempt", s.nextAttemptAt().map(at -> time(at, now)).orElse("-"));
     field(h, "root cause", escape(s.rootCause().orElse("-")));
     field(h, "type", escape(s.type()));
-    field(h, "source", SourceColumn.sql(s.source()));
+    field(h, "source", s.source().displayText());
     field(h, "received", time(s.receivedAt(), now));
     field(h, "settled", s.settledAt().map(at -> time(at, now)).orElse("-"));
     field(h, "duplicates", Integer.toString(s.duplicates()));
@@ -46,7 +47,7 @@ final class DetailPage {
     field(h, "occurred", d.occurredAt().map(at -> time(at, now)).orElse("-"));
     field(h, "delivery", text(d.deliveryId()));
     field(h, "secret id", text(d.secretId()));
-    field(h, "signed at", d.signedAt().map(TimeText::second).orElse("-"));
+    field(h, "signed at", d.signedAt().map(AdminText::second).orElse("-"));
     field(h, "lease", text(d.leaseOwner()) + d.leaseUntil().map(u -> " until " + time(u, now)).orElse(""));
     h.append("</dl>\n<h2>last error</h2>\n<pre id=\"last-error\">").append(escape(s.lastError().orElse("none")))
         .append("</pre>\n");
@@ -62,7 +63,7 @@ final class DetailPage {
         .append(escape(d.body())).append("</pre>\n");
     d.payload().ifPresent(p -> h.append("<h2>payload</h2>\n<pre id=\"payload\">").append(escape(p)).append("</pre>\n"));
     h.append("<p><a href=\"").append(escape(base)).append("/\">« back to the inbox</a></p>\n");
-    AdminHtml.end(h, nonce, guardHeader);
+    AdminHtml.end(h, nonce);
     return h.toString();
   }
 
@@ -89,7 +90,7 @@ final class DetailPage {
   }
 
   /** "Retry all N dead events?": the count is bound to the action, which refuses if it changed. */
-  static String confirmRetryDead(long dead, Instant now, String base, String guardHeader, String nonce) {
+  static String confirmRetryDead(long dead, Instant now, String base, String nonce) {
     StringBuilder h = new StringBuilder(4096);
     AdminHtml.head(h, "retry all dead · hookledger", nonce);
     AdminHtml.header(h, base, now, false);
@@ -104,7 +105,7 @@ final class DetailPage {
           .append("<button type=\"submit\" class=\"danger\" id=\"confirm-retry-dead\">retry all ").append(dead)
           .append(" dead events</button> <a href=\"").append(escape(base)).append("/\">cancel</a></form>\n");
     }
-    AdminHtml.end(h, nonce, guardHeader);
+    AdminHtml.end(h, nonce);
     return h.toString();
   }
 

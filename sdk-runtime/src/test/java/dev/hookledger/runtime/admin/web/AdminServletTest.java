@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.internal.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -66,7 +68,7 @@ class AdminServletTest {
     assertTrue(html.contains("<a class=\"card alarm\" id=\"card-dead\""), "dead is highlighted: " + html);
     assertTrue(html.contains("<a class=\"card\" id=\"card-failing\""), "nothing is failing: " + html);
     String escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;";
-    assertTrue(html.contains("<td class=\"cause\" title=\"" + escaped + "\">" + escaped + "</td>"), html);
+    assertTrue(html.contains("<td data-label=\"cause\" class=\"cause\" title=\"" + escaped + "\">" + escaped + "</td>"), html);
     assertFalse(html.contains(EVIL_ERROR));
     assertTrue(html.contains(">guid-&lt;1&gt;</a>"), html);
     assertTrue(html.contains("<input type=\"hidden\" name=\"eventId\" value=\"guid-&lt;1&gt;\">"), html);
@@ -81,6 +83,23 @@ class AdminServletTest {
     assertFalse(html.contains(" style=\""), "no inline style attribute: the CSP would refuse it");
     assertFalse(html.matches("(?s).*(src|href)=\"(https?:)?//.*"), "nothing is loaded from elsewhere");
     assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
+  }
+
+  @Test
+  void theStyleAndScriptComeFromTheirResourcesAndOneColumnListShapesTheTable() throws Exception {
+    String html = get("/?status=dead", "text/html").body();
+
+    assertTrue(html.contains("table.events{width:100%;table-layout:fixed}"), "admin.css, inlined under the nonce");
+    assertTrue(html.contains("col.c-received{width:7em}"), "the widths derive from the columns: " + html);
+    assertTrue(html.contains("var guardHeader = body.getAttribute('data-guard-header');"), "admin.js, inlined");
+    assertTrue(html.contains("<body data-guard-header=\"" + AdminServlet.GUARD_HEADER + "\" data-refresh-seconds=\"15\">"),
+        html);
+    String table = html.substring(html.indexOf("<table class=\"events\""), html.indexOf("</table>", html.indexOf("id=\"events\"")));
+    int columns = table.split("<col ").length - 1;
+    assertEquals(9, columns, table);
+    assertEquals(columns, table.split("<th>").length - 1, "one heading per column: " + table);
+    assertEquals(columns, table.split("<td data-label=").length - 1, "one labelled cell per column: " + table);
+    assertTrue(table.contains("<td data-label=\"status\" class=\"status-dead\">dead</td>"), table);
   }
 
   @Test
