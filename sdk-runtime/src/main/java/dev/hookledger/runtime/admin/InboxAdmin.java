@@ -72,6 +72,13 @@ public final class InboxAdmin {
    */
   public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(2);
 
+  /**
+   * The most events one bulk retry ({@link #retry(RetrySelection, long)}) takes: 10,000, so that it
+   * is one bounded statement and one short transaction. A larger selection is refused; narrow it by
+   * provider, type or cause.
+   */
+  public static final int MAX_BULK_RETRY = 10_000;
+
   private final EventTable events;
   private final Clock clock;
   private final Duration minimumPruneWindow;
@@ -80,6 +87,7 @@ public final class InboxAdmin {
   private final StatusReader statusReader;
   private final EventReader eventReader;
   private final EventRetrier retrier;
+  private final BulkRetrier bulk;
   private final SettledPruner pruner;
   private final ThroughputReader throughput;
   private final CauseReader causes;
@@ -98,6 +106,7 @@ public final class InboxAdmin {
     this.statusReader = new StatusReader(db, events, clock, stuckAfter);
     this.eventReader = new EventReader(db, events, new EventViews(b.maxAttempts, b.stuckAfter), b.stuckAfter);
     this.retrier = new EventRetrier(db, events, eventReader);
+    this.bulk = new BulkRetrier(db, events, retrier);
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
     this.throughput = new ThroughputReader(db, events, clock);
     this.causes = new CauseReader(db, events);
@@ -238,6 +247,37 @@ public final class InboxAdmin {
       throw new IllegalArgumentException("confirmed must be >= 0, but was " + confirmed);
     }
     return LedgerErrors.guard(events.schema(), () -> retrier.retryDead(confirmed));
+  }
+
+  /**
+   * How many events {@code selection} takes now: the number to show the operator and to pass,
+   * once confirmed, to {@link #retry(RetrySelection, long)}. Changes nothing.
+   *
+   * @throws OperationRefusedException if it takes more than {@link #MAX_BULK_RETRY}
+   */
+  public long retryCount(RetrySelection selection) {
+    requireNonNull(selection, "selection");
+    return read(() -> bulk.count(selection));
+  }
+
+  /**
+   * Retries every event {@code selection} takes, if there are exactly {@code confirmed}: failing
+   * events backing off are made due now (attempts kept), dead events set back to pending with a
+   * full budget, as {@link #retry(String, String, String)} does one; in one transaction and one
+   * statement, fenced against workers. If events failed, died, were claimed or retried since the
+   * operator saw the count, nothing is retried, so that a confirmation never covers other events
+   * than it said.
+   *
+   * @return how many were retried: {@code confirmed}
+   * @throws OperationRefusedException if the selection takes another number of events (naming it),
+   *     or more than {@link #MAX_BULK_RETRY}
+   */
+  public int retry(RetrySelection selection, long confirmed) {
+    requireNonNull(selection, "selection");
+    if (confirmed < 0) {
+      throw new IllegalArgumentException("confirmed must be >= 0, but was " + confirmed);
+    }
+    return LedgerErrors.guard(events.schema(), () -> bulk.retry(selection, confirmed));
   }
 
   /**
