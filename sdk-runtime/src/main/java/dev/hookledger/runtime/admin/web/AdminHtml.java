@@ -96,13 +96,18 @@ final class AdminHtml {
 
   /** {@code base/path?k=v&...}, skipping null and empty values, escaped for an attribute. */
   static String link(String base, String path, Map<String, String> params) {
+    return escape(url(base, path, params));
+  }
+
+  /** {@code base/path?k=v&...}, skipping null and empty values, each value URL-encoded; not escaped for HTML. */
+  static String url(String base, String path, Map<String, String> params) {
     StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
     params.forEach((k, v) -> {
       if (v != null && !v.isEmpty()) {
         q.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8));
       }
     });
-    return escape(base + path + q);
+    return base + path + q;
   }
 
   /** The link to one event's detail page. */

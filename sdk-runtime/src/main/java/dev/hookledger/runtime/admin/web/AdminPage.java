@@ -12,6 +12,7 @@ import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.admin.StatusCount;
 import dev.hookledger.runtime.admin.StatusFilter;
 import dev.hookledger.runtime.admin.Throughput;
@@ -21,6 +22,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -65,7 +67,7 @@ final class AdminPage {
     h.append("<div class=\"top\">");
     ActivityChart.render(h, throughput);
     counts(h, status);
-    causes(h, causes);
+    causes(h, causes, base);
     h.append("</div>\n");
     tabs(h, status, filters, base);
     filterForm(h, status, filters, base);
@@ -138,15 +140,25 @@ final class AdminPage {
   }
 
   /** Failing and dead events grouped by root cause, most first: what one fix would clear. */
-  private static void causes(StringBuilder h, List<CauseCount> causes) {
+  private static void causes(StringBuilder h, List<CauseCount> causes, String base) {
     if (causes.isEmpty()) {
       return;
     }
     h.append("<table id=\"causes\"><tr><th class=\"n\">events</th><th class=\"n\">failing</th>")
-        .append("<th class=\"n\">dead</th><th>cause</th></tr>\n");
-    causes.stream().limit(CAUSES_SHOWN).forEach(c -> h.append("<tr><td class=\"n\">").append(c.events())
-        .append("</td><td class=\"n\">").append(c.failing()).append("</td><td class=\"n\">").append(c.dead())
-        .append("</td><td class=\"cause\">").append(escape(c.cause())).append("</td></tr>\n"));
+        .append("<th class=\"n\">dead</th><th>cause</th><th></th></tr>\n");
+    causes.stream().limit(CAUSES_SHOWN).forEach(c -> {
+      h.append("<tr><td class=\"n\">").append(c.events()).append("</td><td class=\"n\">").append(c.failing())
+          .append("</td><td class=\"n\">").append(c.dead()).append("</td><td class=\"cause\">").append(escape(c.cause()))
+          .append("</td><td class=\"actions\">");
+      // the counts here are of the newest failing and dead events; the confirmation counts again, exactly
+      if (c.failing() > 0) {
+        bulkRetryLink(h, base, RetrySelection.failing().cause(c.cause()), "retry failing…");
+      }
+      if (c.dead() > 0) {
+        bulkRetryLink(h, base, RetrySelection.dead().cause(c.cause()), "retry dead…");
+      }
+      h.append("</td></tr>\n");
+    });
     h.append("</table>\n");
   }
 
@@ -186,6 +198,11 @@ final class AdminPage {
           .append("/confirm-retry-dead\">retry all ").append(s.dead()).append(" dead…</a>");
     }
     h.append("</form>\n");
+    selection(f).ifPresent(sel -> {
+      h.append("<p class=\"bulk\">");
+      bulkRetryLink(h, base, sel, "retry all " + sel + "…");
+      h.append("</p>\n");
+    });
   }
 
   private static void events(StringBuilder h, EventPage page, Instant now, Filters f, String base) {
@@ -210,6 +227,35 @@ final class AdminPage {
       h.append("<a id=\"next-page\" href=\"").append(AdminHtml.link(base, "/", p)).append("\">older »</a>");
     }
     h.append("</p>\n");
+  }
+
+  /** The bulk retry a failing or dead list's filters describe, if the list is one of those. */
+  private static Optional<RetrySelection> selection(Filters f) {
+    if (f.id() != null || !("failing".equals(f.status()) || "dead".equals(f.status()))) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(RetrySelection.of(RetrySelection.Group.parse(f.status())).provider(f.provider()).type(f.type()));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // a bad type pattern is reported above the list already
+    }
+  }
+
+  /** A link to the confirmation of a bulk retry, which counts the selection's events and binds that count. */
+  private static void bulkRetryLink(StringBuilder h, String base, RetrySelection s, String label) {
+    Map<String, String> p = params(s);
+    h.append("<a class=\"button danger retry-matching\" href=\"").append(AdminHtml.link(base, "/confirm-retry", p))
+        .append("\">").append(escape(label)).append("</a>");
+  }
+
+  /** A selection as the parameters of {@code /confirm-retry} and {@code /retry-matching}. */
+  static Map<String, String> params(RetrySelection s) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("status", s.group().text());
+    s.provider().ifPresent(v -> p.put("provider", v));
+    s.type().ifPresent(v -> p.put("type", v));
+    s.cause().ifPresent(v -> p.put("cause", v));
+    return p;
   }
 
   /** Dead events, and pending ones not yet due (failing, backing off): what {@link InboxAdmin#retry} accepts. */

@@ -19,6 +19,7 @@ import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.admin.StatusFilter;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
@@ -56,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * pattern such as {@code invoice.*}), {@code id} (an event id or delivery id, any provider), {@code after} (the next page's cursor); with
  * {@code Accept: application/json}, the status, failing and dead lists as JSON, plus the runtime's
  * {@link dev.hookledger.runtime.Health} when built over a runtime); {@code GET /event?provider=&scope=&eventId=}
- * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead". JSON:
+ * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead";
+ * {@code GET /confirm-retry?status=failing|dead&provider=&type=&cause=} the confirmation of a bulk
+ * retry of a {@link RetrySelection}, with its count. JSON:
  * {@code GET /status.json}, {@code /failing.json}, {@code /dead.json}, {@code /events.json} (the
  * overview's parameters, plus {@code limit}), {@code /event.json?provider=&scope=&eventId=},
  * {@code /activity.json} (received and settled per minute, last hour), {@code /health.json} (with
@@ -65,7 +68,9 @@ import org.slf4j.LoggerFactory;
  * Actions: {@code POST /retry} with form parameters {@code provider}, {@code scope} (empty if none)
  * and {@code eventId} (a dead event back to pending, or a failing one due now);
  * {@code POST /retry-dead} with {@code confirm}, the number of dead events the person was shown:
- * every dead event is retried if there are exactly that many, else nothing (409 with the count now).
+ * every dead event is retried if there are exactly that many, else nothing (409 with the count now);
+ * {@code POST /retry-matching} with {@code status} ({@code failing} or {@code dead}), {@code provider},
+ * {@code type}, {@code cause} and {@code confirm}: the selection's events, bound to the count likewise.
  * Each answers {@code {"retried": n, "message": "..."}}.
  *
  * <p>Actions are POST only and need the header {@value #GUARD_HEADER}{@code : 1}, else 403: a browser
@@ -183,7 +188,13 @@ public class AdminServlet extends HttpServlet {
           InboxStatus status = admin.status();
           html(resp, 200, DetailPage.confirmRetryDead(status.dead(), status.asOf(), base(req), nonce));
         }
-        case "/retry", "/retry-dead" -> {
+        case "/confirm-retry" -> {
+          String nonce = nonce(resp);
+          RetrySelection selection = selection(req);
+          html(resp, 200, DetailPage.confirmRetry(selection, admin.retryCount(selection), admin.status().asOf(),
+              base(req), nonce));
+        }
+        case "/retry", "/retry-dead", "/retry-matching" -> {
           resp.setHeader("Allow", "POST");
           json(resp, 405, error("retries are POST only"));
         }
@@ -209,7 +220,8 @@ public class AdminServlet extends HttpServlet {
   private static boolean wantsHtml(HttpServletRequest req) {
     String route = route(req);
     String accept = req.getHeader("Accept");
-    return (route.equals("/") || route.equals("/event") || route.equals("/confirm-retry-dead"))
+    return (route.equals("/") || route.equals("/event") || route.equals("/confirm-retry-dead")
+        || route.equals("/confirm-retry"))
         && !(accept != null && accept.contains("application/json") && !accept.contains("text/html"));
   }
 
@@ -223,6 +235,7 @@ public class AdminServlet extends HttpServlet {
       switch (route(req)) {
         case "/retry" -> retryOne(req, resp);
         case "/retry-dead" -> retryDead(req, resp);
+        case "/retry-matching" -> retryMatching(req, resp);
         default -> json(resp, 404, error("no such admin action: " + route(req)));
       }
     } catch (OperationRefusedException e) {
@@ -261,6 +274,34 @@ public class AdminServlet extends HttpServlet {
     int retried = admin.retryDead(dead);
     json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", retried)
         .put("message", "retried " + retried + " dead events: pending, due now"));
+  }
+
+  private void retryMatching(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    RetrySelection selection;
+    long confirmed;
+    try {
+      selection = selection(req);
+      confirmed = Long.parseLong(param(req, "confirm") == null ? "" : param(req, "confirm"));
+    } catch (IllegalArgumentException e) {
+      json(resp, 400, error("retry-matching needs the parameters status (failing or dead) and confirm, the number of"
+          + " events to retry, and may narrow by provider, type and cause: nothing was retried"
+          + (e instanceof NumberFormatException ? "" : " (" + e.getMessage() + ")")));
+      return;
+    }
+    int retried = admin.retry(selection, confirmed);
+    json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", retried)
+        .put("message", "retried " + retried + " " + selection + ": "
+            + (selection.group() == RetrySelection.Group.DEAD ? "pending, due now" : "due now")));
+  }
+
+  /** The bulk retry's selection from {@code status}, {@code provider}, {@code type} and {@code cause}. */
+  private static RetrySelection selection(HttpServletRequest req) {
+    String status = param(req, "status");
+    if (status == null) {
+      throw new IllegalArgumentException("a bulk retry needs the parameter status: failing or dead");
+    }
+    return RetrySelection.of(RetrySelection.Group.parse(status))
+        .provider(param(req, "provider")).type(param(req, "type")).cause(param(req, "cause"));
   }
 
   private void page(HttpServletRequest req, HttpServletResponse resp) throws IOException {
