@@ -43,7 +43,7 @@ final class AdminHtml {
   /** The document's start, through the opening of {@code body}. */
   static void head(StringBuilder h, String title, String nonce) {
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<meta name=\"viewport\" content=\"width=device-width\"><title>").append(escape(title))
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>").append(escape(title))
         .append("</title>\n<style nonce=\"").append(nonce).append("\">").append(STYLE).append("</style></head><body data-guard-header=\"")
         .append(AdminServlet.GUARD_HEADER).append("\" data-refresh-seconds=\"").append(REFRESH_SECONDS).append("\">\n");
   }
@@ -63,13 +63,23 @@ final class AdminHtml {
    * again, rather than stopping on an error it cannot reload from.
    */
   static String unavailable(String base, String problem, Instant now, String nonce) {
+    return problem(base, "The ledger cannot be read right now", problem, "Deliveries are answered 503 meanwhile,"
+        + " and the providers retry them. This page tries again every " + REFRESH_SECONDS + " s;", true, now, nonce);
+  }
+
+  /**
+   * An error as a page, for a person in a browser: a heading, the reason in one line (escaped), what
+   * to do, and the way back; never a stack trace. With {@code refresh}, it reloads itself.
+   */
+  static String problem(String base, String heading, String problem, String hint, boolean refresh, Instant now,
+      String nonce) {
     StringBuilder h = new StringBuilder(4096);
-    head(h, "hookledger inbox: ledger unavailable", nonce);
-    header(h, base, now, true);
-    h.append("<h2>The ledger cannot be read right now</h2>\n<p id=\"problem\" class=\"status-dead\">")
-        .append(escape(problem)).append("</p>\n<p class=\"muted\">Deliveries are answered 503 meanwhile, and the")
-        .append(" providers retry them. This page tries again every ").append(REFRESH_SECONDS)
-        .append(" s; <a href=\"").append(escape(base)).append("/\">try now</a>.</p>\n");
+    head(h, "hookledger inbox: " + heading, nonce);
+    header(h, base, now, refresh);
+    h.append("<h2>").append(escape(heading)).append("</h2>\n<p id=\"problem\" class=\"status-dead\">")
+        .append(escape(problem)).append("</p>\n<p class=\"muted\">").append(escape(hint))
+        .append(" <a href=\"").append(escape(base)).append("/\">").append(refresh ? "try now" : "back to the inbox")
+        .append("</a>.</p>\n");
     end(h, nonce);
     return h.toString();
   }

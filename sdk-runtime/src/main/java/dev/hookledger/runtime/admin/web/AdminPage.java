@@ -121,7 +121,7 @@ final class AdminPage {
       providers.add(c.provider());
       byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(c.status().displayText(), c.events());
     }
-    h.append("<table id=\"counts\"><tr><th>provider</th>");
+    h.append("<div class=\"wide\"><table id=\"counts\"><tr><th>provider</th>");
     STATUS_NAMES.forEach(s -> h.append("<th class=\"n\">").append(s).append("</th>"));
     h.append("</tr>\n");
     for (String p : providers) {
@@ -136,7 +136,7 @@ final class AdminPage {
     if (providers.isEmpty()) {
       h.append("<tr><td colspan=\"").append(STATUS_NAMES.size() + 1).append("\">the ledger is empty</td></tr>\n");
     }
-    h.append("</table>\n");
+    h.append("</table></div>\n");
   }
 
   /** Failing and dead events grouped by root cause, most first: what one fix would clear. */
@@ -144,7 +144,7 @@ final class AdminPage {
     if (causes.isEmpty()) {
       return;
     }
-    h.append("<table id=\"causes\"><tr><th class=\"n\">events</th><th class=\"n\">failing</th>")
+    h.append("<div class=\"wide\"><table id=\"causes\"><tr><th class=\"n\">events</th><th class=\"n\">failing</th>")
         .append("<th class=\"n\">dead</th><th>cause</th><th></th></tr>\n");
     causes.stream().limit(CAUSES_SHOWN).forEach(c -> {
       h.append("<tr><td class=\"n\">").append(c.events()).append("</td><td class=\"n\">").append(c.failing())
@@ -159,7 +159,7 @@ final class AdminPage {
       }
       h.append("</td></tr>\n");
     });
-    h.append("</table>\n");
+    h.append("</table></div>\n");
   }
 
   private static void tabs(StringBuilder h, InboxStatus s, Filters f, String base) {

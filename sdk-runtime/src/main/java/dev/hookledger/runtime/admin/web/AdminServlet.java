@@ -136,20 +136,32 @@ public class AdminServlet extends HttpServlet {
     this.refused = runtime::refusedDeliveries;
   }
 
-  /** Checks the authorizer before any route: the page, the JSON and the retries alike. */
+  /**
+   * Checks the authorizer before any route: the page, the JSON and the retries alike. A failure no
+   * route expected is logged and answered 500, as a page to a browser, never as a stack trace.
+   */
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws ServletException, IOException {
     secureHeaders(resp);
     if (authorizer == null) {
-      json(resp, 403, error(CLOSED));
+      fail(req, resp, 403, "Closed", CLOSED, "Configure an AdminAuthorizer where the servlet is registered.");
       return;
     }
     if (!authorizer.permits(req)) {
       authorizer.challenges().forEach(c -> resp.addHeader("WWW-Authenticate", c));
-      json(resp, 401, error(UNAUTHORIZED));
+      fail(req, resp, 401, "Unauthorized", UNAUTHORIZED, "Sign in with the admin token.");
       return;
     }
-    super.service(req, resp);
+    try {
+      super.service(req, resp);
+    } catch (RuntimeException e) {
+      log.error("admin page {} {} failed", req.getMethod(), route(req), e);
+      if (!resp.isCommitted()) {
+        resp.resetBuffer();
+        fail(req, resp, 500, "The admin page failed", "the admin page failed with " + e.getClass().getSimpleName()
+            + ": the server's log has the details", "Nothing more was done.");
+      }
+    }
   }
 
   @Override
@@ -198,12 +210,12 @@ public class AdminServlet extends HttpServlet {
           resp.setHeader("Allow", "POST");
           json(resp, 405, error("retries are POST only"));
         }
-        default -> json(resp, 404, error("no such admin page: " + route(req)));
+        default -> fail(req, resp, 404, "Not found", "no such admin page: " + route(req), "The inbox is here:");
       }
     } catch (IllegalArgumentException e) {
-      json(resp, 400, error(e.getMessage()));
+      fail(req, resp, 400, "Bad request", e.getMessage(), "Check the address.");
     } catch (OperationRefusedException e) {
-      json(resp, 404, error(e.getMessage()));
+      fail(req, resp, 404, "Not found", e.getMessage(), "It may have been pruned, or the link is from another ledger.");
     } catch (LedgerUnavailableException e) {
       log.warn("admin page: {}", e.getMessage());
       if (wantsHtml(req)) {
@@ -225,10 +237,25 @@ public class AdminServlet extends HttpServlet {
         && !(accept != null && accept.contains("application/json") && !accept.contains("text/html"));
   }
 
+  /**
+   * An error as a page to a browser (a request that accepts {@code text/html} for anything but a
+   * {@code .json} route), else as {@code {"error": "..."}}: the same reason either way.
+   */
+  private static void fail(HttpServletRequest req, HttpServletResponse resp, int status, String heading, String message,
+      String hint) throws IOException {
+    String accept = req.getHeader("Accept");
+    if (accept != null && accept.contains("text/html") && !route(req).endsWith(".json")) {
+      html(resp, status, AdminHtml.problem(base(req), heading, message, hint, false, Instant.now(), nonce(resp)));
+    } else {
+      json(resp, status, error(message));
+    }
+  }
+
   @Override
   protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     if (!"1".equals(req.getHeader(GUARD_HEADER))) {
-      json(resp, 403, error("a retry needs the header " + GUARD_HEADER + ": 1 (cross-site request guard)"));
+      fail(req, resp, 403, "Refused", "a retry needs the header " + GUARD_HEADER + ": 1 (cross-site request guard)",
+          "The page's buttons send it with JavaScript on; nothing was retried.");
       return;
     }
     try {
@@ -239,10 +266,10 @@ public class AdminServlet extends HttpServlet {
         default -> json(resp, 404, error("no such admin action: " + route(req)));
       }
     } catch (OperationRefusedException e) {
-      json(resp, 409, error(e.getMessage()));
+      fail(req, resp, 409, "Refused", e.getMessage(), "Nothing was changed.");
     } catch (LedgerUnavailableException e) {
       log.warn("admin retry: {}", e.getMessage());
-      json(resp, 503, error(e.getMessage()));
+      fail(req, resp, 503, "The ledger cannot be written right now", e.getMessage(), "Nothing was changed.");
     }
   }
 

@@ -86,6 +86,41 @@ class AdminServletTest {
   }
 
   @Test
+  void aBrowserIsShownErrorsAsPagesWithTheReasonEscapedAndNeverAStackTrace() throws Exception {
+    HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "text/html,*/*;q=0.8");
+    assertEquals(404, missing.statusCode());
+    assertEquals("text/html;charset=utf-8", missing.headers().firstValue("Content-Type").orElseThrow());
+    assertTrue(missing.body().contains("<p id=\"problem\" class=\"status-dead\">github event guid-&lt;1&gt; is not in"
+        + " the ledger; found under scope hook-7: add --scope hook-7</p>"), missing.body());
+
+    HttpResponse<String> nowhere = get("/nowhere", "text/html");
+    assertEquals(404, nowhere.statusCode());
+    assertTrue(nowhere.body().contains("no such admin page: /nowhere"), nowhere.body());
+
+    HttpResponse<String> bad = get("/confirm-retry?status=done", "text/html");
+    assertEquals(400, bad.statusCode());
+    assertTrue(bad.body().contains("a bulk retry takes failing or dead events, but was &#39;done&#39;"), bad.body());
+
+    HttpResponse<String> noScript = http.send(HttpRequest.newBuilder(URI.create(base + "/retry-dead"))
+        .header("Accept", "text/html").header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString("confirm=1")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(403, noScript.statusCode());
+    assertTrue(noScript.body().contains("JavaScript on; nothing was retried."), noScript.body());
+    assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
+
+    HttpResponse<String> unauthorized = http.send(HttpRequest.newBuilder(URI.create(base + "/")).header("Accept", "text/html")
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(401, unauthorized.statusCode());
+    assertTrue(unauthorized.body().contains("<p id=\"problem\" class=\"status-dead\">" + AdminServlet.UNAUTHORIZED),
+        unauthorized.body());
+    assertFalse(unauthorized.body().contains("guid"), "nothing of the ledger is read");
+    for (HttpResponse<String> r : java.util.List.of(missing, nowhere, bad, noScript, unauthorized)) {
+      assertFalse(r.body().contains("\tat ") || r.body().contains("Exception"), r.body());
+    }
+  }
+
+  @Test
   void theStyleAndScriptComeFromTheirResourcesAndOneColumnListShapesTheTable() throws Exception {
     String html = get("/?status=dead", "text/html").body();
 
@@ -121,7 +156,7 @@ class AdminServletTest {
     assertTrue(html.contains("\tat a.B.c(B.java:1)"), "the whole trace, one click away: " + html);
     assertTrue(html.contains(">retry</button>"), html);
 
-    HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "text/html");
+    HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "*/*");
     assertEquals(404, missing.statusCode());
     assertEquals("github event guid-<1> is not in the ledger; found under scope hook-7: add --scope hook-7",
         Json.MAPPER.readTree(missing.body()).get("error").asText());
