@@ -131,6 +131,34 @@ class HookledgerCliTest {
   }
 
   @Test
+  void statusActivityPrintsReceivedAndSettledPerMinuteForTheLastHour() throws Exception {
+    java.time.Instant now = ledger.databaseNow();
+    java.time.Instant received = now.minus(Duration.ofMinutes(5));
+    ledger.row("stripe", "evt_recent").status("done").receivedAt(received).settledAt(received.plusMillis(30)).insert();
+    ledger.row("stripe", "evt_recent2").receivedAt(received).insert();
+    ledger.row("stripe", "evt_old").status("done").receivedAt(now.minus(Duration.ofHours(3)))
+        .settledAt(now.minus(Duration.ofHours(3))).insert();
+
+    CliProcess.Result text = CliProcess.run(Map.of(), "status", "--activity", "--database-url", url);
+    assertEquals(0, text.exitCode(), text.err());
+    assertEquals("last hour: 2 received, 1 settled; peak 2 a minute", text.out().lines().findFirst().orElseThrow());
+    assertEquals(List.of("MINUTE (UTC)", "RECEIVED", "SETTLED"), List.of(text.out().lines().skip(1).findFirst()
+        .orElseThrow().trim().split("\\s{2,}")));
+    assertEquals(2 + 60, text.out().lines().count(), "a line a minute: " + text.out());
+    String minute = received.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).toString().substring(11, 16);
+    assertTrue(text.out().lines().anyMatch(l -> l.matches(minute + "\\s+2\\s+1")), text.out());
+
+    CliProcess.Result json = CliProcess.run(Map.of(), "status", "--activity", "--json", "--database-url", url);
+    JsonNode minutes = Json.MAPPER.readTree(json.out()).get("minutes");
+    assertEquals(60, minutes.size());
+    long receivedTotal = 0;
+    for (JsonNode m : minutes) {
+      receivedTotal += m.get("received").asLong();
+    }
+    assertEquals(2, receivedTotal, "nothing from three hours ago");
+  }
+
+  @Test
   void retryDeadNarrowedByProviderAndTypeRetriesOnlyThose() throws Exception {
     ledger.row("stripe", "evt_dead").type("issues.opened").status("dead").attempts(12).insert();
 
