@@ -17,10 +17,10 @@ import java.util.Optional;
 
 /**
  * The JSON shapes of admin results, one definition for the command line's {@code --json}, the
- * {@link dev.hookledger.runtime.admin.web.AdminServlet} and any endpoint of the application's own that shows them. Field names are
- * camelCase; statuses and sources are lower-case names ({@code dead}, {@code replay}); instants are
- * ISO-8601 strings; ages are whole seconds; absent values are JSON null. Each call returns a new
- * node. Stateless and thread-safe.
+ * {@link dev.hookledger.runtime.admin.web.AdminServlet} and any endpoint of the application's own
+ * that shows them. Field names are camelCase; statuses and sources are lower-case names
+ * ({@code dead}, {@code replay}); instants are ISO-8601 strings; ages are whole seconds; absent
+ * values are JSON null. Each call returns a new node. Stateless and thread-safe.
  */
 public final class AdminJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;

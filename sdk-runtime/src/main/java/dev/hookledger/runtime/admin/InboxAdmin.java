@@ -29,9 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator's view of the ledger: status, listing, one event in full, retrying dead events,
- * pruning settled history, applying the schema and replaying missed events. The command line
- * ({@code dev.hookledger.runtime.cli.HookledgerCli}), the {@link dev.hookledger.runtime.admin.web.AdminServlet} and the Micrometer
+ * The operator's view of the ledger: status, listing, one event in full, retrying dead and failing
+ * events (one, or a selection bound to its confirmed count), pruning settled history, applying the schema and replaying missed events. The command line
+ * ({@code dev.hookledger.runtime.cli.HookledgerCli}), the admin page
+ * ({@link dev.hookledger.runtime.admin.web.AdminServlet}) and the Micrometer
  * backlog gauges all go through this class.
  *
  * <pre>{@code
@@ -40,6 +41,8 @@ import org.slf4j.LoggerFactory;
  * admin.list(EventQuery.builder().status(EventStatus.DEAD).build()); // which, with their errors
  * admin.list(EventQuery.builder().status(StatusFilter.FAILING).build()); // failing, not dead yet
  * admin.retryDead(admin.backlog().dead());                  // after fixing the handler, as confirmed
+ * RetrySelection s = RetrySelection.failing().provider("stripe"); // after an outage: not one at a time
+ * admin.retry(s, admin.retryCount(s));                      // the count shown, confirmed
  * admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false);     // nightly
  * }</pre>
  *
