@@ -77,6 +77,11 @@ class ArchitectureTest {
   }
 
   @Test
+  void theAdminWebUsesOnlyThePublicAdminApi() {
+    BoundaryRules.usesOnlyPublicApi("dev.hookledger.runtime.admin.web..").check(published);
+  }
+
+  @Test
   void adaptersDoNotDependOnTheRuntime() {
     BoundaryRules.adaptersDoNotDependOnTheRuntime(
         "dev.hookledger.stripe..", "dev.hookledger.github..", "dev.hookledger.shopify..").check(published);

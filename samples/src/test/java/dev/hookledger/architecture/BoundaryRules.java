@@ -167,6 +167,16 @@ final class BoundaryRules {
         && !outer.equals(caller);
   }
 
+  /**
+   * A front end over the public API uses nothing else: no class in {@code webPackages} depends on
+   * a class of an {@code internal} package (hookledger's own or any other), not even privately, so
+   * that the admin web is proof that {@code InboxAdmin} is enough to build one.
+   */
+  static ArchRule usesOnlyPublicApi(String... webPackages) {
+    return noClasses().that().resideInAnyPackage(webPackages)
+        .should().dependOnClassesThat().resideInAPackage("..internal..");
+  }
+
   private static boolean reachable(JavaClass type) {
     for (JavaClass t = type; t != null; t = t.getEnclosingClass().orElse(null)) {
       if (!t.getModifiers().contains(JavaModifier.PUBLIC)) {

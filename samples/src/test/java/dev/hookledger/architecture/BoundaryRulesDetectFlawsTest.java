@@ -87,6 +87,16 @@ class BoundaryRulesDetectFlawsTest {
   }
 
   @Test
+  void aWebClassUsingAnInternalClassIsReported() {
+    EvaluationResult result = BoundaryRules.usesOnlyPublicApi("dev.hookledger.architecture.fixture.web..")
+        .evaluate(fixtures("dev.hookledger.architecture.fixture.web"));
+
+    assertEquals(List.of("Method <dev.hookledger.architecture.fixture.web.ReachesInside.when(java.time.Instant)>"
+        + " calls method <dev.hookledger.runtime.internal.admin.TimeText.second(java.time.Instant)>"
+        + " in (ReachesInside.java:9)"), violations(result));
+  }
+
+  @Test
   void aProviderNamedInTheCoreIsReportedByLiteralAndByClass() {
     EvaluationResult result = BoundaryRules.coreNamesNoProvider(ArchitectureTest.PROVIDERS,
             "dev.hookledger.architecture.fixture.core..")

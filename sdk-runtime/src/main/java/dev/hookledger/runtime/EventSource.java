@@ -1,5 +1,7 @@
 package dev.hookledger.runtime;
 
+import java.util.Locale;
+
 /** How an event reached the ledger. */
 public enum EventSource {
   /** Received signed, over HTTP (or through {@code WebhookRuntime.receive}); waits for processing. */
@@ -12,6 +14,14 @@ public enum EventSource {
    * switching to enforcing never runs it again.
    */
   SHADOW;
+
+  /**
+   * The source as people and tools read it: its lower-case name ({@code delivery}, {@code replay}),
+   * the same on the admin page, in the CLI, in the admin JSON and in the ledger's {@code source} column.
+   */
+  public String displayText() {
+    return name().toLowerCase(Locale.ROOT);
+  }
 
   /** Whether the provider sent it to us (so that a second copy is a duplicate delivery, and counted). */
   public boolean isDelivery() {

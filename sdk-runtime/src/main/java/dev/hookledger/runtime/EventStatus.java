@@ -1,5 +1,7 @@
 package dev.hookledger.runtime;
 
+import java.util.Locale;
+
 /**
  * Where an event stands in the ledger, in processing order: waiting for a worker
  * ({@link #PENDING}, {@link #PROCESSING}), settled ({@link #DONE}, {@link #IGNORED},
@@ -21,6 +23,14 @@ public enum EventStatus {
   STALE,
   /** Its last allowed attempt failed; kept, listed, and retried only by an operator. */
   DEAD;
+
+  /**
+   * The status as people and tools read it: its lower-case name ({@code pending}, {@code dead}), the
+   * same on the admin page, in the CLI, in the admin JSON and in the ledger's {@code status} column.
+   */
+  public String displayText() {
+    return name().toLowerCase(Locale.ROOT);
+  }
 
   /** Whether a worker will still take the event on its own: {@link #PENDING} or {@link #PROCESSING}. */
   public boolean isWaiting() {

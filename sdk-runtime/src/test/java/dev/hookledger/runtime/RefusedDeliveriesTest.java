@@ -15,7 +15,7 @@ import dev.hookledger.runtime.testing.TestHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.testing.TestServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;

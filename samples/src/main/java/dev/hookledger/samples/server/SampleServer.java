@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.runtime.WebhookFilter;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.admin.HealthServlet;
 import dev.hookledger.samples.app.StateServlet;
 import jakarta.servlet.DispatcherType;

@@ -4,9 +4,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 
 /**
- * Decides whether a request may use the {@link AdminServlet}. The servlet refuses every request
- * until one is configured, so that the admin surface (which shows last errors, which can quote
- * customer data, and can retry every dead event) is never open by accident.
+ * Decides whether a request may use the {@link dev.hookledger.runtime.admin.web.AdminServlet}.
+ * The servlet refuses every request until one is configured, so that the admin surface (which
+ * shows last errors, which can quote customer data, and can retry every dead event) is never open
+ * by accident.
  *
  * <pre>{@code
  * new AdminServlet(runtime, AdminAuthorizer.bearerToken(System.getenv("HOOKLEDGER_ADMIN_TOKEN")));

@@ -3,19 +3,24 @@ package dev.hookledger.runtime.admin;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hookledger.runtime.Health;
+import dev.hookledger.runtime.RefusalCount;
+import dev.hookledger.runtime.RefusedDeliveries;
+import dev.hookledger.runtime.RefusedDelivery;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.spi.ReplayReport;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
  * The JSON shapes of admin results, one definition for the command line's {@code --json}, the
- * {@link AdminServlet} and any endpoint of the application's own that shows them. Field names are
- * camelCase; statuses and sources are lower-case names ({@code dead}, {@code replay}); instants are
- * ISO-8601 strings; ages are whole seconds; absent values are JSON null. Each call returns a new
- * node. Stateless and thread-safe.
+ * {@link dev.hookledger.runtime.admin.web.AdminServlet} and any endpoint of the application's own
+ * that shows them. Field names are camelCase; statuses and sources are lower-case names
+ * ({@code dead}, {@code replay}); instants are ISO-8601 strings; ages are whole seconds; absent
+ * values are JSON null. Each call returns a new node. Stateless and thread-safe.
  */
 public final class AdminJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -144,6 +149,56 @@ public final class AdminJson {
     return NODES.objectNode().put("provider", provider).put("fetched", r.fetched())
         .put("recorded", r.recorded()).put("alreadyReceived", r.alreadyReceived())
         .put("redelivered", r.redelivered()).put("pages", r.pages());
+  }
+
+  /** A runtime's {@link Health}: its status and reason, the liveness of its parts and the backlog it saw. */
+  public static ObjectNode health(Health h) {
+    return NODES.objectNode()
+        .put("status", h.status().name().toLowerCase(Locale.ROOT))
+        .put("reason", h.reason().orElse(null))
+        .put("up", h.up())
+        .put("running", h.running())
+        .put("databaseReachable", h.databaseReachable())
+        .put("workers", h.workers())
+        .put("workersAlive", h.workersAlive())
+        .put("pollerAlive", h.pollerAlive())
+        .put("listenerConnected", h.listenerConnected())
+        .put("failuresSurvived", h.failuresSurvived())
+        .put("waiting", h.waiting())
+        .put("stuck", h.stuck())
+        .put("dead", h.dead())
+        .put("oldestWaitingSeconds", h.oldestWaitingAge().getSeconds());
+  }
+
+  /**
+   * Refused deliveries counted: {@code {"total": n, "counts": [{"provider", "reason", "httpStatus",
+   * "count"}, ...]}}, reasons in lower case as the metrics tag them. For health details.
+   */
+  public static ObjectNode refusedCounts(RefusedDeliveries refused) {
+    ObjectNode o = NODES.objectNode().put("total", refused.total());
+    ArrayNode counts = o.putArray("counts");
+    for (RefusalCount c : refused.counts()) {
+      counts.addObject().put("provider", c.provider()).put("reason", lower(c.reason()))
+          .put("httpStatus", c.reason().httpStatus()).put("count", c.count());
+    }
+    return o;
+  }
+
+  /** As {@link #refusedCounts}, with every kept request, newest first, under {@code recent}; never a body. */
+  public static ObjectNode refused(RefusedDeliveries refused) {
+    ObjectNode o = refusedCounts(refused);
+    ArrayNode recent = o.putArray("recent");
+    for (RefusedDelivery r : refused.recent()) {
+      ObjectNode item = recent.addObject().put("at", r.at().toString()).put("provider", r.provider())
+          .put("reason", lower(r.reason())).put("remoteAddress", r.remoteAddress()).put("path", r.path());
+      ObjectNode headers = item.putObject("headers");
+      r.headers().forEach(headers::put);
+    }
+    return o;
+  }
+
+  private static String lower(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT);
   }
 
   private static String text(Optional<Instant> at) {

@@ -149,7 +149,8 @@ public final class EventQuery {
       return new EventQuery(this);
     }
 
-    private static String blankToNull(String value, String name) {
+    /** Null stays null (any); blank text is refused, naming the parameter. */
+    static String blankToNull(String value, String name) {
       if (value != null && value.isBlank()) {
         throw new IllegalArgumentException(name + " must not be blank; pass null for any " + name);
       }

@@ -54,10 +54,7 @@ final class EventReader {
       where = where.and(EVENT_ID.eq(query.id().get()).or(EventTable.DELIVERY_ID.eq(query.id().get())));
     }
     if (query.typePattern().isPresent()) {
-      TypePattern t = query.typePattern().get();
-      // startsWith escapes % and _ in the prefix: "invoice_x.*" matches no "invoiceAx." type
-      where = where.and(!t.isWildcard() ? TYPE.eq(t.prefix()) : t.prefix().isEmpty() ? noCondition()
-          : TYPE.startsWith(t.prefix()));
+      where = where.and(typeMatches(query.typePattern().get()));
     }
     if (query.after().isPresent()) {
       ListCursor c = ListCursor.decode(query.after().get());
@@ -111,6 +108,12 @@ final class EventReader {
     List<String> named = scopes.stream().limit(SCOPES_NAMED).map(s -> s.isEmpty() ? "''" : s).toList();
     return missing + "; found under scopes " + String.join(", ", named) + (scopes.size() > SCOPES_NAMED ? ", ..." : "")
         + ": add --scope with one of them";
+  }
+
+  /** The rows whose type {@code t} matches, as {@code @OnEvent} reads a pattern. */
+  static Condition typeMatches(TypePattern t) {
+    // startsWith escapes % and _ in the prefix: "invoice_x.*" matches no "invoiceAx." type
+    return !t.isWildcard() ? TYPE.eq(t.prefix()) : t.prefix().isEmpty() ? noCondition() : TYPE.startsWith(t.prefix());
   }
 
   private Condition condition(StatusFilter filter) {

@@ -114,7 +114,8 @@ final class EventRetrier {
     return name + " is " + status + " and due already: it is waiting for a worker";
   }
 
-  private UpdateSetMoreStep<org.jooq.Record> requeue(DSLContext dsl) {
+  /** The update that puts dead (or settled) rows back in the queue, to be narrowed by a {@code where}. */
+  UpdateSetMoreStep<org.jooq.Record> requeue(DSLContext dsl) {
     return dsl.update(events.table())
         .set(STATUS, StatusColumn.sql(EventStatus.PENDING))
         .set(ATTEMPTS, 0)

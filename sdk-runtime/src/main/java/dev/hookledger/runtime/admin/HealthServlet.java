@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * {@code not running}) when it cannot receive. It answers within the runtime's read deadline (2 s)
  * whatever the database does, and tells the kind of problem only (no counts, errors, thread names),
  * so it needs no authentication and can sit on a public path; the details are in
- * {@link WebhookRuntime#health()} and the {@link AdminServlet}'s {@code health.json}.
+ * {@link WebhookRuntime#health()} and the admin page's {@code health.json}
+ * ({@link dev.hookledger.runtime.admin.web.AdminServlet}).
  *
  * <pre>{@code
  * context.addServlet(new ServletHolder(new HealthServlet(runtime)), "/healthz");

@@ -29,9 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator's view of the ledger: status, listing, one event in full, retrying dead events,
- * pruning settled history, applying the schema and replaying missed events. The command line
- * ({@code dev.hookledger.runtime.cli.HookledgerCli}), the {@link AdminServlet} and the Micrometer
+ * The operator's view of the ledger: status, listing, one event in full, retrying dead and failing
+ * events (one, or a selection bound to its confirmed count), pruning settled history, applying the schema and replaying missed events. The command line
+ * ({@code dev.hookledger.runtime.cli.HookledgerCli}), the admin page
+ * ({@link dev.hookledger.runtime.admin.web.AdminServlet}) and the Micrometer
  * backlog gauges all go through this class.
  *
  * <pre>{@code
@@ -40,6 +41,8 @@ import org.slf4j.LoggerFactory;
  * admin.list(EventQuery.builder().status(EventStatus.DEAD).build()); // which, with their errors
  * admin.list(EventQuery.builder().status(StatusFilter.FAILING).build()); // failing, not dead yet
  * admin.retryDead(admin.backlog().dead());                  // after fixing the handler, as confirmed
+ * RetrySelection s = RetrySelection.failing().provider("stripe"); // after an outage: not one at a time
+ * admin.retry(s, admin.retryCount(s));                      // the count shown, confirmed
  * admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false);     // nightly
  * }</pre>
  *
@@ -72,6 +75,13 @@ public final class InboxAdmin {
    */
   public static final Duration DEFAULT_STUCK_AFTER = Duration.ofMinutes(2);
 
+  /**
+   * The most events one bulk retry ({@link #retry(RetrySelection, long)}) takes: 10,000, so that it
+   * is one bounded statement and one short transaction. A larger selection is refused; narrow it by
+   * provider, type or cause.
+   */
+  public static final int MAX_BULK_RETRY = 10_000;
+
   private final EventTable events;
   private final Clock clock;
   private final Duration minimumPruneWindow;
@@ -80,6 +90,7 @@ public final class InboxAdmin {
   private final StatusReader statusReader;
   private final EventReader eventReader;
   private final EventRetrier retrier;
+  private final BulkRetrier bulk;
   private final SettledPruner pruner;
   private final ThroughputReader throughput;
   private final CauseReader causes;
@@ -98,6 +109,7 @@ public final class InboxAdmin {
     this.statusReader = new StatusReader(db, events, clock, stuckAfter);
     this.eventReader = new EventReader(db, events, new EventViews(b.maxAttempts, b.stuckAfter), b.stuckAfter);
     this.retrier = new EventRetrier(db, events, eventReader);
+    this.bulk = new BulkRetrier(db, events, retrier);
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
     this.throughput = new ThroughputReader(db, events, clock);
     this.causes = new CauseReader(db, events);
@@ -238,6 +250,37 @@ public final class InboxAdmin {
       throw new IllegalArgumentException("confirmed must be >= 0, but was " + confirmed);
     }
     return LedgerErrors.guard(events.schema(), () -> retrier.retryDead(confirmed));
+  }
+
+  /**
+   * How many events {@code selection} takes now: the number to show the operator and to pass,
+   * once confirmed, to {@link #retry(RetrySelection, long)}. Changes nothing.
+   *
+   * @throws OperationRefusedException if it takes more than {@link #MAX_BULK_RETRY}
+   */
+  public long retryCount(RetrySelection selection) {
+    requireNonNull(selection, "selection");
+    return read(() -> bulk.count(selection));
+  }
+
+  /**
+   * Retries every event {@code selection} takes, if there are exactly {@code confirmed}: failing
+   * events backing off are made due now (attempts kept), dead events set back to pending with a
+   * full budget, as {@link #retry(String, String, String)} does one; in one transaction and one
+   * statement, fenced against workers. If events failed, died, were claimed or retried since the
+   * operator saw the count, nothing is retried, so that a confirmation never covers other events
+   * than it said.
+   *
+   * @return how many were retried: {@code confirmed}
+   * @throws OperationRefusedException if the selection takes another number of events (naming it),
+   *     or more than {@link #MAX_BULK_RETRY}
+   */
+  public int retry(RetrySelection selection, long confirmed) {
+    requireNonNull(selection, "selection");
+    if (confirmed < 0) {
+      throw new IllegalArgumentException("confirmed must be >= 0, but was " + confirmed);
+    }
+    return LedgerErrors.guard(events.schema(), () -> bulk.retry(selection, confirmed));
   }
 
   /**

@@ -8,6 +8,7 @@ import static org.jooq.impl.DSL.inline;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +33,12 @@ final class WaitingRows {
    */
   static final Condition FAILING = EventTable.WAITING.and(LAST_ERROR.isNotNull())
       .and(PENDING.and(ATTEMPTS.ge(inline(1))).or(PROCESSING.and(ATTEMPTS.ge(inline(2)))));
+
+  /**
+   * Failing and not due yet: {@code pending} after a failed attempt, waiting out its backoff; what
+   * "retry now" makes due. No worker claims such a row until it is due.
+   */
+  static final Condition BACKING_OFF = FAILING.and(PENDING).and(AVAILABLE_AT.gt(LedgerTime.NOW));
 
   private WaitingRows() {}
 

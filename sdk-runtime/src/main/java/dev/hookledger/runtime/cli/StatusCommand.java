@@ -2,6 +2,7 @@ package dev.hookledger.runtime.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.CauseCount;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
@@ -9,25 +10,36 @@ import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.StatusCount;
 import dev.hookledger.runtime.admin.StatusFilter;
+import dev.hookledger.runtime.admin.Throughput;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 @Command(name = "status", description = {"Show events per provider and status, and what needs a person.",
     "The oldest waiting event's age; failing events (waiting after a failed attempt: attempt k of N, next attempt,"
         + " root cause), the first " + StatusCommand.FAILING_SHOWN + " listed; stuck events (due and taken by no worker);"
         + " dead events; duplicate deliveries acknowledged without processing; failing and dead events grouped by"
-        + " root cause."})
+        + " root cause.",
+    "--activity prints instead the events received and settled per minute over the last hour, as the admin page's"
+        + " chart draws them."})
 final class StatusCommand extends AdminCommand {
   static final int FAILING_SHOWN = 10;
   static final int CAUSES_SHOWN = 10;
 
+  @Option(names = "--activity", description = "events received and settled per minute, last hour (UTC)")
+  private boolean activity;
+
   @Override
   public void run() {
     InboxAdmin admin = cli.admin();
+    if (activity) {
+      activity(admin.throughput());
+      return;
+    }
     InboxStatus status = admin.status();
     EventPage failing = status.failing() == 0 ? null
         : admin.list(EventQuery.builder().status(StatusFilter.FAILING).limit(FAILING_SHOWN).build());
@@ -70,6 +82,26 @@ final class StatusCommand extends AdminCommand {
           ? " (" + failing.events().size() + " of " + status.failing() + ")" : "") + ":");
       out.print(EventRowsText.render(failing.events(), status.asOf()));
     }
+  }
+
+  /**
+   * The last hour a minute a line, oldest first, from {@link InboxAdmin#throughput()}: the page's chart's
+   * source, two index range reads whose cost follows the last hour's traffic, not the history kept.
+   */
+  private void activity(Throughput t) {
+    if (cli.json()) {
+      cli.printJson(line(), AdminJson.throughput(t));
+      return;
+    }
+    PrintWriter out = line().getOut();
+    long received = t.minutes().stream().mapToLong(Throughput.Minute::received).sum();
+    long settled = t.minutes().stream().mapToLong(Throughput.Minute::settled).sum();
+    out.println("last hour: " + received + " received, " + settled + " settled; peak " + t.peak() + " a minute");
+    TextTable table = new TextTable("MINUTE (UTC)", "RECEIVED>", "SETTLED>");
+    for (Throughput.Minute m : t.minutes()) {
+      table.row(AdminText.second(m.start()).substring(11, 16), m.received(), m.settled());
+    }
+    out.print(table.render());
   }
 
   private String hint(String filter) {

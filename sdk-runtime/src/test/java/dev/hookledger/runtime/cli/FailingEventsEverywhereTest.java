@@ -11,7 +11,7 @@ import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxAdmin;
@@ -121,9 +121,9 @@ class FailingEventsEverywhereTest {
         String page = get(server.uri("/admin/")).body();
         assertTrue(page.contains("<a class=\"card alarm\" id=\"card-failing\""), "failing is highlighted");
         assertTrue(page.contains("<span class=\"n\">3</span>failing</a>"), page);
-        assertTrue(page.contains("<td>1 of 5</td>"), page);
-        assertTrue(page.contains("<td class=\"cause\" title=\"" + CAUSE + "\">" + CAUSE + "</td>"), page);
-        assertTrue(page.matches("(?s).*<td><time datetime=\"[0-9T:-]+Z\" title=\"[0-9T:-]+Z\">in 5\\dm \\d+s</time></td>.*"),
+        assertTrue(page.contains("<td data-label=\"attempt\">1 of 5</td>"), page);
+        assertTrue(page.contains("<td data-label=\"cause\" class=\"cause\" title=\"" + CAUSE + "\">" + CAUSE + "</td>"), page);
+        assertTrue(page.matches("(?s).*<td data-label=\"next attempt\"><time datetime=\"[0-9T:-]+Z\" title=\"[0-9T:-]+Z\">in 5\\dm \\d+s</time></td>.*"),
             "the next attempt, relative with the absolute time on hover");
         assertTrue(page.contains(">retry now</button>"), page);
 

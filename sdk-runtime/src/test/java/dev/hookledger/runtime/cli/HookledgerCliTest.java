@@ -100,6 +100,78 @@ class HookledgerCliTest {
   }
 
   @Test
+  void retryFailingWithACauseAsksForTheCountThenMakesExactlyThoseEventsDueNow() throws Exception {
+    java.time.Instant later = ledger.databaseNow().plus(Duration.ofHours(1));
+    String gone = "java.lang.IllegalStateException: relation sample.balance does not exist\n\tat a.B.c(B.java:1)";
+    ledger.row("stripe", "evt_f1").attempts(2).lastError(gone).availableAt(later).insert();
+    ledger.row("stripe", "evt_f2").attempts(3).lastError(gone).availableAt(later).insert();
+    ledger.row("stripe", "evt_f3").attempts(3).lastError("java.io.IOException: timeout\n\tat a.B.c(B.java:1)")
+        .availableAt(later).insert();
+    String cause = "IllegalStateException: relation sample.balance does not exist";
+
+    CliProcess.Result asked = CliProcess.run(Map.of(), "retry", "--failing", "--cause", cause, "--database-url", url);
+    assertEquals(3, asked.exitCode());
+    assertEquals(List.of("hookledger: retry would take 2 failing events of cause '" + cause + "'; nothing was retried:"
+        + " pass --confirm 2 to retry them"), asked.errLines());
+
+    CliProcess.Result wrong = CliProcess.run(Map.of(), "retry", "--failing", "--cause", cause, "--confirm", "3",
+        "--database-url", url);
+    assertEquals(3, wrong.exitCode());
+    assertEquals(List.of("hookledger: there are 2 failing events of cause '" + cause + "' now, not the 3 confirmed:"
+        + " nothing was retried; look again and confirm 2"), wrong.errLines());
+
+    CliProcess.Result r = CliProcess.run(Map.of(), "retry", "--failing", "--cause", cause, "--confirm", "2", "--json",
+        "--database-url", url);
+    assertEquals(0, r.exitCode(), r.err());
+    assertEquals(2, Json.MAPPER.readTree(r.out()).get("retried").asInt());
+    InboxAdmin admin = ledger.admin();
+    assertTrue(admin.show("stripe", "", "evt_f1").orElseThrow().summary().availableAt().isBefore(later));
+    assertTrue(admin.show("stripe", "", "evt_f2").orElseThrow().summary().availableAt().isBefore(later));
+    assertEquals(later, admin.show("stripe", "", "evt_f3").orElseThrow().summary().availableAt());
+  }
+
+  @Test
+  void statusActivityPrintsReceivedAndSettledPerMinuteForTheLastHour() throws Exception {
+    java.time.Instant now = ledger.databaseNow();
+    java.time.Instant received = now.minus(Duration.ofMinutes(5));
+    ledger.row("stripe", "evt_recent").status("done").receivedAt(received).settledAt(received.plusMillis(30)).insert();
+    ledger.row("stripe", "evt_recent2").receivedAt(received).insert();
+    ledger.row("stripe", "evt_old").status("done").receivedAt(now.minus(Duration.ofHours(3)))
+        .settledAt(now.minus(Duration.ofHours(3))).insert();
+
+    CliProcess.Result text = CliProcess.run(Map.of(), "status", "--activity", "--database-url", url);
+    assertEquals(0, text.exitCode(), text.err());
+    assertEquals("last hour: 2 received, 1 settled; peak 2 a minute", text.out().lines().findFirst().orElseThrow());
+    assertEquals(List.of("MINUTE (UTC)", "RECEIVED", "SETTLED"), List.of(text.out().lines().skip(1).findFirst()
+        .orElseThrow().trim().split("\\s{2,}")));
+    assertEquals(2 + 60, text.out().lines().count(), "a line a minute: " + text.out());
+    String minute = received.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).toString().substring(11, 16);
+    assertTrue(text.out().lines().anyMatch(l -> l.matches(minute + "\\s+2\\s+1")), text.out());
+
+    CliProcess.Result json = CliProcess.run(Map.of(), "status", "--activity", "--json", "--database-url", url);
+    JsonNode minutes = Json.MAPPER.readTree(json.out()).get("minutes");
+    assertEquals(60, minutes.size());
+    long receivedTotal = 0;
+    for (JsonNode m : minutes) {
+      receivedTotal += m.get("received").asLong();
+    }
+    assertEquals(2, receivedTotal, "nothing from three hours ago");
+  }
+
+  @Test
+  void retryDeadNarrowedByProviderAndTypeRetriesOnlyThose() throws Exception {
+    ledger.row("stripe", "evt_dead").type("issues.opened").status("dead").attempts(12).insert();
+
+    CliProcess.Result r = CliProcess.run(Map.of(), "retry", "--dead", "--provider", "github", "--type", "issues.*",
+        "--confirm", "1", "--database-url", url);
+
+    assertEquals(0, r.exitCode(), r.err());
+    assertEquals("retried 1 dead events of provider github, type issues.*: pending, due now\n", r.out());
+    assertEquals("pending", ledger.statusOf("github", "hook-7", "guid-dead"));
+    assertEquals("dead", ledger.statusOf("stripe", "", "evt_dead"));
+  }
+
+  @Test
   void retryMakesAFailingEventDueNowAndShowNamesTheScopeAnEventIsUnder() throws Exception {
     ledger.row("stripe", "evt_failing").status("pending").attempts(2).lastError("x")
         .availableAt(ledger.databaseNow().plus(Duration.ofHours(1))).insert();
@@ -320,7 +392,7 @@ class HookledgerCliTest {
 
     CliProcess.Result both = CliProcess.run(Map.of(), "retry", "stripe", "evt_1", "--dead", "--database-url", url);
     assertEquals(2, both.exitCode());
-    assertEquals(List.of("hookledger: name one event (PROVIDER EVENT_ID) or pass --dead (see --help)"), both.errLines());
+    assertEquals(List.of("hookledger: name one event (PROVIDER EVENT_ID) or pass --dead or --failing (see --help)"), both.errLines());
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-dead"));
   }
 

@@ -13,7 +13,7 @@ import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.Health;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.admin.HealthServlet;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHttp;

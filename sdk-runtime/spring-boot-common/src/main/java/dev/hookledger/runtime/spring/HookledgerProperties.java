@@ -107,7 +107,7 @@ public class HookledgerProperties {
   /** The total time one request body may take to arrive, however slowly it trickles; then 408. */
   private Duration bodyReadTimeout;
 
-  /** The operator's admin API and page (dev.hookledger.runtime.admin.AdminServlet). */
+  /** The operator's admin API and page (dev.hookledger.runtime.admin.web.AdminServlet). */
   private final Admin admin = new Admin();
 
   /** The retry policy of failed attempts; unset ones keep {@code RetryPolicy.defaults()}. */

@@ -2,7 +2,7 @@ package dev.hookledger.runtime.spring.internal;
 
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.AdminServlet;
+import dev.hookledger.runtime.admin.web.AdminServlet;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;

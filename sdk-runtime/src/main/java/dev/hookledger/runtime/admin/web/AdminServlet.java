@@ -1,18 +1,26 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
-import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.Health;
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.WebhookRuntime;
-import dev.hookledger.runtime.internal.admin.HealthJson;
-import dev.hookledger.runtime.internal.admin.RefusedJson;
-import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.CauseCount;
+import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventPage;
+import dev.hookledger.runtime.admin.EventQuery;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.admin.RetrySelection;
+import dev.hookledger.runtime.admin.StatusFilter;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -49,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * pattern such as {@code invoice.*}), {@code id} (an event id or delivery id, any provider), {@code after} (the next page's cursor); with
  * {@code Accept: application/json}, the status, failing and dead lists as JSON, plus the runtime's
  * {@link dev.hookledger.runtime.Health} when built over a runtime); {@code GET /event?provider=&scope=&eventId=}
- * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead". JSON:
+ * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead";
+ * {@code GET /confirm-retry?status=failing|dead&provider=&type=&cause=} the confirmation of a bulk
+ * retry of a {@link RetrySelection}, with its count. JSON:
  * {@code GET /status.json}, {@code /failing.json}, {@code /dead.json}, {@code /events.json} (the
  * overview's parameters, plus {@code limit}), {@code /event.json?provider=&scope=&eventId=},
  * {@code /activity.json} (received and settled per minute, last hour), {@code /health.json} (with
@@ -58,7 +68,9 @@ import org.slf4j.LoggerFactory;
  * Actions: {@code POST /retry} with form parameters {@code provider}, {@code scope} (empty if none)
  * and {@code eventId} (a dead event back to pending, or a failing one due now);
  * {@code POST /retry-dead} with {@code confirm}, the number of dead events the person was shown:
- * every dead event is retried if there are exactly that many, else nothing (409 with the count now).
+ * every dead event is retried if there are exactly that many, else nothing (409 with the count now);
+ * {@code POST /retry-matching} with {@code status} ({@code failing} or {@code dead}), {@code provider},
+ * {@code type}, {@code cause} and {@code confirm}: the selection's events, bound to the count likewise.
  * Each answers {@code {"retried": n, "message": "..."}}.
  *
  * <p>Actions are POST only and need the header {@value #GUARD_HEADER}{@code : 1}, else 403: a browser
@@ -83,6 +95,7 @@ public class AdminServlet extends HttpServlet {
   static final int PAGE_SIZE = 50;
 
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final ObjectMapper JSON = new ObjectMapper();
   static final String CLOSED = "the admin servlet is closed: it was built without an AdminAuthorizer";
   static final String UNAUTHORIZED = "unauthorized: the admin pages need valid credentials";
 
@@ -123,20 +136,32 @@ public class AdminServlet extends HttpServlet {
     this.refused = runtime::refusedDeliveries;
   }
 
-  /** Checks the authorizer before any route: the page, the JSON and the retries alike. */
+  /**
+   * Checks the authorizer before any route: the page, the JSON and the retries alike. A failure no
+   * route expected is logged and answered 500, as a page to a browser, never as a stack trace.
+   */
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws ServletException, IOException {
     secureHeaders(resp);
     if (authorizer == null) {
-      json(resp, 403, error(CLOSED));
+      fail(req, resp, 403, "Closed", CLOSED, "Configure an AdminAuthorizer where the servlet is registered.");
       return;
     }
     if (!authorizer.permits(req)) {
       authorizer.challenges().forEach(c -> resp.addHeader("WWW-Authenticate", c));
-      json(resp, 401, error(UNAUTHORIZED));
+      fail(req, resp, 401, "Unauthorized", UNAUTHORIZED, "Sign in with the admin token.");
       return;
     }
-    super.service(req, resp);
+    try {
+      super.service(req, resp);
+    } catch (RuntimeException e) {
+      log.error("admin page {} {} failed", req.getMethod(), route(req), e);
+      if (!resp.isCommitted()) {
+        resp.resetBuffer();
+        fail(req, resp, 500, "The admin page failed", "the admin page failed with " + e.getClass().getSimpleName()
+            + ": the server's log has the details", "Nothing more was done.");
+      }
+    }
   }
 
   @Override
@@ -162,35 +187,41 @@ public class AdminServlet extends HttpServlet {
             json(resp, 404, error("no refused deliveries here: this admin servlet was built over an InboxAdmin,"
                 + " not a runtime"));
           } else {
-            json(resp, 200, RefusedJson.of(refused.get()));
+            json(resp, 200, AdminJson.refused(refused.get()));
           }
         }
         case "/" -> page(req, resp);
         case "/event" -> {
           String nonce = nonce(resp);
-          html(resp, 200, DetailPage.render(detail(req), admin.status().asOf(), base(req), GUARD_HEADER, nonce));
+          html(resp, 200, DetailPage.render(detail(req), admin.status().asOf(), base(req), nonce));
         }
         case "/confirm-retry-dead" -> {
           String nonce = nonce(resp);
           InboxStatus status = admin.status();
-          html(resp, 200, DetailPage.confirmRetryDead(status.dead(), status.asOf(), base(req), GUARD_HEADER, nonce));
+          html(resp, 200, DetailPage.confirmRetryDead(status.dead(), status.asOf(), base(req), nonce));
         }
-        case "/retry", "/retry-dead" -> {
+        case "/confirm-retry" -> {
+          String nonce = nonce(resp);
+          RetrySelection selection = selection(req);
+          html(resp, 200, DetailPage.confirmRetry(selection, admin.retryCount(selection), admin.status().asOf(),
+              base(req), nonce));
+        }
+        case "/retry", "/retry-dead", "/retry-matching" -> {
           resp.setHeader("Allow", "POST");
           json(resp, 405, error("retries are POST only"));
         }
-        default -> json(resp, 404, error("no such admin page: " + route(req)));
+        default -> fail(req, resp, 404, "Not found", "no such admin page: " + route(req), "The inbox is here:");
       }
     } catch (IllegalArgumentException e) {
-      json(resp, 400, error(e.getMessage()));
+      fail(req, resp, 400, "Bad request", e.getMessage(), "Check the address.");
     } catch (OperationRefusedException e) {
-      json(resp, 404, error(e.getMessage()));
+      fail(req, resp, 404, "Not found", e.getMessage(), "It may have been pruned, or the link is from another ledger.");
     } catch (LedgerUnavailableException e) {
       log.warn("admin page: {}", e.getMessage());
       if (wantsHtml(req)) {
         // a page, never raw JSON: a page left open keeps reloading until the ledger answers again
         String nonce = nonce(resp);
-        html(resp, 503, AdminHtml.unavailable(base(req), e.getMessage(), Instant.now(), nonce, GUARD_HEADER));
+        html(resp, 503, AdminHtml.unavailable(base(req), e.getMessage(), Instant.now(), nonce));
       } else {
         json(resp, 503, error(e.getMessage()));
       }
@@ -201,27 +232,44 @@ public class AdminServlet extends HttpServlet {
   private static boolean wantsHtml(HttpServletRequest req) {
     String route = route(req);
     String accept = req.getHeader("Accept");
-    return (route.equals("/") || route.equals("/event") || route.equals("/confirm-retry-dead"))
+    return (route.equals("/") || route.equals("/event") || route.equals("/confirm-retry-dead")
+        || route.equals("/confirm-retry"))
         && !(accept != null && accept.contains("application/json") && !accept.contains("text/html"));
+  }
+
+  /**
+   * An error as a page to a browser (a request that accepts {@code text/html} for anything but a
+   * {@code .json} route), else as {@code {"error": "..."}}: the same reason either way.
+   */
+  private static void fail(HttpServletRequest req, HttpServletResponse resp, int status, String heading, String message,
+      String hint) throws IOException {
+    String accept = req.getHeader("Accept");
+    if (accept != null && accept.contains("text/html") && !route(req).endsWith(".json")) {
+      html(resp, status, AdminHtml.problem(base(req), heading, message, hint, false, Instant.now(), nonce(resp)));
+    } else {
+      json(resp, status, error(message));
+    }
   }
 
   @Override
   protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     if (!"1".equals(req.getHeader(GUARD_HEADER))) {
-      json(resp, 403, error("a retry needs the header " + GUARD_HEADER + ": 1 (cross-site request guard)"));
+      fail(req, resp, 403, "Refused", "a retry needs the header " + GUARD_HEADER + ": 1 (cross-site request guard)",
+          "The page's buttons send it with JavaScript on; nothing was retried.");
       return;
     }
     try {
       switch (route(req)) {
         case "/retry" -> retryOne(req, resp);
         case "/retry-dead" -> retryDead(req, resp);
+        case "/retry-matching" -> retryMatching(req, resp);
         default -> json(resp, 404, error("no such admin action: " + route(req)));
       }
     } catch (OperationRefusedException e) {
-      json(resp, 409, error(e.getMessage()));
+      fail(req, resp, 409, "Refused", e.getMessage(), "Nothing was changed.");
     } catch (LedgerUnavailableException e) {
       log.warn("admin retry: {}", e.getMessage());
-      json(resp, 503, error(e.getMessage()));
+      fail(req, resp, 503, "The ledger cannot be written right now", e.getMessage(), "Nothing was changed.");
     }
   }
 
@@ -235,7 +283,8 @@ public class AdminServlet extends HttpServlet {
     }
     admin.retry(provider, scope, eventId);
     json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", 1)
-        .put("message", "retried " + new EventKey(provider, scope, eventId) + ": pending, due now"));
+        .put("message", "retried " + provider + " event " + eventId + (scope.isEmpty() ? "" : " (scope " + scope + ")")
+            + ": pending, due now"));
   }
 
   private void retryDead(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -254,6 +303,34 @@ public class AdminServlet extends HttpServlet {
         .put("message", "retried " + retried + " dead events: pending, due now"));
   }
 
+  private void retryMatching(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    RetrySelection selection;
+    long confirmed;
+    try {
+      selection = selection(req);
+      confirmed = Long.parseLong(param(req, "confirm") == null ? "" : param(req, "confirm"));
+    } catch (IllegalArgumentException e) {
+      json(resp, 400, error("retry-matching needs the parameters status (failing or dead) and confirm, the number of"
+          + " events to retry, and may narrow by provider, type and cause: nothing was retried"
+          + (e instanceof NumberFormatException ? "" : " (" + e.getMessage() + ")")));
+      return;
+    }
+    int retried = admin.retry(selection, confirmed);
+    json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", retried)
+        .put("message", "retried " + retried + " " + selection + ": "
+            + (selection.group() == RetrySelection.Group.DEAD ? "pending, due now" : "due now")));
+  }
+
+  /** The bulk retry's selection from {@code status}, {@code provider}, {@code type} and {@code cause}. */
+  private static RetrySelection selection(HttpServletRequest req) {
+    String status = param(req, "status");
+    if (status == null) {
+      throw new IllegalArgumentException("a bulk retry needs the parameter status: failing or dead");
+    }
+    return RetrySelection.of(RetrySelection.Group.parse(status))
+        .provider(param(req, "provider")).type(param(req, "type")).cause(param(req, "cause"));
+  }
+
   private void page(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     InboxStatus status = admin.status();
     String accept = req.getHeader("Accept");
@@ -265,7 +342,7 @@ public class AdminServlet extends HttpServlet {
       o.set("causes", AdminJson.causes(admin.causes()));
       if (health != null) {
         o.set("health", healthJson());
-        o.set("refused", RefusedJson.of(refused.get()));
+        o.set("refused", AdminJson.refused(refused.get()));
       }
       json(resp, 200, o);
       return;
@@ -292,13 +369,13 @@ public class AdminServlet extends HttpServlet {
     String nonce = nonce(resp);
     List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
     html(resp, code, AdminPage.render(status, refused == null ? null : refused.get(), causes, admin.throughput(), page,
-        filters, problem, base(req), GUARD_HEADER, nonce));
+        filters, problem, base(req), nonce));
   }
 
   /** The runtime's health, with this node's refused deliveries counted (the ledger cannot show them). */
   private ObjectNode healthJson() {
-    ObjectNode o = HealthJson.of(health.get());
-    o.set("refused", RefusedJson.counts(refused.get()));
+    ObjectNode o = AdminJson.health(health.get());
+    o.set("refused", AdminJson.refusedCounts(refused.get()));
     return o;
   }
 
@@ -377,7 +454,7 @@ public class AdminServlet extends HttpServlet {
   }
 
   private static void json(HttpServletResponse resp, int status, JsonNode body) throws IOException {
-    byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+    byte[] bytes = JSON.writeValueAsBytes(body);
     resp.setStatus(status);
     resp.setContentType("application/json");
     resp.setContentLength(bytes.length);

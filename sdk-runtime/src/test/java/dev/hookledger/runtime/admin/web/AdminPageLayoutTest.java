@@ -1,8 +1,12 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.LedgerFixture;
+import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.testing.TestServer;
 import java.io.File;
 import java.nio.file.Files;
@@ -24,16 +28,20 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The admin page in a real Chromium at 1280 px, as an operator sees it: nothing scrolls sideways,
- * every retry button is in view, and each event is one line however long its cause. Screenshots
+ * every retry button is in view, and each event is one line however long its cause; and at 390 px,
+ * a phone: nothing scrolls sideways, each event is a card with its cause wrapped in full at a
+ * readable size, and a bulk retry works end to end. Screenshots
  * are saved under {@code target/screenshots/} for review. Needs Debian's {@code chromium} and
  * {@code chromium-driver} ({@code -Pbrowser}; {@code .ci/run} installs them).
  */
 @Tag("browser")
 class AdminPageLayoutTest {
   private static final String TOKEN = "admin-token-0123456789abcdef";
+  private static final int PHONE = 390;
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");
   private static final String LONG_CAUSE = "the inventory service at inventory.internal:8080 answered 503 Service"
       + " Unavailable for reservation of order 820982911946154508 after 3 retries within the client's 2 s budget;"
@@ -103,6 +111,67 @@ class AdminPageLayoutTest {
   }
 
   @Test
+  void onAPhoneNothingScrollsSidewaysAndEveryCauseIsReadableInFull() throws Exception {
+    phone();
+    for (String path : List.of("/admin/?status=failing", "/admin/?status=dead", "/admin/?status=all",
+        "/admin/event?provider=stripe&scope=&eventId=evt_1QxFail00", "/admin/confirm-retry?status=failing",
+        "/admin/event?provider=stripe&scope=&eventId=evt_missing")) {
+      chrome.get(server.uri(path).toString());
+      pauseRefresh();
+      long viewport = number("return window.innerWidth");
+      assertEquals(PHONE, viewport, "the viewport is a phone's");
+      assertTrue(number("return document.documentElement.scrollWidth") <= viewport,
+          path + ": the page is " + number("return document.documentElement.scrollWidth") + " px wide, wider than the phone");
+      assertTrue(number("return Math.round(parseFloat(getComputedStyle(document.body).fontSize))") >= 14,
+          path + ": text is read at its own size, not zoomed out");
+      for (WebElement cause : chrome.findElements(By.cssSelector("#events td.cause, #causes td.cause"))) {
+        if (cause.getAttribute("textContent").isEmpty()) {
+          continue;
+        }
+        assertTrue(cause.isDisplayed() && cause.getRect().getWidth() > 0, path + ": a cause has no width");
+        assertTrue(cause.getRect().getX() + cause.getRect().getWidth() <= viewport, path + ": a cause is cut off");
+        assertTrue(Double.parseDouble(cause.getCssValue("font-size").replace("px", "")) >= 12,
+            path + ": a cause is too small to read: " + cause.getCssValue("font-size"));
+        assertTrue(number("return arguments[0].scrollWidth - arguments[0].clientWidth", cause) <= 0,
+            path + ": a cause is cut short instead of wrapped");
+      }
+      Files.copy(chrome.getScreenshotAs(OutputType.FILE).toPath(),
+          SCREENSHOTS.resolve("admin-390-" + path.replaceAll("[^a-z]+", "-") + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+    chrome.get(server.uri("/admin/?status=failing").toString());
+    WebElement longCause = chrome.findElement(By.cssSelector("#events tr[data-event='evt_1QxFail00'] td.cause"));
+    assertEquals(longCause.getAttribute("title"), longCause.getText(), "the whole root cause line shows, wrapped");
+    assertTrue(longCause.getRect().getHeight() > 3 * 14, "over several lines: " + longCause.getRect().getHeight());
+  }
+
+  @Test
+  void onAPhoneTheFailingEventsOfAFilterAreRetriedAfterConfirmingTheirCount() throws Exception {
+    phone();
+    chrome.get(server.uri("/admin/?status=failing&provider=stripe&type=invoice.paid").toString());
+    pauseRefresh();
+    WebElement bulk = chrome.findElement(By.cssSelector("p.bulk a.retry-matching"));
+    assertTrue(bulk.isDisplayed() && bulk.getRect().getX() + bulk.getRect().getWidth() <= PHONE, "in view on a phone");
+    bulk.click();
+    assertTrue(chrome.findElement(By.id("confirm")).getText().startsWith(
+        "Retry all 6 failing events of provider stripe, type invoice.paid?"), chrome.findElement(By.id("confirm")).getText());
+    chrome.findElement(By.id("confirm-retry")).click();
+
+    new WebDriverWait(chrome, Duration.ofSeconds(15)).until(d -> d.getCurrentUrl().contains("status=failing")
+        && !d.findElement(By.id("notice")).getText().isEmpty());
+    assertEquals("retried 6 failing events of provider stripe, type invoice.paid: due now",
+        chrome.findElement(By.id("notice")).getText());
+    assertEquals(0, ledger.admin().retryCount(RetrySelection.failing().provider("stripe")));
+    Files.copy(chrome.getScreenshotAs(OutputType.FILE).toPath(), SCREENSHOTS.resolve("admin-390-bulk-retried.png"),
+        StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** A phone's viewport, 390 CSS px wide, as Chromium's device emulation lays it out. */
+  private void phone() {
+    chrome.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+        Map.of("width", PHONE, "height", 844, "deviceScaleFactor", 1, "mobile", true));
+  }
+
+  @Test
   void theEventPageFitsAndShowsTheWholeErrorInItsOwnBox() throws Exception {
     chrome.get(server.uri("/admin/event?provider=stripe&scope=&eventId=evt_1QxFail00").toString());
 
@@ -113,15 +182,17 @@ class AdminPageLayoutTest {
         StandardCopyOption.REPLACE_EXISTING);
   }
 
+  /** Pauses the page's auto-refresh, where it has one, so that no reload comes in the middle of a test. */
   private void pauseRefresh() {
-    WebElement pause = chrome.findElement(By.id("pause"));
-    if (pause.getText().equals("pause auto-refresh")) {
-      pause.click();
+    for (WebElement pause : chrome.findElements(By.id("pause"))) {
+      if (pause.getText().equals("pause auto-refresh")) {
+        pause.click();
+      }
     }
   }
 
-  private long number(String script) {
-    return ((Number) ((JavascriptExecutor) chrome).executeScript(script)).longValue();
+  private long number(String script, Object... args) {
+    return ((Number) ((JavascriptExecutor) chrome).executeScript(script, args)).longValue();
   }
 
   private static String executable(String name, String fallback) {

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.internal.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -66,7 +68,7 @@ class AdminServletTest {
     assertTrue(html.contains("<a class=\"card alarm\" id=\"card-dead\""), "dead is highlighted: " + html);
     assertTrue(html.contains("<a class=\"card\" id=\"card-failing\""), "nothing is failing: " + html);
     String escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;";
-    assertTrue(html.contains("<td class=\"cause\" title=\"" + escaped + "\">" + escaped + "</td>"), html);
+    assertTrue(html.contains("<td data-label=\"cause\" class=\"cause\" title=\"" + escaped + "\">" + escaped + "</td>"), html);
     assertFalse(html.contains(EVIL_ERROR));
     assertTrue(html.contains(">guid-&lt;1&gt;</a>"), html);
     assertTrue(html.contains("<input type=\"hidden\" name=\"eventId\" value=\"guid-&lt;1&gt;\">"), html);
@@ -81,6 +83,58 @@ class AdminServletTest {
     assertFalse(html.contains(" style=\""), "no inline style attribute: the CSP would refuse it");
     assertFalse(html.matches("(?s).*(src|href)=\"(https?:)?//.*"), "nothing is loaded from elsewhere");
     assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
+  }
+
+  @Test
+  void aBrowserIsShownErrorsAsPagesWithTheReasonEscapedAndNeverAStackTrace() throws Exception {
+    HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "text/html,*/*;q=0.8");
+    assertEquals(404, missing.statusCode());
+    assertEquals("text/html;charset=utf-8", missing.headers().firstValue("Content-Type").orElseThrow());
+    assertTrue(missing.body().contains("<p id=\"problem\" class=\"status-dead\">github event guid-&lt;1&gt; is not in"
+        + " the ledger; found under scope hook-7: add --scope hook-7</p>"), missing.body());
+
+    HttpResponse<String> nowhere = get("/nowhere", "text/html");
+    assertEquals(404, nowhere.statusCode());
+    assertTrue(nowhere.body().contains("no such admin page: /nowhere"), nowhere.body());
+
+    HttpResponse<String> bad = get("/confirm-retry?status=done", "text/html");
+    assertEquals(400, bad.statusCode());
+    assertTrue(bad.body().contains("a bulk retry takes failing or dead events, but was &#39;done&#39;"), bad.body());
+
+    HttpResponse<String> noScript = http.send(HttpRequest.newBuilder(URI.create(base + "/retry-dead"))
+        .header("Accept", "text/html").header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString("confirm=1")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(403, noScript.statusCode());
+    assertTrue(noScript.body().contains("JavaScript on; nothing was retried."), noScript.body());
+    assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
+
+    HttpResponse<String> unauthorized = http.send(HttpRequest.newBuilder(URI.create(base + "/")).header("Accept", "text/html")
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(401, unauthorized.statusCode());
+    assertTrue(unauthorized.body().contains("<p id=\"problem\" class=\"status-dead\">" + AdminServlet.UNAUTHORIZED),
+        unauthorized.body());
+    assertFalse(unauthorized.body().contains("guid"), "nothing of the ledger is read");
+    for (HttpResponse<String> r : java.util.List.of(missing, nowhere, bad, noScript, unauthorized)) {
+      assertFalse(r.body().contains("\tat ") || r.body().contains("Exception"), r.body());
+    }
+  }
+
+  @Test
+  void theStyleAndScriptComeFromTheirResourcesAndOneColumnListShapesTheTable() throws Exception {
+    String html = get("/?status=dead", "text/html").body();
+
+    assertTrue(html.contains("table.events{width:100%;table-layout:fixed}"), "admin.css, inlined under the nonce");
+    assertTrue(html.contains("col.c-received{width:7em}"), "the widths derive from the columns: " + html);
+    assertTrue(html.contains("var guardHeader = body.getAttribute('data-guard-header');"), "admin.js, inlined");
+    assertTrue(html.contains("<body data-guard-header=\"" + AdminServlet.GUARD_HEADER + "\" data-refresh-seconds=\"15\">"),
+        html);
+    String table = html.substring(html.indexOf("<table class=\"events\""), html.indexOf("</table>", html.indexOf("id=\"events\"")));
+    int columns = table.split("<col ").length - 1;
+    assertEquals(9, columns, table);
+    assertEquals(columns, table.split("<th>").length - 1, "one heading per column: " + table);
+    assertEquals(columns, table.split("<td data-label=").length - 1, "one labelled cell per column: " + table);
+    assertTrue(table.contains("<td data-label=\"status\" class=\"status-dead\">dead</td>"), table);
   }
 
   @Test
@@ -102,7 +156,7 @@ class AdminServletTest {
     assertTrue(html.contains("\tat a.B.c(B.java:1)"), "the whole trace, one click away: " + html);
     assertTrue(html.contains(">retry</button>"), html);
 
-    HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "text/html");
+    HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "*/*");
     assertEquals(404, missing.statusCode());
     assertEquals("github event guid-<1> is not in the ledger; found under scope hook-7: add --scope hook-7",
         Json.MAPPER.readTree(missing.body()).get("error").asText());

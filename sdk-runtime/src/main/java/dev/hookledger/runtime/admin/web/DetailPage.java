@@ -1,13 +1,16 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
-import static dev.hookledger.runtime.admin.AdminHtml.escape;
-import static dev.hookledger.runtime.admin.AdminHtml.time;
+import static dev.hookledger.runtime.admin.web.AdminHtml.escape;
+import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.admin.TimeText;
-import dev.hookledger.runtime.internal.ledger.SourceColumn;
-import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.admin.AdminText;
+import dev.hookledger.runtime.admin.EventAttempt;
+import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.admin.RetrySelection;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,7 +22,7 @@ import java.util.Optional;
 final class DetailPage {
   private DetailPage() {}
 
-  static String render(EventDetail d, Instant now, String base, String guardHeader, String nonce) {
+  static String render(EventDetail d, Instant now, String base, String nonce) {
     EventSummary s = d.summary();
     StringBuilder h = new StringBuilder(8192 + d.body().length() * 2);
     AdminHtml.head(h, s + " · hookledger", nonce);
@@ -31,13 +34,13 @@ final class DetailPage {
       h.append("</p>\n");
     }
     h.append("<dl id=\"fields\">");
-    field(h, "status", escape(StatusColumn.sql(s.status())) + (s.stuck() ? " <span class=\"stuck\">stuck</span>"
+    field(h, "status", escape(s.status().displayText()) + (s.stuck() ? " <span class=\"stuck\">stuck</span>"
         : s.failing() ? " <span class=\"failing\">failing</span>" : ""));
     field(h, "attempt", s.attempts() + " of " + s.maxAttempts());
     field(h, "next attempt", s.nextAttemptAt().map(at -> time(at, now)).orElse("-"));
     field(h, "root cause", escape(s.rootCause().orElse("-")));
     field(h, "type", escape(s.type()));
-    field(h, "source", SourceColumn.sql(s.source()));
+    field(h, "source", s.source().displayText());
     field(h, "received", time(s.receivedAt(), now));
     field(h, "settled", s.settledAt().map(at -> time(at, now)).orElse("-"));
     field(h, "duplicates", Integer.toString(s.duplicates()));
@@ -46,7 +49,7 @@ final class DetailPage {
     field(h, "occurred", d.occurredAt().map(at -> time(at, now)).orElse("-"));
     field(h, "delivery", text(d.deliveryId()));
     field(h, "secret id", text(d.secretId()));
-    field(h, "signed at", d.signedAt().map(TimeText::second).orElse("-"));
+    field(h, "signed at", d.signedAt().map(AdminText::second).orElse("-"));
     field(h, "lease", text(d.leaseOwner()) + d.leaseUntil().map(u -> " until " + time(u, now)).orElse(""));
     h.append("</dl>\n<h2>last error</h2>\n<pre id=\"last-error\">").append(escape(s.lastError().orElse("none")))
         .append("</pre>\n");
@@ -62,7 +65,7 @@ final class DetailPage {
         .append(escape(d.body())).append("</pre>\n");
     d.payload().ifPresent(p -> h.append("<h2>payload</h2>\n<pre id=\"payload\">").append(escape(p)).append("</pre>\n"));
     h.append("<p><a href=\"").append(escape(base)).append("/\">« back to the inbox</a></p>\n");
-    AdminHtml.end(h, nonce, guardHeader);
+    AdminHtml.end(h, nonce);
     return h.toString();
   }
 
@@ -89,22 +92,46 @@ final class DetailPage {
   }
 
   /** "Retry all N dead events?": the count is bound to the action, which refuses if it changed. */
-  static String confirmRetryDead(long dead, Instant now, String base, String guardHeader, String nonce) {
+  static String confirmRetryDead(long dead, Instant now, String base, String nonce) {
+    return confirm("retry all dead", dead, "dead events", "Each is set back to pending with a full retry budget and runs"
+        + " its handlers again: all " + dead + ", not only those a page lists.", "/retry-dead", Map.of(),
+        "confirm-retry-dead", "retry all " + dead + " dead events", "/?status=dead", now, base, nonce);
+  }
+
+  /**
+   * "Retry these N failing (dead) events?" for a selection: bound to the count, as
+   * {@link #confirmRetryDead}, and posted with the selection's own parameters.
+   */
+  static String confirmRetry(RetrySelection s, long n, Instant now, String base, String nonce) {
+    boolean dead = s.group() == RetrySelection.Group.DEAD;
+    Map<String, String> p = AdminPage.params(s);
+    Map<String, String> back = new LinkedHashMap<>(p);
+    back.remove("cause");
+    return confirm("retry " + s.group().text(), n, escape(s.toString()), dead
+            ? "Each is set back to pending with a full retry budget and runs its handlers again."
+            : "Each is made due now, keeping its attempts: its next attempt runs at once, not after its backoff.",
+        "/retry-matching", p, "confirm-retry", "retry " + n + " " + s.group().text() + " events",
+        AdminHtml.url("", "/", back), now, base, nonce);
+  }
+
+  private static String confirm(String title, long n, String what, String effect, String action,
+      Map<String, String> fields, String buttonId, String button, String next, Instant now, String base, String nonce) {
     StringBuilder h = new StringBuilder(4096);
-    AdminHtml.head(h, "retry all dead · hookledger", nonce);
+    AdminHtml.head(h, title + " · hookledger", nonce);
     AdminHtml.header(h, base, now, false);
-    if (dead == 0) {
-      h.append("<p id=\"confirm\">There are no dead events to retry.</p>\n");
+    if (n == 0) {
+      h.append("<p id=\"confirm\">There are no ").append(what).append(" to retry.</p>\n");
     } else {
-      h.append("<p id=\"confirm\">Retry all <b>").append(dead).append("</b> dead events? Each is set back to pending")
-          .append(" with a full retry budget and runs its handlers again: all ").append(dead)
-          .append(", not only those a page lists. If the count has changed when you confirm, nothing is retried.</p>\n")
-          .append("<form data-action data-next=\"").append(escape(base)).append("/?status=dead\" method=\"post\" action=\"")
-          .append(escape(base)).append("/retry-dead\">").append(AdminHtml.hidden("confirm", Long.toString(dead)))
-          .append("<button type=\"submit\" class=\"danger\" id=\"confirm-retry-dead\">retry all ").append(dead)
-          .append(" dead events</button> <a href=\"").append(escape(base)).append("/\">cancel</a></form>\n");
+      h.append("<p id=\"confirm\">Retry all <b>").append(n).append("</b> ").append(what).append("? ").append(effect)
+          .append(" If the count has changed when you confirm, nothing is retried.</p>\n")
+          .append("<form data-action data-next=\"").append(escape(base + next)).append("\" method=\"post\" action=\"")
+          .append(escape(base)).append(action).append("\">");
+      fields.forEach((k, v) -> h.append(AdminHtml.hidden(k, v)));
+      h.append(AdminHtml.hidden("confirm", Long.toString(n)))
+          .append("<button type=\"submit\" class=\"danger\" id=\"").append(buttonId).append("\">").append(escape(button))
+          .append("</button> <a href=\"").append(escape(base)).append("/\">cancel</a></form>\n");
     }
-    AdminHtml.end(h, nonce, guardHeader);
+    AdminHtml.end(h, nonce);
     return h.toString();
   }
 

@@ -1,6 +1,7 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
-import dev.hookledger.runtime.internal.admin.TimeText;
+import dev.hookledger.runtime.admin.AdminText;
+import dev.hookledger.runtime.admin.Throughput;
 import java.util.List;
 
 /**
@@ -42,7 +43,7 @@ final class ActivityChart {
       Throughput.Minute m = minutes.get(i);
       h.append("<rect x=\"").append(fmt(LEFT + i * step - step / 2)).append("\" y=\"0\" width=\"").append(fmt(step))
           .append("\" height=\"").append(base).append("\" fill=\"transparent\"><title>")
-          .append(TimeText.second(m.start()).substring(11, 16)).append(" UTC: ").append(m.received())
+          .append(AdminText.second(m.start()).substring(11, 16)).append(" UTC: ").append(m.received())
           .append(" received, ").append(m.settled()).append(" settled</title></rect>");
     }
     h.append("</svg><figcaption><b class=\"received\">received</b> (")

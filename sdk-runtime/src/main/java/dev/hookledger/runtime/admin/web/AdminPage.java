@@ -1,18 +1,28 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
-import static dev.hookledger.runtime.admin.AdminHtml.escape;
-import static dev.hookledger.runtime.admin.AdminHtml.hidden;
-import static dev.hookledger.runtime.admin.AdminHtml.time;
+import static dev.hookledger.runtime.admin.web.AdminHtml.escape;
+import static dev.hookledger.runtime.admin.web.AdminHtml.hidden;
+import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.RefusedDeliveries;
-import dev.hookledger.runtime.internal.admin.DurationText;
-import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.admin.AdminText;
+import dev.hookledger.runtime.admin.CauseCount;
+import dev.hookledger.runtime.admin.EventPage;
+import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.RetrySelection;
+import dev.hookledger.runtime.admin.StatusCount;
+import dev.hookledger.runtime.admin.StatusFilter;
+import dev.hookledger.runtime.admin.Throughput;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -29,6 +39,9 @@ final class AdminPage {
   static final Duration OLD_WAITING = Duration.ofHours(1);
   /** Causes listed, most events first. */
   static final int CAUSES_SHOWN = 10;
+  /** Every status, in processing order, as the counts table heads its columns. */
+  private static final List<String> STATUS_NAMES =
+      Arrays.stream(EventStatus.values()).map(EventStatus::displayText).toList();
 
   /** The filters of the shown list, as the request gave them ({@code status} may be {@code all}). */
   record Filters(String status, String provider, String type, String id, String after) {
@@ -46,7 +59,7 @@ final class AdminPage {
 
   /** @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone */
   static String render(InboxStatus status, RefusedDeliveries refused, List<CauseCount> causes, Throughput throughput,
-      EventPage page, Filters filters, String error, String base, String guardHeader, String nonce) {
+      EventPage page, Filters filters, String error, String base, String nonce) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
@@ -54,7 +67,7 @@ final class AdminPage {
     h.append("<div class=\"top\">");
     ActivityChart.render(h, throughput);
     counts(h, status);
-    causes(h, causes);
+    causes(h, causes, base);
     h.append("</div>\n");
     tabs(h, status, filters, base);
     filterForm(h, status, filters, base);
@@ -66,17 +79,17 @@ final class AdminPage {
     if (refused != null) {
       RefusedSection.render(h, refused, status.asOf());
     }
-    AdminHtml.end(h, nonce, guardHeader);
+    AdminHtml.end(h, nonce);
     return h.toString();
   }
 
   private static void cards(StringBuilder h, InboxStatus s, RefusedDeliveries refused, String base) {
     h.append("<div class=\"cards\" id=\"summary\">");
     card(h, "failing", s.failing(), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
-    card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + DurationText.format(s.stuckAfter())
+    card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + AdminText.duration(s.stuckAfter())
         + " and taken by no worker", link(base, "stuck"));
     card(h, "dead", s.dead(), s.dead() > 0, "no attempt left: retry once fixed", link(base, "dead"));
-    String oldest = s.oldestWaitingAge().map(DurationText::age).orElse("-");
+    String oldest = s.oldestWaitingAge().map(AdminText::age).orElse("-");
     boolean oldAlarm = s.oldestWaitingAge().map(a -> a.compareTo(OLD_WAITING) > 0).orElse(false);
     h.append("<a class=\"card").append(oldAlarm ? " alarm" : "").append("\" id=\"card-oldest\" href=\"")
         .append(link(base, "waiting")).append("\" title=\"the oldest pending or processing event\">")
@@ -106,14 +119,14 @@ final class AdminPage {
     Map<String, Map<String, Long>> byProvider = new TreeMap<>();
     for (StatusCount c : status.counts()) {
       providers.add(c.provider());
-      byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(StatusColumn.sql(c.status()), c.events());
+      byProvider.computeIfAbsent(c.provider(), p -> new TreeMap<>()).put(c.status().displayText(), c.events());
     }
-    h.append("<table id=\"counts\"><tr><th>provider</th>");
-    StatusColumn.NAMES.forEach(s -> h.append("<th class=\"n\">").append(s).append("</th>"));
+    h.append("<div class=\"wide\"><table id=\"counts\"><tr><th>provider</th>");
+    STATUS_NAMES.forEach(s -> h.append("<th class=\"n\">").append(s).append("</th>"));
     h.append("</tr>\n");
     for (String p : providers) {
       h.append("<tr><td>").append(escape(p)).append("</td>");
-      for (String s : StatusColumn.NAMES) {
+      for (String s : STATUS_NAMES) {
         long n = byProvider.get(p).getOrDefault(s, 0L);
         h.append("<td class=\"n").append(s.equals("dead") && n > 0 ? " status-dead" : "").append("\">").append(n)
             .append("</td>");
@@ -121,22 +134,32 @@ final class AdminPage {
       h.append("</tr>\n");
     }
     if (providers.isEmpty()) {
-      h.append("<tr><td colspan=\"").append(StatusColumn.NAMES.size() + 1).append("\">the ledger is empty</td></tr>\n");
+      h.append("<tr><td colspan=\"").append(STATUS_NAMES.size() + 1).append("\">the ledger is empty</td></tr>\n");
     }
-    h.append("</table>\n");
+    h.append("</table></div>\n");
   }
 
   /** Failing and dead events grouped by root cause, most first: what one fix would clear. */
-  private static void causes(StringBuilder h, List<CauseCount> causes) {
+  private static void causes(StringBuilder h, List<CauseCount> causes, String base) {
     if (causes.isEmpty()) {
       return;
     }
-    h.append("<table id=\"causes\"><tr><th class=\"n\">events</th><th class=\"n\">failing</th>")
-        .append("<th class=\"n\">dead</th><th>cause</th></tr>\n");
-    causes.stream().limit(CAUSES_SHOWN).forEach(c -> h.append("<tr><td class=\"n\">").append(c.events())
-        .append("</td><td class=\"n\">").append(c.failing()).append("</td><td class=\"n\">").append(c.dead())
-        .append("</td><td class=\"cause\">").append(escape(c.cause())).append("</td></tr>\n"));
-    h.append("</table>\n");
+    h.append("<div class=\"wide\"><table id=\"causes\"><tr><th class=\"n\">events</th><th class=\"n\">failing</th>")
+        .append("<th class=\"n\">dead</th><th>cause</th><th></th></tr>\n");
+    causes.stream().limit(CAUSES_SHOWN).forEach(c -> {
+      h.append("<tr><td class=\"n\">").append(c.events()).append("</td><td class=\"n\">").append(c.failing())
+          .append("</td><td class=\"n\">").append(c.dead()).append("</td><td class=\"cause\">").append(escape(c.cause()))
+          .append("</td><td class=\"actions\">");
+      // the counts here are of the newest failing and dead events; the confirmation counts again, exactly
+      if (c.failing() > 0) {
+        bulkRetryLink(h, base, RetrySelection.failing().cause(c.cause()), "retry failing…");
+      }
+      if (c.dead() > 0) {
+        bulkRetryLink(h, base, RetrySelection.dead().cause(c.cause()), "retry dead…");
+      }
+      h.append("</td></tr>\n");
+    });
+    h.append("</table></div>\n");
   }
 
   private static void tabs(StringBuilder h, InboxStatus s, Filters f, String base) {
@@ -175,6 +198,11 @@ final class AdminPage {
           .append("/confirm-retry-dead\">retry all ").append(s.dead()).append(" dead…</a>");
     }
     h.append("</form>\n");
+    selection(f).ifPresent(sel -> {
+      h.append("<p class=\"bulk\">");
+      bulkRetryLink(h, base, sel, "retry all " + sel + "…");
+      h.append("</p>\n");
+    });
   }
 
   private static void events(StringBuilder h, EventPage page, Instant now, Filters f, String base) {
@@ -183,15 +211,11 @@ final class AdminPage {
       h.append("<p id=\"no-events\">no events").append(f.status() == null || f.status().equals("all") ? ""
           : " " + escape(f.status())).append(f.after() == null ? "" : " on this page").append("</p>\n");
     } else {
-      h.append("<table class=\"events\" id=\"events\"><colgroup><col class=\"c-received\"><col class=\"c-provider\">")
-          .append("<col class=\"c-event\"><col class=\"c-type\"><col class=\"c-status\"><col class=\"c-attempt\">")
-          .append("<col class=\"c-next\"><col class=\"c-cause\"><col class=\"c-action\"></colgroup>\n")
-          .append("<tr><th>received</th><th>provider</th><th>event</th><th>type</th><th>status</th><th>attempt</th>")
-          .append("<th>next attempt</th><th>cause</th><th></th></tr>\n");
+      EventColumns.head(h);
       for (EventSummary e : events) {
-        row(h, e, now, base);
+        EventColumns.row(h, e, now, base);
       }
-      h.append("</table>\n");
+      h.append("</tbody></table>\n");
     }
     h.append("<p class=\"pages\">");
     if (f.after() != null) {
@@ -205,38 +229,33 @@ final class AdminPage {
     h.append("</p>\n");
   }
 
-  private static void row(StringBuilder h, EventSummary e, Instant now, String base) {
-    String status = StatusColumn.sql(e.status());
-    h.append("<tr data-event=\"").append(escape(e.eventId())).append("\"><td>").append(time(e.receivedAt(), now))
-        .append("</td><td title=\"").append(escape(e.provider() + (e.scope().isEmpty() ? "" : " / " + e.scope())))
-        .append("\">").append(escape(e.provider())).append(e.scope().isEmpty() ? "" : " <span class=\"muted\">"
-            + escape(e.scope()) + "</span>")
-        .append("</td><td title=\"").append(escape(e.eventId())).append("\"><a href=\"").append(AdminHtml.eventLink(base, e))
-        .append("\">").append(escape(e.eventId())).append("</a></td><td title=\"").append(escape(e.type())).append("\">")
-        .append(escape(e.type())).append("</td><td class=\"status-").append(status).append("\">").append(status)
-        .append(e.stuck() ? " <span class=\"stuck\">stuck</span>" : e.failing() ? " <span class=\"failing\">failing</span>" : "")
-        .append("</td><td>").append(e.attempts()).append(" of ").append(e.maxAttempts()).append("</td><td>");
-    next(h, e, now);
-    String cause = e.rootCause().orElse("");
-    h.append("</td><td class=\"cause\" title=\"").append(escape(cause)).append("\">").append(escape(cause))
-        .append("</td><td>");
-    if (retryable(e, now)) {
-      retryForm(h, base, e, e.status() == EventStatus.DEAD ? "retry" : "retry now");
+  /** The bulk retry a failing or dead list's filters describe, if the list is one of those. */
+  private static Optional<RetrySelection> selection(Filters f) {
+    if (f.id() != null || !("failing".equals(f.status()) || "dead".equals(f.status()))) {
+      return Optional.empty();
     }
-    h.append("</td></tr>\n");
+    try {
+      return Optional.of(RetrySelection.of(RetrySelection.Group.parse(f.status())).provider(f.provider()).type(f.type()));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // a bad type pattern is reported above the list already
+    }
   }
 
-  private static void next(StringBuilder h, EventSummary e, Instant now) {
-    if (e.stuck()) {
-      h.append("<span class=\"stuck\">stuck</span>, due ").append(time(e.availableAt(), now));
-    } else if (e.status() == EventStatus.PROCESSING) {
-      h.append("running");
-    } else if (e.nextAttemptAt().isPresent()) {
-      Instant at = e.nextAttemptAt().get();
-      h.append(at.isAfter(now) ? time(at, now) : "due");
-    } else {
-      h.append("-");
-    }
+  /** A link to the confirmation of a bulk retry, which counts the selection's events and binds that count. */
+  private static void bulkRetryLink(StringBuilder h, String base, RetrySelection s, String label) {
+    Map<String, String> p = params(s);
+    h.append("<a class=\"button danger retry-matching\" href=\"").append(AdminHtml.link(base, "/confirm-retry", p))
+        .append("\">").append(escape(label)).append("</a>");
+  }
+
+  /** A selection as the parameters of {@code /confirm-retry} and {@code /retry-matching}. */
+  static Map<String, String> params(RetrySelection s) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("status", s.group().text());
+    s.provider().ifPresent(v -> p.put("provider", v));
+    s.type().ifPresent(v -> p.put("type", v));
+    s.cause().ifPresent(v -> p.put("cause", v));
+    return p;
   }
 
   /** Dead events, and pending ones not yet due (failing, backing off): what {@link InboxAdmin#retry} accepts. */

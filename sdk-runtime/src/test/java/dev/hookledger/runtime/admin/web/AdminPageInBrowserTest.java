@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.TestServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -110,6 +112,60 @@ class AdminPageInBrowserTest {
     assertEquals(0, ledger.admin().backlog().dead());
     assertTrue(done.getUrl().toString().endsWith("/admin/?status=dead"), done.getUrl().toString());
     assertNotNull(done.getElementById("no-events"));
+  }
+
+  @Test
+  void retryingEveryFailingEventOfAFilteredListConfirmsItsCountAndMakesOnlyThoseDue() throws Exception {
+    Instant later = ledger.databaseNow().plus(Duration.ofHours(1));
+    String gone = "java.lang.IllegalStateException: inventory down\n\tat a.B.c(B.java:1)\n";
+    for (int i = 0; i < 3; i++) {
+      ledger.row("stripe", "evt_f" + i).type("invoice.paid").attempts(2).availableAt(later).lastError(gone).insert();
+    }
+    ledger.row("github", "g_f").type("invoice.paid").attempts(2).availableAt(later).lastError(gone).insert();
+    HtmlPage page = open("/admin/?status=failing&provider=stripe&type=invoice.*");
+
+    HtmlAnchor bulk = (HtmlAnchor) find(page, "p.bulk a.retry-matching");
+    assertEquals("retry all failing events of provider stripe, type invoice.*…", bulk.getTextContent());
+    HtmlPage confirm = bulk.click();
+    assertTrue(confirm.getElementById("confirm").asNormalizedText().startsWith(
+        "Retry all 3 failing events of provider stripe, type invoice.*?"), confirm.asNormalizedText());
+    ledger.row("stripe", "evt_f_late").type("invoice.paid").attempts(1).availableAt(later).lastError(gone).insert();
+
+    HtmlPage refused = after(((HtmlButton) confirm.getElementById("confirm-retry")).click());
+    assertEquals("there are 4 failing events of provider stripe, type invoice.* now, not the 3 confirmed:"
+        + " nothing was retried; look again and confirm 4", notice(refused));
+    HtmlPage again = open("/admin/confirm-retry?status=failing&provider=stripe&type=invoice.*");
+    HtmlPage done = after(((HtmlButton) again.getElementById("confirm-retry")).click());
+
+    assertEquals("retried 4 failing events of provider stripe, type invoice.*: due now", notice(done));
+    assertTrue(done.getUrl().toString().endsWith("/admin/?status=failing&provider=stripe&type=invoice.*"),
+        done.getUrl().toString());
+    assertEquals(0, ledger.admin().retryCount(
+        dev.hookledger.runtime.admin.RetrySelection.failing().provider("stripe")));
+    assertEquals(later, ledger.admin().show("github", "", "g_f").orElseThrow().summary().availableAt());
+  }
+
+  @Test
+  void aCauseInTheCausesTableRetriesItsDeadEventsAfterConfirmingTheirCount() throws Exception {
+    String gone = "java.lang.IllegalStateException: relation sample.balance does not exist\n\tat a.B.c(B.java:1)\n";
+    ledger.row("stripe", "evt_d1").status("dead").attempts(12).lastError(gone).insert();
+    ledger.row("github", "g_d2").status("dead").attempts(12).lastError(gone).insert();
+    ledger.row("stripe", "evt_d3").status("dead").attempts(12).lastError("java.io.IOException: timeout\n\tat a.B.c(B.java:1)\n")
+        .insert();
+    HtmlPage page = open("/admin/?status=dead");
+
+    HtmlAnchor link = (HtmlAnchor) page.getByXPath("//table[@id='causes']//tr[td[@class='cause' and"
+        + " text()='IllegalStateException: relation sample.balance does not exist']]//a").get(0);
+    assertEquals("retry dead…", link.getTextContent());
+    HtmlPage confirm = link.click();
+    assertTrue(confirm.getElementById("confirm").asNormalizedText().startsWith("Retry all 2 dead events of cause"),
+        confirm.asNormalizedText());
+    HtmlPage done = after(((HtmlButton) confirm.getElementById("confirm-retry")).click());
+
+    assertTrue(notice(done).startsWith("retried 2 dead events of cause"), notice(done));
+    assertEquals("pending", ledger.statusOf("stripe", "", "evt_d1"));
+    assertEquals("pending", ledger.statusOf("github", "", "g_d2"));
+    assertEquals("dead", ledger.statusOf("stripe", "", "evt_d3"));
   }
 
   @Test

@@ -1,7 +1,7 @@
-package dev.hookledger.runtime.admin;
+package dev.hookledger.runtime.admin.web;
 
-import static dev.hookledger.runtime.admin.AdminHtml.escape;
-import static dev.hookledger.runtime.admin.AdminHtml.time;
+import static dev.hookledger.runtime.admin.web.AdminHtml.escape;
+import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 
 import dev.hookledger.runtime.RefusalCount;
 import dev.hookledger.runtime.RefusedDeliveries;

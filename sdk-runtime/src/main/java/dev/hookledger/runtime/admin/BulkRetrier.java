@@ -1,0 +1,100 @@
+package dev.hookledger.runtime.admin;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.AVAILABLE_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.ledger.EventTable.LAST_ERROR;
+import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
+import static org.jooq.impl.DSL.row;
+
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.admin.RootCause;
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LedgerTime;
+import java.util.List;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Record4;
+import org.jooq.Row3;
+import org.jooq.SelectForUpdateStep;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Retries the events of a {@link RetrySelection}, bound to the count the operator confirmed: in one
+ * transaction the selected rows are read and locked ({@code FOR UPDATE}), counted, and, if there
+ * are exactly as many as confirmed, updated by one statement naming their keys; else nothing
+ * changes. The lock fences workers as a single retry does: a claim takes only due rows with
+ * {@code SKIP LOCKED}, and a row a worker claimed first is no longer pending when our lock is
+ * granted, so PostgreSQL's recheck leaves it out and the count no longer matches.
+ */
+final class BulkRetrier {
+  private static final Logger log = LoggerFactory.getLogger(BulkRetrier.class);
+
+  private final DSLContext db;
+  private final EventTable events;
+  private final EventRetrier retrier;
+
+  BulkRetrier(DSLContext db, EventTable events, EventRetrier retrier) {
+    this.db = db;
+    this.events = events;
+    this.retrier = retrier;
+  }
+
+  /** How many events {@code s} selects now. */
+  int count(RetrySelection s) {
+    return selected(db, s, false).size();
+  }
+
+  /**
+   * Retries every event {@code s} selects if there are exactly {@code confirmed}.
+   *
+   * @throws OperationRefusedException if there are not, or more than {@link InboxAdmin#MAX_BULK_RETRY}
+   */
+  int retry(RetrySelection s, long confirmed) {
+    return db.transactionResult(cfg -> {
+      DSLContext tx = cfg.dsl();
+      List<Row3<String, String, String>> keys = selected(tx, s, true);
+      if (keys.size() != confirmed) {
+        throw new OperationRefusedException("there are " + keys.size() + " " + s + " now, not the " + confirmed
+            + " confirmed: nothing was retried; look again and confirm " + keys.size());
+      }
+      if (keys.isEmpty()) {
+        return 0;
+      }
+      Condition these = row(PROVIDER, SCOPE, EVENT_ID).in(keys);
+      int updated = s.group() == RetrySelection.Group.DEAD
+          ? retrier.requeue(tx).where(these, EventTable.statusIn(List.of(EventStatus.DEAD))).execute()
+          : tx.update(events.table()).set(AVAILABLE_AT, LedgerTime.NOW).where(these, WaitingRows.BACKING_OFF).execute();
+      log.info("{} {} {} by an operator (confirmed {})", updated, s,
+          s.group() == RetrySelection.Group.DEAD ? "set back to pending" : "made due now", confirmed);
+      return updated;
+    });
+  }
+
+  /** The keys of the selected rows, oldest received first; locked with {@code lock}. */
+  private List<Row3<String, String, String>> selected(DSLContext dsl, RetrySelection s, boolean lock) {
+    Condition where = s.group() == RetrySelection.Group.DEAD
+        ? EventTable.statusIn(List.of(EventStatus.DEAD)) : WaitingRows.BACKING_OFF;
+    if (s.provider().isPresent()) {
+      where = where.and(PROVIDER.eq(s.provider().get()));
+    }
+    if (s.typePattern() != null) {
+      where = where.and(EventReader.typeMatches(s.typePattern()));
+    }
+    // one more than the bound, to refuse a selection too large for one statement without counting it all
+    SelectForUpdateStep<Record4<String, String, String, String>> select = dsl.select(PROVIDER, SCOPE, EVENT_ID, LAST_ERROR)
+        .from(events.table()).where(where).orderBy(RECEIVED_AT).limit(InboxAdmin.MAX_BULK_RETRY + 1);
+    List<Record4<String, String, String, String>> rows = lock ? select.forUpdate().fetch() : select.fetch();
+    if (rows.size() > InboxAdmin.MAX_BULK_RETRY) {
+      throw new OperationRefusedException("more than " + InboxAdmin.MAX_BULK_RETRY + " " + s + ": nothing was"
+          + " retried; narrow the selection by provider, type or cause");
+    }
+    // the root cause is read from the error as the page and the CLI show it, so that a cause matches as listed
+    return rows.stream()
+        .filter(r -> s.cause().isEmpty() || r.value4() != null && RootCause.of(r.value4()).equals(s.cause().get()))
+        .map(r -> row(r.value1(), r.value2(), r.value3()))
+        .toList();
+  }
+}
