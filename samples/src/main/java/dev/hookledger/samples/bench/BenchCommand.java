@@ -1,5 +1,6 @@
 package dev.hookledger.samples.bench;
 
+import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.samples.app.ExpectedState;
 import dev.hookledger.samples.app.SampleState;
@@ -25,29 +26,37 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code bench}: a load generator against a {@code serve}-style setup (the sample app on an
- * embedded PostgreSQL with durable commits on), over loopback HTTP only, measured against the
- * database's own limit on the same database in the same run. Bounded in count and time.
+ * embedded PostgreSQL with durable commits on), over loopback HTTP from a second process (a child
+ * JVM, {@link LoadProcess}), measured in the same run against the database's own limit and against
+ * the inline design written by hand. Bounded in count and time.
  *
  * <p>Phases: (a) the raw limit, durable single-row inserts over as many JDBC connections as there
- * are clients (and over half as many, and one); (b) the plan at full load: acknowledged
- * deliveries/s, latency, and (c) settled events/s end to end; (d) latency at half the clients and
- * at one client; (e) peak heap; then whether every effect of every phase happened exactly once.
+ * are clients (and over half as many, and one); (i) the inline design at the database alone, ledger
+ * row and the handler's effect in one transaction per event over as many connections; (h) the same
+ * behind a hand-written servlet on the same Jetty and clients; (b) hookledger at full load:
+ * acknowledged deliveries/s, latency, then one client while the backlog is processed, and (c) settled
+ * events/s end to end with the server JVM's CPU per settled event; (d) latency at half the clients
+ * and at one client on an idle server; (e) peak heap; then whether every effect of every phase
+ * happened exactly once. Invoices and pushes are spread over {@code --entities} rows.
  */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-        "Sends N signed deliveries (Stripe, GitHub and Shopify, with a share of redeliveries) over"
-            + " loopback HTTP with K concurrent clients to the sample app on an embedded PostgreSQL"
-            + " with durable commits on, after measuring the database's own limit (durable single-row"
-            + " inserts over K connections) on the same database.",
-        "Reports the raw limit, acknowledged deliveries/s and settled events/s with their ratios to it,"
-            + " accept latency at full load, half load and one client, heap used, and whether every"
-            + " effect happened exactly once."})
+        "Sends N signed deliveries (Stripe, GitHub and Shopify, with a share of redeliveries, spread over"
+            + " --entities customers and repositories) over loopback HTTP with K concurrent clients in a second"
+            + " process to the sample app on an embedded PostgreSQL with durable commits on, after measuring on"
+            + " the same database its own limit (durable single-row inserts over K connections) and the inline"
+            + " design (ledger row and effect in one transaction per event) at the database alone and behind a"
+            + " hand-written servlet.",
+        "Reports every rate with its ratio to those, accept latency at full load, while a backlog is"
+            + " processed, at half load and at one client, the server JVM's CPU per settled event, heap used,"
+            + " and whether every effect happened exactly once."})
 public final class BenchCommand implements Callable<Integer> {
   static final int MAX_DELIVERIES = 200_000;
   static final int MAX_CLIENTS = 256;
   static final int MAX_SECONDS = 600;
+  static final int MAX_ENTITIES = 1_000_000;
   /** Deliveries sent one at a time to measure the latency of a lone delivery. */
   static final int SINGLE_CLIENT_DELIVERIES = 300;
 
@@ -64,6 +73,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Share of deliveries that redeliver an event already sent, 0 to 0.9 (default: ${DEFAULT-VALUE}).")
   double duplicates;
 
+  @Option(names = "--entities", defaultValue = "" + LoadPlan.DEFAULT_ENTITIES,
+      description = "Customers and repositories the invoices and pushes are spread over, each a row their handler"
+          + " updates: 1 makes one hot row, the database's lock then the limit; 1 to " + MAX_ENTITIES
+          + " (default: ${DEFAULT-VALUE}).")
+  int entities;
   @Option(names = {"-c", "--clients"}, defaultValue = "16",
       description = "Concurrent HTTP clients at full load, at most " + MAX_CLIENTS + " (default: ${DEFAULT-VALUE}).")
   int clients;
@@ -112,19 +126,28 @@ public final class BenchCommand implements Callable<Integer> {
     // the report is the output: library logs only when something is wrong
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     Clock clock = Clock.systemUTC();
-    LoadPlan full = LoadPlan.of(deliveries, duplicates, seed, clock);
     int halfClients = Math.max(1, clients / 2);
-    LoadPlan half = LoadPlan.of(Math.max(1, deliveries / 2), duplicates, seed + 1, clock);
-    LoadPlan single = LoadPlan.of(Math.min(SINGLE_CLIENT_DELIVERIES, deliveries), duplicates, seed + 2, clock);
-    LoadPlan warm = warmup == 0 ? null : LoadPlan.of(warmup, duplicates, seed + 3, clock);
+    int singles = Math.min(SINGLE_CLIENT_DELIVERIES, deliveries);
+    LoadPlan.Spec fullSpec = new LoadPlan.Spec(deliveries, duplicates, seed, entities);
+    LoadPlan.Spec halfSpec = new LoadPlan.Spec(Math.max(1, deliveries / 2), duplicates, seed + 1, entities);
+    LoadPlan.Spec singleSpec = new LoadPlan.Spec(singles, duplicates, seed + 2, entities);
+    LoadPlan.Spec warmSpec = warmup == 0 ? null : new LoadPlan.Spec(warmup, duplicates, seed + 3, entities);
+    LoadPlan.Spec busySpec = new LoadPlan.Spec(singles, duplicates, seed + 4, entities);
+    LoadPlan full = LoadPlan.of(fullSpec, clock);
+    LoadPlan half = LoadPlan.of(halfSpec, clock);
+    LoadPlan single = LoadPlan.of(singleSpec, clock);
+    LoadPlan warm = warmSpec == null ? null : LoadPlan.of(warmSpec, clock);
     if (target != null) {
       return sendToTarget(SampleSecrets.fromEnvironment(env), warm, full, half, single, halfClients, clock);
     }
+    LoadPlan busy = LoadPlan.of(busySpec, clock);
     SampleSecrets secrets = SampleSecrets.generate();
     // the pool holds one connection per worker besides the ledger writers, poller, notifier and listener
-    try (SampleDatabase database = SampleDatabase.temporary(true, Math.max(16, workers + 8))) {
-      out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients,"
-          + " loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100, clients);
+    try (SampleDatabase database = SampleDatabase.temporary(true, Math.max(16, workers + 8));
+        LoadProcess load = LoadProcess.start(secrets)) {
+      out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients in a second"
+          + " process, %d entities, loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100,
+          clients, entities);
       line("database", database.description());
 
       RawInsertLimit raw = new RawInsertLimit(database.jdbcUrl(), new byte[full.typicalBodyBytes()]);
@@ -136,16 +159,24 @@ public final class BenchCommand implements Callable<Integer> {
       rawLine("raw, half load", rawHalf);
       rawLine("raw, 1 client", rawOne);
 
-      LoadGenerator.Run handFull;
+      RawInsertLimit.Result inline = InlineLimit.measure(database.jdbcUrl(), full, clients);
+      double inlinePerSecond = full.distinctEvents() * 1e9 / inline.elapsedNanos();
+      line("inline, db (i)", String.format("%.0f events/s settled (%d deliveries in %.2f s, p50 %s, p99 %s): ledger row"
+          + " and the handler's effect in one transaction per event over %d JDBC connections, no HTTP", inlinePerSecond,
+          inline.rows(), inline.elapsedNanos() / 1e9, Latencies.millis(inline.latencies().percentile(50)),
+          Latencies.millis(inline.latencies().percentile(99)), clients));
+
+      double handPerSecond;
       try (HandWrittenEndpoint hand = HandWrittenEndpoint.start(database.jdbcUrl(), secrets, clients)) {
-        LoadGenerator handLoad = new LoadGenerator(hand.uri(), new SampleSigners(secrets), clock);
-        if (warm != null) {
-          handLoad.run(warm, clients, deadline());
+        if (warmSpec != null) {
+          load.run(hand.uri(), warmSpec, clients, maxSeconds);
         }
-        handFull = handLoad.run(full, clients, deadline());
-        LoadGenerator.Run handOne = handLoad.run(single, 1, deadline());
-        line("hand-written (h)", String.format("%.0f deliveries/s over HTTP, %.2f of the raw limit: HMAC by hand, one"
-            + " durable insert per request, no processing", handFull.perSecond(), handFull.perSecond() / rawFull.perSecond()));
+        LoadGenerator.Run handFull = load.run(hand.uri(), fullSpec, clients, maxSeconds);
+        LoadGenerator.Run handOne = load.run(hand.uri(), singleSpec, 1, maxSeconds);
+        handPerSecond = full.distinctEvents() * 1e9 / handFull.elapsedNanos();
+        line("hand-written (h)", String.format("%.0f events/s settled (%.0f deliveries/s over HTTP), %.2f of (i): HMAC"
+            + " and parse by hand, the inline design per request on HikariCP", handPerSecond, handFull.perSecond(),
+            handPerSecond / inlinePerSecond));
         line("  latency", String.format("p50 %s, p99 %s with %d clients; p50 %s, p99 %s with 1 client",
             Latencies.millis(handFull.latencies().percentile(50)), Latencies.millis(handFull.latencies().percentile(99)),
             clients, Latencies.millis(handOne.latencies().percentile(50)), Latencies.millis(handOne.latencies().percentile(99))));
@@ -154,11 +185,10 @@ public final class BenchCommand implements Callable<Integer> {
       try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b.workers(workers));
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, store first");
-        LoadGenerator load = new LoadGenerator(app.uri(), new SampleSigners(secrets), clock);
 
-        if (warm != null) {
+        if (warmSpec != null) {
           long warmStart = System.nanoTime();
-          LoadGenerator.Run warmRun = load.run(warm, clients, deadlineAfter(warmStart));
+          LoadGenerator.Run warmRun = load.run(app.uri(), warmSpec, clients, maxSeconds);
           Duration warmSettled = awaitProcessed(app.admin(), warmStart, deadlineAfter(warmStart));
           line("warm-up", String.format("%d deliveries received in %.1f s, settled after %s (not measured)",
               warmRun.sent(), warmRun.elapsedNanos() / 1e9,
@@ -167,31 +197,50 @@ public final class BenchCommand implements Callable<Integer> {
 
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
-        LoadGenerator.Run run = load.run(full, clients, deadlineAfter(start));
+        LoadGenerator.Run run = load.run(app.uri(), fullSpec, clients, maxSeconds);
+        // at once, while the workers still process what the full load left waiting
+        long backlogBefore = waiting(app.admin());
+        LoadGenerator.Run busyRun = load.run(app.uri(), busySpec, 1, maxSeconds);
+        long backlogAfter = waiting(app.admin());
         Duration settledAfter = awaitProcessed(app.admin(), start, deadlineAfter(start));
         long cpu = processCpuNanos() - cpuBefore;
-        reportFull(run, settledAfter, full.distinctEvents(), rawFull);
-        line("acked (b)/(h)", String.format("%.2f of the hand-written endpoint", run.perSecond() / handFull.perSecond()));
+        int settledEvents = full.distinctEvents() + busy.distinctEvents();
+        reportFull(run, settledAfter, settledEvents, rawFull);
+        latencyLine("while processing", busyRun, 1, rawOne);
+        line("  backlog", String.format("%d events waiting when it began, %d when it ended%s", backlogBefore,
+            backlogAfter, backlogAfter == 0 ? " (NOT processing throughout)" : ""));
+        double cpuPerEvent = cpu > 0 ? cpu / 1e3 / settledEvents : -1;
         if (cpu > 0) {
-          line("JVM CPU", String.format("%.0f us per delivery received and settled (server, workers and load"
-              + " generator together; PostgreSQL not counted)", cpu / 1e3 / run.sent()));
+          line("JVM CPU", String.format("%.0f us per settled event (the server's JVM: Jetty, runtime and workers;"
+              + " the load generator and PostgreSQL not counted)", cpuPerEvent));
         }
 
         long halfStart = System.nanoTime();
-        LoadGenerator.Run halfRun = load.run(half, halfClients, deadlineAfter(halfStart));
+        LoadGenerator.Run halfRun = load.run(app.uri(), halfSpec, halfClients, maxSeconds);
         latencyLine("at half load", halfRun, halfClients, rawHalf);
         // the lone client is measured on an idle server: the half-load phase's events settled first
         awaitProcessed(app.admin(), halfStart, deadlineAfter(halfStart));
         long oneStart = System.nanoTime();
-        LoadGenerator.Run oneRun = load.run(single, 1, deadlineAfter(oneStart));
+        LoadGenerator.Run oneRun = load.run(app.uri(), singleSpec, 1, maxSeconds);
         latencyLine("at 1 client", oneRun, 1, rawOne);
         Duration allSettled = awaitProcessed(app.admin(), oneStart, deadlineAfter(oneStart));
 
-        line("heap used", String.format("peak %d MiB, now %d MiB (server and load generator share this JVM)",
+        if (settledAfter != null) {
+          double settledPerSecond = settledEvents * 1e9 / settledAfter.toNanos();
+          line("targets", String.format("settled (c)/(i) %.2f (target >= 0.8), (c)/(h) %.2f, (h)/(i) %.2f;"
+              + " acked (b)/(a) %.2f (target >= 0.8)", settledPerSecond / inlinePerSecond,
+              settledPerSecond / handPerSecond, handPerSecond / inlinePerSecond, run.perSecond() / rawFull.perSecond()));
+        }
+        double rawP50 = rawOne.latencies().percentile(50).toNanos();
+        line("  1-client p50", String.format("%.1fx one raw insert idle, %.1fx while processing (target <= 1.5);"
+            + " CPU %.0f us per settled event (target < 500)", oneRun.latencies().percentile(50).toNanos() / rawP50,
+            busyRun.latencies().percentile(50).toNanos() / rawP50, cpuPerEvent));
+
+        line("heap used", String.format("peak %d MiB, now %d MiB (the server's JVM)",
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));
-        List<LoadGenerator.Run> runs = List.of(run, halfRun, oneRun);
+        List<LoadGenerator.Run> runs = List.of(run, busyRun, halfRun, oneRun);
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
-        List<LoadPlan> plans = warm == null ? List.of(full, half, single) : List.of(warm, full, half, single);
+        List<LoadPlan> plans = warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single);
         boolean exact = complete && exactlyOnce(plans, app);
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
         return exact && allOk ? 0 : 1;
@@ -246,6 +295,8 @@ public final class BenchCommand implements Callable<Integer> {
     require(workers >= 1, "workers must be >= 1, but was " + workers);
     require(warmup >= 0 && warmup <= MAX_DELIVERIES, "warmup must be between 0 and " + MAX_DELIVERIES
         + ", but was " + warmup);
+    require(entities >= 1 && entities <= MAX_ENTITIES, "entities must be between 1 and " + MAX_ENTITIES
+        + ", but was " + entities);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
   }
@@ -262,15 +313,32 @@ public final class BenchCommand implements Callable<Integer> {
         instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }
 
-  /** Polls the ledger's backlog (a partial-index read) until nothing waits; null if the deadline passes. */
+  /**
+   * Polls the ledger's backlog (a partial-index read) until nothing waits; null if the deadline passes.
+   * A read past the admin's own time bound is polled again: on a machine loaded beyond its cores the
+   * bound can pass while the workers are busy, and the bench waits for them, not for one read.
+   */
   private static Duration awaitProcessed(InboxAdmin admin, long start, long deadline) throws InterruptedException {
     while (System.nanoTime() < deadline) {
-      if (admin.backlog().waiting() == 0) {
-        return Duration.ofNanos(System.nanoTime() - start);
+      try {
+        if (admin.backlog().waiting() == 0) {
+          return Duration.ofNanos(System.nanoTime() - start);
+        }
+      } catch (LedgerUnavailableException e) {
+        // polled again below, until the deadline
       }
       Thread.sleep(20);
     }
     return null;
+  }
+
+  /** The backlog now, or -1 if the admin's bounded read did not answer in time. */
+  private static long waiting(InboxAdmin admin) {
+    try {
+      return admin.backlog().waiting();
+    } catch (LedgerUnavailableException e) {
+      return -1;
+    }
   }
 
   private void rawLine(String label, RawInsertLimit.Result r) {
@@ -280,7 +348,7 @@ public final class BenchCommand implements Callable<Integer> {
         Latencies.millis(l.percentile(99))));
   }
 
-  private void reportFull(LoadGenerator.Run run, Duration settledAfter, int distinct, RawInsertLimit.Result raw) {
+  private void reportFull(LoadGenerator.Run run, Duration settledAfter, int settled, RawInsertLimit.Result raw) {
     line("answers", run.answers().entrySet().stream()
         .map(e -> e.getValue() + " x " + e.getKey()).collect(Collectors.joining(", ")));
     line("throughput", String.format("%.0f deliveries/s (%d in %.2f s)%s", run.perSecond(), run.sent(),
@@ -291,9 +359,9 @@ public final class BenchCommand implements Callable<Integer> {
       line("time to processed", "NOT all settled before the deadline");
       return;
     }
-    double settledPerSecond = distinct * 1e9 / settledAfter.toNanos();
-    line("time to processed", String.format("%.2f s after the first delivery (every event settled)",
-        settledAfter.toNanos() / 1e9));
+    double settledPerSecond = settled * 1e9 / settledAfter.toNanos();
+    line("time to processed", String.format("%.2f s after the first delivery (every event settled, %d of them)",
+        settledAfter.toNanos() / 1e9, settled));
     line("settled (c)", String.format("%.0f events/s end to end", settledPerSecond));
     line("settled (c)/(a)", String.format("%.2f of the raw limit", settledPerSecond / raw.perSecond()));
   }

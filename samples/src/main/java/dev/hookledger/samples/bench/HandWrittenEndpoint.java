@@ -13,9 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Base64;
 import java.util.HexFormat;
 import javax.crypto.Mac;
@@ -27,11 +25,12 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * What a team writes without an SDK, for comparison only: a servlet that checks each provider's
- * HMAC by hand, takes the event id, and stores the body with one durable
- * {@code INSERT ... ON CONFLICT DO NOTHING} committed per request. It does not process anything, keep
- * headers, bound memory or order events: the floor any webhook endpoint pays, run on the same Jetty,
- * load clients and database as hookledger in the same bench run.
+ * What a team writes without an SDK, for comparison only: the inline design behind a servlet. It
+ * checks each provider's HMAC by hand, takes the event id, parses the body and, in one transaction
+ * per request, stores it ({@code INSERT ... ON CONFLICT DO NOTHING}) and applies the sample handler's
+ * effect if it was new ({@link InlineDesign}), on a HikariCP pool. It does not keep headers, bound
+ * memory, retry a failed effect or order events: the peer a user replaces with hookledger, run on the
+ * same Jetty, load clients and database in the same bench run.
  */
 final class HandWrittenEndpoint implements AutoCloseable {
   private final Server jetty;
@@ -44,17 +43,18 @@ final class HandWrittenEndpoint implements AutoCloseable {
     this.uri = uri;
   }
 
-  /** Starts it on a free loopback port, with a pool of {@code connections}, on a table of its own. */
+  /** Starts it on a free loopback port, with a pool of {@code connections}, on tables of its own. */
   static HandWrittenEndpoint start(String jdbcUrl, SampleSecrets secrets, int connections) throws Exception {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
     config.setMaximumPoolSize(connections);
+    config.setAutoCommit(false);
     config.setPoolName("bench-hand-written");
     HikariDataSource pool = new HikariDataSource(config);
-    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-      s.execute("create table if not exists bench_hand_written (provider text not null, event_id text not null,"
-          + " body bytea not null, received_at timestamptz not null default now(), primary key (provider, event_id))");
-      s.execute("truncate bench_hand_written");
+    InlineDesign design = new InlineDesign("bench_hand_written");
+    try (Connection c = pool.getConnection()) {
+      design.prepare(c);
+      c.commit();
     }
     QueuedThreadPool threads = new QueuedThreadPool(64, 8);
     threads.setName("bench-hand-written-http");
@@ -65,7 +65,7 @@ final class HandWrittenEndpoint implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new Endpoint(pool, secrets)), "/webhooks/*");
+    context.addServlet(new ServletHolder(new Endpoint(pool, design, secrets)), "/webhooks/*");
     jetty.setHandler(context);
     jetty.start();
     return new HandWrittenEndpoint(jetty, pool, URI.create("http://127.0.0.1:" + connector.getLocalPort()));
@@ -88,12 +88,14 @@ final class HandWrittenEndpoint implements AutoCloseable {
   private static final class Endpoint extends HttpServlet {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HikariDataSource pool;
+    private final InlineDesign design;
     private final byte[] stripeKey;
     private final byte[] githubKey;
     private final byte[] shopifyKey;
 
-    Endpoint(HikariDataSource pool, SampleSecrets secrets) {
+    Endpoint(HikariDataSource pool, InlineDesign design, SampleSecrets secrets) {
       this.pool = pool;
+      this.design = design;
       this.stripeKey = secrets.stripe().getBytes(StandardCharsets.UTF_8);
       this.githubKey = secrets.github().getBytes(StandardCharsets.UTF_8);
       this.shopifyKey = secrets.shopify().getBytes(StandardCharsets.UTF_8);
@@ -121,13 +123,9 @@ final class HandWrittenEndpoint implements AutoCloseable {
         response.sendError(401);
         return;
       }
-      try (Connection c = pool.getConnection();
-          PreparedStatement ps = c.prepareStatement(
-              "insert into bench_hand_written (provider, event_id, body) values (?, ?, ?) on conflict do nothing")) {
-        ps.setString(1, provider);
-        ps.setString(2, eventId);
-        ps.setBytes(3, body);
-        ps.executeUpdate();
+      InlineDesign.Effect effect = InlineDesign.effect(provider, eventId, body);
+      try (Connection c = pool.getConnection()) {
+        design.write(c, effect, body);
       } catch (SQLException e) {
         response.sendError(503);
         return;

@@ -12,6 +12,11 @@ final class Latencies {
     Arrays.sort(sortedNanos);
   }
 
+  /** Every latency, in nanoseconds, shortest first (a copy). */
+  long[] nanos() {
+    return sortedNanos.clone();
+  }
+
   int count() {
     return sortedNanos.length;
   }

@@ -15,71 +15,90 @@ import java.util.UUID;
 /**
  * What the benchmark sends: distinct events spread over the three providers (Stripe invoices,
  * GitHub pushes, Shopify orders), each delivered once, plus redeliveries of randomly chosen ones,
- * all in a shuffled order. Deterministic for a given seed. Immutable.
+ * all in a shuffled order. Invoices and pushes are spread over {@code entities} customers and
+ * repositories (each one a row their handler updates: one entity makes that row hot); every order is
+ * its own. Deterministic for a given seed. Immutable.
  */
 final class LoadPlan {
+  /** Customers and repositories when not said: enough that no row is hot, as in most applications. */
+  static final int DEFAULT_ENTITIES = 256;
+
   private final List<Event> events;
   private final List<Integer> sendOrder;
+  private final int entities;
 
   /** One distinct event; its body is fixed, its signature made when it is sent. */
-  private record Event(String provider, String kind, String id, String body) {}
+  record Event(String provider, String kind, String id, String body) {}
 
-  private LoadPlan(List<Event> events, List<Integer> sendOrder) {
+  /** What a plan is made from: with the same spec and clock, two processes make the same plan. */
+  record Spec(int deliveries, double duplicateRatio, long seed, int entities) {}
+
+  private LoadPlan(List<Event> events, List<Integer> sendOrder, int entities) {
     this.events = events;
     this.sendOrder = sendOrder;
+    this.entities = entities;
+  }
+
+  static LoadPlan of(Spec spec, Clock clock) {
+    return of(spec.deliveries(), spec.duplicateRatio(), spec.seed(), spec.entities(), clock);
   }
 
   /**
    * A plan of {@code deliveries} deliveries of which about {@code duplicateRatio} are redeliveries.
    *
-   * @throws IllegalArgumentException if {@code deliveries < 1} or the ratio is outside [0, 0.9]
+   * @throws IllegalArgumentException if {@code deliveries < 1}, the ratio is outside [0, 0.9] or
+   *     {@code entities < 1}
    */
-  static LoadPlan of(int deliveries, double duplicateRatio, long seed, Clock clock) {
+  static LoadPlan of(int deliveries, double duplicateRatio, long seed, int entities, Clock clock) {
     if (deliveries < 1) {
       throw new IllegalArgumentException("deliveries must be >= 1, but was " + deliveries);
     }
     if (!(duplicateRatio >= 0 && duplicateRatio <= 0.9)) {
       throw new IllegalArgumentException("duplicate ratio must be between 0 and 0.9, but was " + duplicateRatio);
     }
+    if (entities < 1) {
+      throw new IllegalArgumentException("entities must be >= 1, but was " + entities);
+    }
     int distinct = Math.max(1, (int) Math.round(deliveries * (1 - duplicateRatio)));
     Random random = new Random(seed);
     Instant now = clock.instant();
     List<Event> events = new ArrayList<>(distinct);
     for (int i = 0; i < distinct; i++) {
-      events.add(event(i, seed, now));
+      events.add(event(i, seed, entities, now));
     }
     List<Integer> order = new ArrayList<>(deliveries);
     for (int i = 0; i < deliveries; i++) {
       order.add(i < distinct ? i : random.nextInt(distinct));
     }
     Collections.shuffle(order, random);
-    return new LoadPlan(List.copyOf(events), List.copyOf(order));
+    return new LoadPlan(List.copyOf(events), List.copyOf(order), entities);
   }
 
-  private static Event event(int i, long seed, Instant now) {
+  private static Event event(int i, long seed, int entities, Instant now) {
     return switch (i % 3) {
       case 0 -> {
         String id = "evt_bench_" + seed + "_" + i;
         yield new Event("stripe", "invoice.paid", id,
-            SampleEvents.invoicePaid(id, "in_bench_" + i, customer(i), amount(i), "usd", now));
+            SampleEvents.invoicePaid(id, "in_bench_" + i, customer(i, entities), amount(i), "usd", now));
       }
       case 1 -> new Event("github", "push", UUID.nameUUIDFromBytes((seed + "/" + i).getBytes()).toString(),
-          SampleEvents.push(repository(i), String.format("%040x", (long) i), commits(i)));
+          SampleEvents.push(repository(i, entities), String.format("%040x", (long) i), commits(i)));
       default -> new Event("shopify", "orders/create", UUID.nameUUIDFromBytes((seed + "#" + i).getBytes()).toString(),
           SampleEvents.order(orderId(i), "#" + i, total(i), "paid", now));
     };
   }
 
-  private static String customer(int i) {
-    return "cus_bench_" + (i % 50);
+  /** Every third event is an invoice: the i-th one's customer, round robin over the entities. */
+  private static String customer(int i, int entities) {
+    return "cus_bench_" + (i / 3 % entities);
   }
 
   private static long amount(int i) {
     return 100 + (i % 900);
   }
 
-  private static String repository(int i) {
-    return "bench/repo-" + (i % 10);
+  private static String repository(int i, int entities) {
+    return "bench/repo-" + (i / 3 % entities);
   }
 
   private static int commits(int i) {
@@ -100,6 +119,15 @@ final class LoadPlan {
 
   int distinctEvents() {
     return events.size();
+  }
+
+  int entities() {
+    return entities;
+  }
+
+  /** The event the {@code n}-th delivery carries, unsigned: what the inline design at the database alone writes. */
+  Event event(int n) {
+    return events.get(sendOrder.get(n));
   }
 
   /** The {@code n}-th delivery of the plan, signed now. */
@@ -128,8 +156,8 @@ final class LoadPlan {
   void addExpected(ExpectedState expected) {
     for (int i = 0; i < events.size(); i++) {
       switch (i % 3) {
-        case 0 -> expected.invoicePaid(customer(i), amount(i));
-        case 1 -> expected.push(repository(i), commits(i));
+        case 0 -> expected.invoicePaid(customer(i, entities), amount(i));
+        case 1 -> expected.push(repository(i, entities), commits(i));
         default -> expected.order(orderId(i), 0, total(i), "paid");
       }
     }

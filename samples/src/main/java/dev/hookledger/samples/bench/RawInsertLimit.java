@@ -49,40 +49,64 @@ final class RawInsertLimit {
   /** Inserts {@code rows} distinct rows over {@code connections} connections, each row committed alone. */
   Result measure(int connections, int rows) throws InterruptedException {
     int runId = run.incrementAndGet();
+    return loop(jdbcUrl, connections, rows, "the raw insert loop", c -> {
+      PreparedStatement ps = c.prepareStatement("insert into bench_raw_insert (id, body) values (?, ?) on conflict do nothing");
+      return n -> {
+        ps.setString(1, "raw-" + runId + "-" + n);
+        ps.setBytes(2, body);
+        ps.executeUpdate();
+      };
+    });
+  }
+
+  /** What one client does with the {@code n}-th row, on the connection it was made for. */
+  interface RowWriter {
+    void write(int n) throws SQLException;
+  }
+
+  /** Makes a client's {@link RowWriter} on its own connection. */
+  interface WriterFactory {
+    RowWriter on(Connection c) throws SQLException;
+  }
+
+  /**
+   * Writes rows 0 to {@code rows - 1} with {@code connections} clients, each on its own connection and
+   * taking the next row as soon as its previous one is written, timing each row.
+   */
+  static Result loop(String jdbcUrl, int connections, int rows, String what, WriterFactory writers)
+      throws InterruptedException {
     long[] latencies = new long[rows];
     AtomicInteger next = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(connections, r -> new Thread(r, "bench-raw-insert"));
+    ExecutorService pool = Executors.newFixedThreadPool(connections, r -> new Thread(r, "bench-database-client"));
     List<Connection> opened = new ArrayList<>();
     try {
+      List<RowWriter> clients = new ArrayList<>();
       for (int i = 0; i < connections; i++) {
-        opened.add(DriverManager.getConnection(jdbcUrl));
+        Connection c = DriverManager.getConnection(jdbcUrl);
+        opened.add(c);
+        clients.add(writers.on(c));
       }
       long start = System.nanoTime();
-      List<Future<?>> clients = new ArrayList<>();
-      for (Connection c : opened) {
-        clients.add(pool.submit(() -> {
-          try (PreparedStatement ps = c.prepareStatement(
-              "insert into bench_raw_insert (id, body) values (?, ?) on conflict do nothing")) {
-            for (int n = next.getAndIncrement(); n < rows; n = next.getAndIncrement()) {
-              long t0 = System.nanoTime();
-              ps.setString(1, "raw-" + runId + "-" + n);
-              ps.setBytes(2, body);
-              ps.executeUpdate();
-              latencies[n] = System.nanoTime() - t0;
-            }
+      List<Future<?>> running = new ArrayList<>();
+      for (RowWriter w : clients) {
+        running.add(pool.submit(() -> {
+          for (int n = next.getAndIncrement(); n < rows; n = next.getAndIncrement()) {
+            long t0 = System.nanoTime();
+            w.write(n);
+            latencies[n] = System.nanoTime() - t0;
           }
           return null;
         }));
       }
-      for (Future<?> f : clients) {
+      for (Future<?> f : running) {
         f.get();
       }
       long elapsed = System.nanoTime() - start;
       return new Result(connections, rows, elapsed, new Latencies(Arrays.stream(latencies).filter(l -> l > 0).toArray()));
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot connect for the raw insert loop: " + e.getMessage(), e);
+      throw new IllegalStateException("cannot connect for " + what + ": " + e.getMessage(), e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("the raw insert loop failed: " + e.getCause(), e.getCause());
+      throw new IllegalStateException(what + " failed: " + e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
       for (Connection c : opened) {

@@ -28,7 +28,8 @@ class BenchCommandTest {
     }
     String report = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, report);
-    assertTrue(report.startsWith("hookledger bench: 45 deliveries (36 distinct events, 20% redeliveries), 3 clients"), report);
+    assertTrue(report.startsWith("hookledger bench: 45 deliveries (36 distinct events, 20% redeliveries), 3 clients in a"
+        + " second process, 256 entities"), report);
     assertTrue(report.contains("  answers            36 x 200 accepted, 9 x 200 duplicate\n"), report);
     assertTrue(report.matches("(?s).*throughput         \\d+ deliveries/s \\(45 in [0-9.]+ s\\).*"), report);
     assertTrue(report.matches("(?s).*accept latency     p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms.*"), report);
@@ -38,6 +39,14 @@ class BenchCommandTest {
     assertTrue(report.matches("(?s).*raw limit \\(a\\)      \\d+ durable single-row inserts/s over 3 connections \\(45 in .*"), report);
     assertTrue(report.matches("(?s).*raw, half load     \\d+ durable single-row inserts/s over 1 connections \\(22 in .*"), report);
     assertTrue(report.matches("(?s).*acked \\(b\\)/\\(a\\)      [0-9.]+ of the raw limit.*"), report);
+    assertTrue(report.matches("(?s).*inline, db \\(i\\)     \\d+ events/s settled \\(45 deliveries in [0-9.]+ s, p50 .*"), report);
+    assertTrue(report.matches("(?s).*hand-written \\(h\\)   \\d+ events/s settled \\(\\d+ deliveries/s over HTTP\\), [0-9.]+ of \\(i\\).*"),
+        report);
+    assertTrue(report.matches("(?s).*while processing   p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);
+    assertTrue(report.matches("(?s).*JVM CPU            \\d+ us per settled event \\(the server's JVM.*"), report);
+    assertTrue(report.matches("(?s).*targets            settled \\(c\\)/\\(i\\) [0-9.]+ \\(target >= 0.8\\), \\(c\\)/\\(h\\) [0-9.]+,"
+        + " \\(h\\)/\\(i\\) [0-9.]+; acked \\(b\\)/\\(a\\) [0-9.]+ \\(target >= 0.8\\).*"), report);
+    assertTrue(report.matches("(?s).*    1-client p50     [0-9.]+x one raw insert idle, [0-9.]+x while processing.*"), report);
     assertTrue(report.matches("(?s).*settled \\(c\\)/\\(a\\)    [0-9.]+ of the raw limit.*"), report);
     assertTrue(report.matches("(?s).*at half load       p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);
     assertTrue(report.matches("(?s).*at 1 client        p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);
@@ -95,5 +104,14 @@ class BenchCommandTest {
     int code = cli.execute("--deliveries", "5000000");
     assertEquals(2, code);
     assertTrue(err.toString().startsWith("deliveries must be between 1 and 200000, but was 5000000"), err.toString());
+  }
+
+  @Test
+  void refusesNoEntitiesNamingTheValue() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--entities", "0"));
+    assertTrue(err.toString().startsWith("entities must be between 1 and 1000000, but was 0"), err.toString());
   }
 }

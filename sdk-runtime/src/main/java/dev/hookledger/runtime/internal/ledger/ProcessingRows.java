@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.val;
 
 import dev.hookledger.runtime.EventStatus;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record1;
 import org.jooq.SelectConditionStep;
+import org.jooq.impl.DefaultTransactionProvider;
 
 /**
  * The ledger statements of the processing path: check a lease, settle a row, reschedule or bury a
@@ -26,6 +28,15 @@ public final class ProcessingRows {
   private final AttemptRows attempts;
   private final int maxAttempts;
   private final String settleLeasedSql;
+  /**
+   * {@link #settleLeasedSql} and {@code COMMIT} as one request, one round trip: the count of settled
+   * rows divides one, so a settle that found the lease gone (no row) fails with division by zero,
+   * and the server skips the {@code COMMIT} that follows it in the same request (an error discards
+   * the rest up to the Sync), leaving the transaction aborted for the caller to roll back.
+   */
+  private final String settleLeasedAndCommitSql;
+  /** Whether the runtime's transactions are jOOQ's own on a connection of their own, which it may commit itself. */
+  private final boolean commitsItself;
 
   /** @param maxAttempts the retry policy's, recorded on each row this settles or fails */
   public ProcessingRows(DSLContext dsl, EventTable events, int maxAttempts) {
@@ -43,7 +54,45 @@ public final class ProcessingRows {
         .where(PROVIDER.eq(val(""))).and(SCOPE.eq(val(""))).and(EVENT_ID.eq(val("")))
         .and(STATUS.eq(inline(StatusColumn.sql(EventStatus.PROCESSING))))
         .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 7);
+    this.settleLeasedAndCommitSql = "with settled as (" + settleLeasedSql + " returning 1)"
+        + " select 1 / count(*) from settled; commit";
+    this.commitsItself = dsl.configuration().transactionProvider() instanceof DefaultTransactionProvider;
   }
+
+  /**
+   * Whether {@link #settleLeasedAndCommit} may be used: the runtime's transactions are jOOQ's own. Under an
+   * application's transaction manager (Spring's) only that manager commits.
+   */
+  public boolean commitsWithSettle() {
+    return commitsItself;
+  }
+
+  /**
+   * As {@link #settleLeased}, and commits the transaction in the same round trip: the fence is checked
+   * by the server, which fails the transaction instead of committing it when the lease no longer
+   * holds. The connection's commit that follows (jOOQ's) then finds no transaction open and sends
+   * nothing. Only where {@link #commitsWithSettle()}.
+   *
+   * @return false if the lease no longer held (taken over): nothing was committed, and the caller
+   *     must roll back
+   */
+  public boolean settleLeasedAndCommit(DSLContext tx, Lease lease, EventStatus status) {
+    return tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(settleLeasedAndCommitSql)) {
+        bindSettle(ps, lease, status);
+        ps.execute();
+        return true;
+      } catch (SQLException e) {
+        if (DIVISION_BY_ZERO.equals(e.getSQLState())) {
+          return false;
+        }
+        throw e;
+      }
+    });
+  }
+
+  /** What the settle's fence raises, and only it can in that statement: no row settled. */
+  private static final String DIVISION_BY_ZERO = "22012";
 
   /**
    * Settles a leased row if {@code lease} still holds, in one statement: the fenced
@@ -59,16 +108,20 @@ public final class ProcessingRows {
   public boolean settleLeased(DSLContext tx, Lease lease, EventStatus status) {
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(settleLeasedSql)) {
-        ps.setString(1, StatusColumn.sql(status));
-        ps.setInt(2, maxAttempts);
-        ps.setString(3, lease.key().provider());
-        ps.setString(4, lease.key().scope());
-        ps.setString(5, lease.key().eventId());
-        ps.setString(6, lease.owner());
-        ps.setInt(7, lease.attempt());
+        bindSettle(ps, lease, status);
         return ps.executeUpdate() == 1;
       }
     });
+  }
+
+  private void bindSettle(PreparedStatement ps, Lease lease, EventStatus status) throws SQLException {
+    ps.setString(1, StatusColumn.sql(status));
+    ps.setInt(2, maxAttempts);
+    ps.setString(3, lease.key().provider());
+    ps.setString(4, lease.key().scope());
+    ps.setString(5, lease.key().eventId());
+    ps.setString(6, lease.owner());
+    ps.setInt(7, lease.attempt());
   }
 
   /**

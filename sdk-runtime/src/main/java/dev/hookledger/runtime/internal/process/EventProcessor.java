@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * One attempt at one leased event, in one transaction: check the lease unless it is fresh, ask the
  * ordering guard, run the matching {@code @OnEvent} methods with that transaction, then settle the
  * row with one statement fenced by the lease's owner and attempt; after the commit, run the
- * {@code afterCommit} actions. A fresh event costs one commit and, besides its handlers' own
- * statements, one statement (two with the ordering guard). A handler failure
+ * {@code afterCommit} actions. A fresh event costs, besides its handlers' own statements, one
+ * round trip that settles and commits (two with the ordering guard) where the runtime's transactions
+ * are jOOQ's own, and a settle and a commit under an application's transaction manager. A handler failure
  * rolls all of it back and is then recorded by {@link Retries}; a lease taken over meanwhile rolls
  * it back and records nothing (the new holder decides). Thread-safe; any number of threads may
  * process at once.
@@ -40,6 +41,7 @@ public final class EventProcessor {
   private final Retries retries;
   private final WebhookListener listener;
   private final HandlerDeadline deadline;
+  private final boolean settleAndCommit;
 
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
       Retries retries, WebhookListener listener, HandlerDeadline deadline) {
@@ -50,6 +52,7 @@ public final class EventProcessor {
     this.retries = retries;
     this.listener = listener;
     this.deadline = deadline;
+    this.settleAndCommit = rows.commitsWithSettle();
   }
 
   /**
@@ -69,10 +72,14 @@ public final class EventProcessor {
           throw new LeaseLostException(lease, "before it started");
         }
         Settled s = dispatch(tx, lease.event(), lease.attempt());
-        if (!rows.settleLeased(tx, lease, s.status())) {
+        rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
+        // the fenced settle is the last statement; where the runtime commits itself, the COMMIT rides
+        // in its round trip (one fewer per event), and the server fails the transaction when the fence does
+        boolean held = settleAndCommit ? rows.settleLeasedAndCommit(tx, lease, s.status())
+            : rows.settleLeased(tx, lease, s.status());
+        if (!held) {
           throw new LeaseLostException(lease, "while its handlers ran");
         }
-        rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
         return s;
       });
       return Optional.of(committed(settled, start));
