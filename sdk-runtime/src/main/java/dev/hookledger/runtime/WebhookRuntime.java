@@ -26,6 +26,7 @@ import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
@@ -182,7 +183,7 @@ public final class WebhookRuntime implements AutoCloseable {
     this.notifier = new Notifier(dsl, schema);
     ProcessingRows rows = new ProcessingRows(dsl, events, b.retryPolicy.maxAttempts());
     this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
-        new Retries(rows, b.retryPolicy, listener), listener, deadline);
+        new Retries(rows, b.retryPolicy, listener), listener, deadline, new AppliedRows(schema));
     this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
         MAX_BATCH_BYTES, MAX_COMMIT_WAIT, "hookledger-" + schema);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,

@@ -7,6 +7,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
+import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.AttemptRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
@@ -34,9 +35,11 @@ final class SettledPruner {
   private final EventTable events;
   private final int batchSize;
   private final AttemptRows attempts;
+  private final AppliedRows applied;
 
   SettledPruner(DSLContext db, EventTable events, int batchSize) {
     this.attempts = new AttemptRows(events.schema());
+    this.applied = new AppliedRows(events.schema());
     this.db = db;
     this.events = events;
     this.batchSize = batchSize;
@@ -76,7 +79,9 @@ final class SettledPruner {
             .returning(PROVIDER, SCOPE, EVENT_ID, SETTLED_AT)
             .fetch();
         // their attempts go with them, in the same transaction: no attempt outlives its event
-        attempts.deleteOf(tx, gone.map(r -> new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID))));
+        List<EventKey> keys = gone.map(r -> new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)));
+        attempts.deleteOf(tx, keys);
+        applied.deleteOf(tx, keys);
         return gone.map(r -> r.get(SETTLED_AT));
       });
       n = settled.size();

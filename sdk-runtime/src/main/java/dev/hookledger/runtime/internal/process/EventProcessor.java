@@ -8,6 +8,7 @@ import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
+import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * ordering guard, run the matching {@code @OnEvent} methods with that transaction, then settle the
  * row with one statement fenced by the lease's owner and attempt; after the commit, run the
  * {@code afterCommit} actions. A fresh event costs one commit and, besides its handlers' own
- * statements, one statement (two with the ordering guard). A handler failure
+ * statements, two statements (three with the ordering guard): the record of the handlers that apply
+ * it ({@link AppliedRows}, which also skips any a backfill already ran) and the settle. A handler failure
  * rolls all of it back and is then recorded by {@link Retries}; a lease taken over meanwhile rolls
  * it back and records nothing (the new holder decides). Thread-safe; any number of threads may
  * process at once.
@@ -40,9 +42,10 @@ public final class EventProcessor {
   private final Retries retries;
   private final WebhookListener listener;
   private final HandlerDeadline deadline;
+  private final Dispatcher.AppliedHandlers applied;
 
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
-      Retries retries, WebhookListener listener, HandlerDeadline deadline) {
+      Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied) {
     this.dsl = dsl;
     this.rows = rows;
     this.dispatcher = dispatcher;
@@ -50,6 +53,7 @@ public final class EventProcessor {
     this.retries = retries;
     this.listener = listener;
     this.deadline = deadline;
+    this.applied = (invocation, names) -> applied.record(invocation.tx(), EventKey.of(invocation.event()), names);
   }
 
   /**
@@ -117,8 +121,9 @@ public final class EventProcessor {
   private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt) {
     TransactionEventContext context = new TransactionEventContext(event, attempt);
     boolean stale = dispatcher.skipsStale(event) && guard.isStale(tx, event);
-    Dispatcher.Dispatched d = deadline.run(tx, event, () -> dispatcher.dispatch(new Invocation(event, tx, context), stale));
-    EventStatus status = d.invoked() > 0 ? EventStatus.DONE : d.skippedStale() > 0 ? EventStatus.STALE : EventStatus.IGNORED;
+    Dispatcher.Dispatched d = deadline.run(tx, event,
+        () -> dispatcher.dispatch(new Invocation(event, tx, context), stale, null, applied));
+    EventStatus status = d.invoked() + d.alreadyApplied() > 0 ? EventStatus.DONE : d.skippedStale() > 0 ? EventStatus.STALE : EventStatus.IGNORED;
     return new Settled(event, status, attempt, context);
   }
 }
