@@ -25,6 +25,7 @@ import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
+import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
@@ -42,6 +43,7 @@ import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.ledger.ShadowRows;
 import dev.hookledger.runtime.internal.process.EntityVersionGuard;
 import dev.hookledger.runtime.internal.process.EventHandOff;
+import dev.hookledger.runtime.internal.process.BackfillStep;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.HandlerDeadline;
 import dev.hookledger.runtime.internal.process.Retries;
@@ -159,6 +161,9 @@ public final class WebhookRuntime implements AutoCloseable {
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private volatile WorkerPool pool;
   private volatile InboxAdmin admin;
+  private final Set<String> handlerNames;
+  private final BackfillStep backfillStep;
+  private volatile BackfillWorker backfills;
 
   private WebhookRuntime(Builder b, ProviderRegistry providers, Dispatcher dispatcher, DataSource dataSource,
       HikariDataSource ownedPool) {
@@ -182,8 +187,11 @@ public final class WebhookRuntime implements AutoCloseable {
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, schema);
     ProcessingRows rows = new ProcessingRows(dsl, events, b.retryPolicy.maxAttempts());
-    this.processor = new EventProcessor(dsl, rows, dispatcher, new EntityVersionGuard(new EntityVersions(schema), clock),
+    EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(schema), clock);
+    this.processor = new EventProcessor(dsl, rows, dispatcher, guard,
         new Retries(rows, b.retryPolicy, listener), listener, deadline, new AppliedRows(schema));
+    this.handlerNames = Set.copyOf(dispatcher.names());
+    this.backfillStep = new BackfillStep(dsl, events, dispatcher, guard, deadline, b.retryPolicy, owner, b.lease);
     this.writer = GroupCommit.of(dataSource, events, b.ledgerWriters, b.receiveQueueCapacity, MAX_BATCH,
         MAX_BATCH_BYTES, MAX_COMMIT_WAIT, "hookledger-" + schema);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor,
@@ -239,6 +247,10 @@ public final class WebhookRuntime implements AutoCloseable {
       pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener,
           "hookledger-" + schema);
     }
+    if (pool != null && !handlerNames.isEmpty()) {
+      backfills = BackfillWorker.start(dsl, new EventTable(schema), backfillStep, handlerNames, owner, inbox.lease(),
+          inbox.pollInterval(), "hookledger-" + schema + "-backfill");
+    }
     writer.start();
     PoolSettings.logInBackground(dataSource, "hookledger-" + schema);
     state.set(State.STARTED);
@@ -275,6 +287,10 @@ public final class WebhookRuntime implements AutoCloseable {
     }
     // deliveries already queued are written (and their events handed to the pool) before it closes
     writer.close(inbox.shutdownTimeout());
+    BackfillWorker w = backfills;
+    if (w != null) {
+      w.close();
+    }
     WorkerPool p = pool;
     if (p != null) {
       p.close();
@@ -338,7 +354,7 @@ public final class WebhookRuntime implements AutoCloseable {
     if (a == null) {
       // built once: a load balancer polls health(), which reads the backlog through it
       a = InboxAdmin.builder(dataSource).schema(schema).clock(clock)
-          .maxAttempts(inbox.retryPolicy().maxAttempts()).build();
+          .maxAttempts(inbox.retryPolicy().maxAttempts()).handlers(handlerNames).build();
       admin = a;
     }
     return a;

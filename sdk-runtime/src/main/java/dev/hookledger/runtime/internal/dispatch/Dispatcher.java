@@ -99,6 +99,16 @@ public final class Dispatcher {
     return false;
   }
 
+  /** The names of the registered methods, in dispatch order. */
+  public List<String> names() {
+    return methods.stream().map(HandlerMethod::name).toList();
+  }
+
+  /** The names of the methods that match {@code event}, in dispatch order. */
+  public List<String> names(WebhookEvent event) {
+    return methods.stream().filter(m -> m.matches(event)).map(HandlerMethod::name).toList();
+  }
+
   /** Whether every one of {@code names} is a registered method's name. */
   public boolean registers(Collection<String> names) {
     return methods.stream().map(HandlerMethod::name).toList().containsAll(names);
