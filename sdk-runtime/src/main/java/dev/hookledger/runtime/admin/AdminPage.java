@@ -44,9 +44,13 @@ final class AdminPage {
 
   private AdminPage() {}
 
-  /** @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone */
+  /**
+   * @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone
+   * @param backfills the ledger's backfills, newest first
+   */
   static String render(InboxStatus status, RefusedDeliveries refused, List<CauseCount> causes, Throughput throughput,
-      EventPage page, Filters filters, String error, String base, String guardHeader, String nonce) {
+      EventPage page, Filters filters, String error, String base, String guardHeader, String nonce,
+      List<Backfill> backfills) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
@@ -66,6 +70,7 @@ final class AdminPage {
     if (refused != null) {
       RefusedSection.render(h, refused, status.asOf());
     }
+    BackfillSection.render(h, backfills, status.asOf());
     AdminHtml.end(h, nonce, guardHeader);
     return h.toString();
   }

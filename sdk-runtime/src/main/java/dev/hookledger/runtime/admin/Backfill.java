@@ -13,7 +13,8 @@ import java.util.Optional;
  * @param type the type pattern of its events
  * @param since the start of its window; null for the oldest kept
  * @param until the end of its window (exclusive)
- * @param selected the events its window held when it started
+ * @param selected the events its window held when it started (events of the window that settle
+ *     later, such as ones waiting then, are visited too: see {@link #total()})
  * @param applied events a named handler applied
  * @param skipped events every named handler had applied already, legacy events it skips, events no
  *     named handler matches, and events waiting for live processing (which runs every handler)
@@ -30,12 +31,17 @@ public record Backfill(long id, List<String> handlers, String provider, String t
     return applied + skipped + failed;
   }
 
+  /** The events it visits, as far as known now: those selected at its start, or more if more were visited. */
+  public long total() {
+    return Math.max(selected, visited());
+  }
+
   /** Progress between 0 and 1; 1 when done. */
   public double progress() {
     if (status == BackfillStatus.DONE) {
       return 1;
     }
-    return selected == 0 ? 0 : Math.min(1, (double) visited() / selected);
+    return total() == 0 ? 0 : (double) visited() / total();
   }
 
   /** The node running it; empty if none holds it now. */
