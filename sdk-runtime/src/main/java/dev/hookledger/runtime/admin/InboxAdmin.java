@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
 import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.admin.Reconciler;
 import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
@@ -15,6 +16,7 @@ import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.receive.ReplayRecorder;
+import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
@@ -370,6 +372,31 @@ public final class InboxAdmin {
     ReplayReport report = new ReplayReport(fetched.fetched(), sink.recorded(), sink.alreadyReceived(),
         fetched.redelivered(), fetched.pages());
     log.info("replay of {} since {}: {}", source.provider(), since, report);
+    return report;
+  }
+
+  /**
+   * Compares what {@code source}'s provider lists for {@code [since, until)} with the ledger,
+   * without writing anything (nor asking the provider to redeliver): events the provider has that
+   * the ledger lacks, events the ledger has that the provider does not list, and events both have
+   * whose status differs.
+   *
+   * @throws UnsupportedOperationException if the provider's API cannot list its events, saying why
+   * @throws dev.hookledger.WebhookException with the provider's error
+   */
+  public ReconcileReport reconcile(ReplaySource source, Instant since, Instant until) {
+    requireNonNull(source, "source");
+    requireNonNull(since, "since");
+    requireNonNull(until, "until");
+    if (!until.isAfter(since)) {
+      throw new IllegalArgumentException("until (" + until + ") must be after since (" + since + ")");
+    }
+    List<ListedEvent> listed = source.list(since, until);
+    ReconcileReport report = LedgerErrors.guard(events.schema(),
+        () -> new Reconciler(events).reconcile(db, source.provider(), since, until, listed));
+    log.info("reconcile of {} from {} to {}: {} listed, {} in the ledger, {} missing, {} unlisted, {} differing",
+        source.provider(), since, until, report.listed(), report.ledger(), report.missing().size(),
+        report.unlisted().size(), report.differing().size());
     return report;
   }
 

@@ -2,7 +2,9 @@ package dev.hookledger.runtime.cli;
 
 import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.ReconcileReport;
 import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.admin.ReconcileJson;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Parameters;
     "Fetch missed events from the provider's API.",
     "Events the ledger does not have are recorded as pending; those it has are skipped.",
     "What a provider's API can replay, and for how long, is in its module's README.",
-    "Settings come from --set KEY=VALUE or the environment variable HOOKLEDGER_<PROVIDER>_<SETTING>."})
+    "Settings come from --set KEY=VALUE or the environment variable HOOKLEDGER_<PROVIDER>_<SETTING>.",
+    "--dry-run lists what the provider has since then that the ledger lacks (what a replay would fetch); writes nothing."})
 final class ReplayCommand extends AdminCommand {
   @Parameters(index = "0", paramLabel = "PROVIDER", description = "the provider id, as its adapter names it")
   private String provider;
@@ -37,11 +40,24 @@ final class ReplayCommand extends AdminCommand {
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a setting of the provider's replay source (e.g. api-key=...)")
   private Map<String, String> settings = new LinkedHashMap<>();
 
+  @Option(names = "--dry-run", description = "list what a replay would fetch (events the ledger lacks); write nothing")
+  private boolean dryRun;
+
   @Override
   public void run() {
     Instant from = parseSince(since, Clock.systemUTC());
     InboxAdmin admin = cli.admin();
     ReplaySource source = new ReplaySources(System.getenv()).create(provider, settings);
+    if (dryRun) {
+      // the provider's list through the replay's own paging, compared by key: nothing fetched is recorded
+      ReconcileReport r = admin.reconcile(source, from, Clock.systemUTC().instant());
+      StringBuilder text = new StringBuilder(provider + " replay since " + from + " (dry run): the provider lists "
+          + r.listed() + " events, " + r.missing().size() + " not in the ledger would be fetched; nothing was written\n");
+      ReconcileJson.section(text, "would fetch", r.missing());
+      cli.print(line(), ReconcileJson.report(r).put("dryRun", true).set("wouldFetch", ReconcileJson.entries(r.missing())),
+          text.toString().stripTrailing());
+      return;
+    }
     ReplayReport r = admin.replay(source, from, Optional.ofNullable(type));
     cli.print(line(), AdminJson.replay(provider, r), provider + " replay since " + from + ": fetched "
         + r.fetched() + ", recorded " + r.recorded() + " new (pending), " + r.alreadyReceived()
