@@ -13,12 +13,10 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "replay", description = {
     "Fetch missed events from the provider's API.",
@@ -27,27 +25,21 @@ import picocli.CommandLine.Parameters;
     "Settings come from --set KEY=VALUE or the environment variable HOOKLEDGER_<PROVIDER>_<SETTING>.",
     "--dry-run lists what the provider has since then that the ledger lacks (what a replay would fetch); writes nothing."})
 final class ReplayCommand extends AdminCommand {
-  @Parameters(index = "0", paramLabel = "PROVIDER", description = "the provider id, as its adapter names it")
-  private String provider;
-
-  @Option(names = "--since", required = true, paramLabel = "WHEN",
-      description = "an ISO instant (2025-03-01T08:00:00Z), a date (UTC midnight) or a duration back from now (2h, 3d)")
-  private String since;
+  @Mixin
+  private ProviderSourceOptions source;
 
   @Option(names = "--type", description = "only events of this type, where the provider can filter")
   private String type;
-
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a setting of the provider's replay source (e.g. api-key=...)")
-  private Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(names = "--dry-run", description = "list what a replay would fetch (events the ledger lacks); write nothing")
   private boolean dryRun;
 
   @Override
   public void run() {
-    Instant from = parseSince(since, Clock.systemUTC());
+    Instant from = this.source.since(Clock.systemUTC());
     InboxAdmin admin = cli.admin();
-    ReplaySource source = new ReplaySources(System.getenv()).create(provider, settings);
+    String provider = this.source.provider;
+    ReplaySource source = this.source.source();
     if (dryRun) {
       // the provider's list through the replay's own paging, compared by key: nothing fetched is recorded
       ReconcileReport r = admin.reconcile(source, from, Clock.systemUTC().instant());

@@ -53,11 +53,7 @@ class HandlerBookkeepingTest {
   void anEventBackInTheQueueDoesNotApplyAHandlerTwice() {
     receive(runtime, "evt_2", "job.count", "{}");
     awaitStatus(db, "evt_2", "done");
-    // what an operator's reset, a backfill's failure or a future path may do: the event waits again
-    db.execute("update hookledger.event set status = 'pending', available_at = now(), settled_at = null"
-        + " where event_id = 'evt_2'");
-    Await.until("evt_2 settled again", () -> number(db,
-        "select count(*) from hookledger.event where event_id = 'evt_2' and status = 'done' and attempts = 2") == 1);
+    settleAgain("evt_2");
     assertEquals(1, number(db, "select n from effect_count where event_id = 'evt_2'"), "counted once");
     assertEquals(1, number(db, "select count(*) from audit where event_id = 'evt_2'"), "audited once");
   }
@@ -67,12 +63,20 @@ class HandlerBookkeepingTest {
     receive(runtime, "evt_3", "job.count", "{}");
     awaitStatus(db, "evt_3", "done");
     db.execute("delete from hookledger.handler_applied where event_id = 'evt_3' and handler = 'audit'");
-    db.execute("update hookledger.event set status = 'pending', available_at = now(), settled_at = null"
-        + " where event_id = 'evt_3'");
-    Await.until("evt_3 settled again", () -> number(db,
-        "select count(*) from hookledger.event where event_id = 'evt_3' and status = 'done' and attempts = 2") == 1);
+    settleAgain("evt_3");
     assertEquals(1, number(db, "select n from effect_count where event_id = 'evt_3'"), "counted once");
     assertEquals(2, number(db, "select count(*) from audit where event_id = 'evt_3'"), "audit, not recorded, ran again");
+  }
+
+  /**
+   * Puts a settled event back in the queue, as an operator's reset, a backfill's failure or a future
+   * path may, and waits until the workers settled it again.
+   */
+  private void settleAgain(String id) {
+    db.execute("update hookledger.event set status = 'pending', available_at = now(), settled_at = null"
+        + " where event_id = '" + id + "'");
+    Await.until(id + " settled again", () -> number(db, "select count(*) from hookledger.event where event_id = ?"
+        + " and status = 'done' and attempts = 2", id) == 1);
   }
 
   /** A second handler of the same type, named explicitly. */
