@@ -147,14 +147,17 @@ public final class Dispatcher {
       return new Dispatched(0, skipped, 0);
     }
     Set<String> toRun = applied.record(invocation, due.stream().map(HandlerMethod::name).toList());
-    int invoked = 0;
+    List<String> ran = new ArrayList<>();
     for (HandlerMethod m : due) {
       if (toRun.contains(m.name())) {
         m.invoke(invocation);
-        invoked++;
+        ran.add(m.name());
       }
     }
-    return new Dispatched(invoked, skipped, due.size() - invoked);
+    if (!ran.isEmpty()) {
+      applied.ran(invocation, ran);
+    }
+    return new Dispatched(ran.size(), skipped, due.size() - ran.size());
   }
 
   /**
@@ -175,10 +178,13 @@ public final class Dispatcher {
     AppliedHandlers NONE = (invocation, names) -> Set.copyOf(names);
 
     /**
-     * Records {@code names} as applied to the invocation's event, in its transaction, before they run.
+     * Asked, in the invocation's transaction, before any of {@code names} runs.
      *
-     * @return the names that were not recorded before: only these run
+     * @return the names not recorded as applied to the event: only these run
      */
     Set<String> record(Invocation invocation, List<String> names);
+
+    /** Told, in the same transaction, which of them ran and returned. */
+    default void ran(Invocation invocation, List<String> names) {}
   }
 }

@@ -13,18 +13,21 @@ import org.jooq.impl.DSL;
 
 /**
  * The {@code handler_applied} table (V8): which named {@code @OnEvent} methods have applied which
- * event. Written inside the handlers' own transaction, before they run, by one statement per event
- * for all of its handlers, {@code INSERT ... SELECT unnest(?) ON CONFLICT DO NOTHING RETURNING
- * handler}: the names it returns were not recorded yet, and only those run. The primary key decides
- * a race between a live attempt and a backfill of one event: the second insert waits for the first
- * transaction and then finds the row (it ran) or not (it rolled back). So live processing, retries,
- * replays and backfills never apply one handler to one event twice. Thread-safe.
+ * event, written inside the handlers' own transaction by one statement per event for all of its
+ * handlers, {@code INSERT ... SELECT unnest(?) ON CONFLICT DO NOTHING RETURNING handler}, before
+ * they run: only the names it returns run (a first attempt, a backfill visit). A later attempt (a
+ * retry, a takeover) reads it first and inserts after its handlers ran, since the attempt it took
+ * over may hold uncommitted rows of the key for as long as its handler hangs. Live processing and a backfill never visit one event at once:
+ * a backfill takes only settled events, under a row lock. So live processing, retries, replays and
+ * backfills never apply one handler to one event twice. Thread-safe.
  *
  * <p>A {@code done} event with no row at all was settled before this bookkeeping existed (a
  * <em>legacy</em> event): every handler registered then applied it, which the ledger cannot name.
  */
 public final class AppliedRows {
   private final String recordSql;
+  private static final org.jooq.Field<String> HANDLER = DSL.field(DSL.name("handler"), org.jooq.impl.SQLDataType.VARCHAR);
+
   private final Table<Record> table;
 
   public AppliedRows(String schema) {
@@ -33,6 +36,18 @@ public final class AppliedRows {
     this.recordSql = "insert into \"" + schema + "\".handler_applied (provider, scope, event_id, handler) "
         + "select ?, ?, ?, h from unnest(?::text[]) as h order by h "
         + "on conflict (provider, scope, event_id, handler) do nothing returning handler";
+  }
+
+  /**
+   * The names, among {@code names}, that the ledger records as applied to {@code key}: a plain read,
+   * which waits for no lock (a worker whose lease was taken over may hold uncommitted rows of the
+   * same key for as long as its handler hangs).
+   */
+  public Set<String> appliedOf(DSLContext tx, EventKey key, List<String> names) {
+    return new HashSet<>(tx.select(HANDLER).from(table)
+        .where(AttemptRows.PROVIDER.eq(key.provider())).and(AttemptRows.SCOPE.eq(key.scope()))
+        .and(AttemptRows.EVENT_ID.eq(key.eventId())).and(HANDLER.in(names))
+        .fetch(HANDLER));
   }
 
   /**

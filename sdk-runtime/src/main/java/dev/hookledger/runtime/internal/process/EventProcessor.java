@@ -15,7 +15,10 @@ import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
@@ -26,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * ordering guard, run the matching {@code @OnEvent} methods with that transaction, then settle the
  * row with one statement fenced by the lease's owner and attempt; after the commit, run the
  * {@code afterCommit} actions. A fresh event costs one commit and, besides its handlers' own
- * statements, two statements (three with the ordering guard): the record of the handlers that apply
- * it ({@link AppliedRows}, which also skips any a backfill already ran) and the settle. A handler failure
+ * statements, two statements (three with the ordering guard): the record of its handlers
+ * ({@link AppliedRows}: inserted before they run, returning those not applied yet) and the settle. A
+ * later attempt (a retry, a takeover) reads that record first and inserts after its handlers, so that
+ * it never waits for the uncommitted rows of an attempt it took over. A handler failure
  * rolls all of it back and is then recorded by {@link Retries}; a lease taken over meanwhile rolls
  * it back and records nothing (the new holder decides). Thread-safe; any number of threads may
  * process at once.
@@ -42,7 +47,7 @@ public final class EventProcessor {
   private final Retries retries;
   private final WebhookListener listener;
   private final HandlerDeadline deadline;
-  private final Dispatcher.AppliedHandlers applied;
+  private final AppliedRows applied;
 
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
       Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied) {
@@ -53,7 +58,7 @@ public final class EventProcessor {
     this.retries = retries;
     this.listener = listener;
     this.deadline = deadline;
-    this.applied = (invocation, names) -> applied.record(invocation.tx(), EventKey.of(invocation.event()), names);
+    this.applied = applied;
   }
 
   /**
@@ -65,20 +70,12 @@ public final class EventProcessor {
   public Optional<EventStatus> process(Lease lease) {
     long start = System.nanoTime();
     try {
-      Settled settled = dsl.transactionResult(cfg -> {
-        DSLContext tx = cfg.dsl();
-        // fail fast for a lease that may have been lost while queued: a fresh one cannot have been,
-        // and the check that counts is the fenced settle below
-        if (!lease.fresh() && !rows.holds(tx, lease, false)) {
-          throw new LeaseLostException(lease, "before it started");
-        }
-        Settled s = dispatch(tx, lease.event(), lease.attempt());
-        if (!rows.settleLeased(tx, lease, s.status())) {
-          throw new LeaseLostException(lease, "while its handlers ran");
-        }
-        rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
-        return s;
-      });
+      Settled settled;
+      try {
+        settled = attempt(lease, start, lease.attempt() > 1);
+      } catch (AlreadyApplied e) {
+        settled = attempt(lease, start, true);
+      }
       return Optional.of(committed(settled, start));
     } catch (LeaseLostException e) {
       log.warn("{}: {}", lease.key(), e.getMessage());
@@ -90,6 +87,30 @@ public final class EventProcessor {
       retries.failed(lease, e, e, Duration.ofNanos(System.nanoTime() - start));
     }
     return Optional.empty();
+  }
+
+  private Settled attempt(Lease lease, long start, boolean read) {
+    return dsl.transactionResult(cfg -> {
+      DSLContext tx = cfg.dsl();
+      // fail fast for a lease that may have been lost while queued: a fresh one cannot have been,
+      // and the check that counts is the fenced settle below
+      if (!lease.fresh() && !rows.holds(tx, lease, false)) {
+        throw new LeaseLostException(lease, "before it started");
+      }
+      Settled s = dispatch(tx, lease.event(), lease.attempt(), read);
+      if (!rows.settleLeased(tx, lease, s.status())) {
+        throw new LeaseLostException(lease, "while its handlers ran");
+      }
+      rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
+      return s;
+    });
+  }
+
+  /** Rolls back a first attempt whose handlers were found applied already by a committed transaction. */
+  private static final class AlreadyApplied extends RuntimeException {
+    AlreadyApplied() {
+      super(null, null, false, false);
+    }
   }
 
   /**
@@ -119,10 +140,41 @@ public final class EventProcessor {
    * matches: the entity's version is the newest one those methods have seen.
    */
   private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt) {
+    return dispatch(tx, event, attempt, attempt > 1);
+  }
+
+  /**
+   * @param read whether to read the record of applied handlers first: a retry, a takeover, or a first
+   *     attempt found applied already. A first attempt reads nothing (an event just received has no
+   *     record): its handlers run and are then recorded, and if the insert finds one recorded by a
+   *     committed transaction meanwhile, {@link AlreadyApplied} rolls the attempt back to run again
+   *     reading first. Recording after the handlers, never before, means an attempt never waits for
+   *     the uncommitted record of an attempt it took over while that one's handler hangs.
+   */
+  private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt, boolean read) {
     TransactionEventContext context = new TransactionEventContext(event, attempt);
     boolean stale = dispatcher.skipsStale(event) && guard.isStale(tx, event);
+    EventKey key = EventKey.of(event);
+    Dispatcher.AppliedHandlers record = new Dispatcher.AppliedHandlers() {
+      @Override
+      public Set<String> record(Invocation invocation, List<String> names) {
+        if (!read) {
+          return Set.copyOf(names);
+        }
+        Set<String> toRun = new HashSet<>(names);
+        toRun.removeAll(applied.appliedOf(tx, key, names));
+        return toRun;
+      }
+
+      @Override
+      public void ran(Invocation invocation, List<String> names) {
+        if (applied.record(tx, key, names).size() != names.size() && !read) {
+          throw new AlreadyApplied();
+        }
+      }
+    };
     Dispatcher.Dispatched d = deadline.run(tx, event,
-        () -> dispatcher.dispatch(new Invocation(event, tx, context), stale, null, applied));
+        () -> dispatcher.dispatch(new Invocation(event, tx, context), stale, null, record));
     EventStatus status = d.invoked() + d.alreadyApplied() > 0 ? EventStatus.DONE : d.skippedStale() > 0 ? EventStatus.STALE : EventStatus.IGNORED;
     return new Settled(event, status, attempt, context);
   }
