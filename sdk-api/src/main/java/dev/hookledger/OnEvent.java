@@ -45,4 +45,14 @@ public @interface OnEvent {
    * not stale. An event that every matching method skips settles as {@code stale}.
    */
   boolean skipStale() default false;
+
+  /**
+   * The handler's stable name in the ledger, which records each event this method has applied (so
+   * that live processing, retries, replays and backfills never apply it to one event twice) and by
+   * which {@code hookledger backfill --handler} names it. Empty (the default) means
+   * {@code fully.qualified.DeclaringClass#method}; give one to keep the record when the class or
+   * method is renamed or moved, or to tell overloads apart. Unique among the registered methods,
+   * not blank, no surrounding white space, at most 200 characters: registration fails otherwise.
+   */
+  String name() default "";
 }

@@ -11,9 +11,10 @@ import java.time.Instant;
  *
  * @param successful whether the endpoint answered 2xx; where {@code status_code} is missing,
  *     whether GitHub's {@code status} is {@code OK}. Redirects count as failures.
+ * @param outcome GitHub's words for the attempt: {@code HTTP 502}, or its {@code status} where no code was answered
  */
 record GitHubReplayAttempt(
-    long id, String guid, Instant deliveredAt, boolean successful, String event, String action) {
+    long id, String guid, Instant deliveredAt, boolean successful, String event, String action, String outcome) {
   private static final String WHAT = "a GitHub webhook delivery";
 
   static GitHubReplayAttempt read(JsonNode item) {
@@ -37,7 +38,9 @@ record GitHubReplayAttempt(
           deliveredAt,
           successful,
           JsonFields.requiredText(item, "event", WHAT),
-          JsonFields.text(item, "action"));
+          JsonFields.text(item, "action"),
+          code != null && code.canConvertToInt() && code.asInt() > 0 ? "HTTP " + code.asInt()
+              : item.path("status").asText("unknown"));
     } catch (WebhookException e) {
       throw new WebhookException("GitHub API listed a delivery that cannot be read: " + e.getMessage(), e);
     }

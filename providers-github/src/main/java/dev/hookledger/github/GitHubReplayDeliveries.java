@@ -36,8 +36,11 @@ final class GitHubReplayDeliveries {
    * @param missed the newest attempt of each missed event, oldest event first
    * @param events distinct events (guids) delivered or attempted in the window
    * @param pages list pages read
+   * @param newest the newest attempt of every event in the window, newest event first
+   * @param delivered the guids of which an attempt was answered 2xx
    */
-  record Window(List<GitHubReplayAttempt> missed, int events, int pages) {}
+  record Window(List<GitHubReplayAttempt> missed, int events, int pages, List<GitHubReplayAttempt> newest,
+      Set<String> delivered) {}
 
   private GitHubReplayDeliveries() {}
 
@@ -69,7 +72,8 @@ final class GitHubReplayDeliveries {
     List<GitHubReplayAttempt> missed = new ArrayList<>();
     newestByGuid.values().stream().filter(a -> !delivered.contains(a.guid())).forEach(missed::add);
     Collections.reverse(missed);
-    return new Window(List.copyOf(missed), newestByGuid.size(), pages);
+    return new Window(List.copyOf(missed), newestByGuid.size(), pages, List.copyOf(newestByGuid.values()),
+        Set.copyOf(delivered));
   }
 
   /**

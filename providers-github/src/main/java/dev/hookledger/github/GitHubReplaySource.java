@@ -8,6 +8,7 @@ import dev.hookledger.internal.replay.ApiResponse;
 import dev.hookledger.internal.replay.ProviderApiClient;
 import dev.hookledger.internal.replay.ReplayRetries;
 import dev.hookledger.internal.replay.Sleeper;
+import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySink;
 import dev.hookledger.spi.ReplaySource;
@@ -15,7 +16,9 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -116,6 +119,36 @@ public final class GitHubReplaySource implements ReplaySource {
         hook.description(), since, report.fetched(), report.pages(), window.missed().size(), report.redelivered(),
         report.recorded(), report.alreadyReceived());
     return report;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Every event (guid) of which the hook's deliveries API lists an attempt in the window, as
+   * {@link ListedEvent.Delivery#DELIVERED} if any attempt was answered 2xx, else
+   * {@link ListedEvent.Delivery#FAILED} with the newest attempt's {@code status_code} (or
+   * {@code status}). GitHub keeps deliveries for 3 days (7 on GitHub Enterprise Server).
+   */
+  @Override
+  public List<ListedEvent> list(Instant since, Instant until) {
+    requireNonNull(since, "since");
+    requireNonNull(until, "until");
+    GitHubReplayDeliveries.Window window = GitHubReplayDeliveries.read(api, hook.list(base), since, Optional.empty());
+    String scope = hook.hookId().orElse(null);
+    List<ListedEvent> listed = new ArrayList<>();
+    for (GitHubReplayAttempt a : window.newest()) {
+      if (!a.deliveredAt().isBefore(until)) {
+        continue;
+      }
+      if (scope == null) {
+        scope = fetch(a).hookId().orElseThrow(() -> new WebhookException(
+            "its request headers do not show X-GitHub-Hook-ID: set the App's hook id"));
+      }
+      boolean delivered = window.delivered().contains(a.guid());
+      listed.add(new ListedEvent(scope, a.guid(), a.type(), a.deliveredAt(),
+          delivered ? ListedEvent.Delivery.DELIVERED : ListedEvent.Delivery.FAILED, a.outcome()));
+    }
+    return List.copyOf(listed);
   }
 
   private enum Outcome { ALREADY_RECEIVED, REDELIVERED, RECORDED }

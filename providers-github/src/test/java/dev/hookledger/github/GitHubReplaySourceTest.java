@@ -23,6 +23,7 @@ import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.WebhookException;
+import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.testing.InMemoryReplaySink;
 import java.net.URI;
@@ -127,6 +128,23 @@ class GitHubReplaySourceTest {
         attempt(99, GUID_OLD, "2023-12-31T23:00:00Z", false, 502, "push", null))));
     github.stubFor(api(post(urlPathEqualTo(HOOK + "/102/attempts"))).willReturn(aResponse().withStatus(202).withBody("{}")));
     github.stubFor(api(post(urlPathEqualTo(HOOK + "/103/attempts"))).willReturn(aResponse().withStatus(202).withBody("{}")));
+  }
+
+  @Test
+  void listsEachEventOfTheWindowOnceDeliveredIfAnyAttemptWasAndNeverAsksForARedelivery() {
+    stubTwoPages();
+
+    List<ListedEvent> listed = source().build().list(SINCE, Instant.parse("2024-01-02T11:30:00Z"));
+
+    // A (12:00) is after the window; D counts as delivered by its redelivery; B and C only failed
+    assertEquals(List.of(
+        new ListedEvent("42", GUID_D, "push", Instant.parse("2024-01-02T11:00:00Z"), ListedEvent.Delivery.DELIVERED,
+            "HTTP 200"),
+        new ListedEvent("42", GUID_B, "issues.opened", Instant.parse("2024-01-02T10:00:00Z"),
+            ListedEvent.Delivery.FAILED, "HTTP 502"),
+        new ListedEvent("42", GUID_C, "push", Instant.parse("2024-01-01T09:00:00Z"), ListedEvent.Delivery.FAILED,
+            "HTTP 500")), listed);
+    assertEquals(0, posts(), "listing redelivers nothing");
   }
 
   private static int posts() {

@@ -7,6 +7,7 @@ import dev.hookledger.internal.JsonFields;
 import dev.hookledger.internal.replay.ProviderApiClient;
 import dev.hookledger.internal.replay.ReplayRetries;
 import dev.hookledger.internal.replay.Sleeper;
+import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySink;
 import dev.hookledger.spi.ReplaySource;
@@ -17,6 +18,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,12 +92,7 @@ public final class StripeReplaySource implements ReplaySource {
     requireNonNull(since, "since");
     requireNonNull(typeFilter, "typeFilter");
     requireNonNull(sink, "sink");
-    Instant earliest = clock.instant().minus(RETENTION).truncatedTo(ChronoUnit.SECONDS);
-    if (since.isBefore(earliest)) {
-      throw new IllegalArgumentException(
-          "since " + since + " is more than 30 days ago: Stripe keeps events for 30 days, so a replay can start at "
-              + earliest + " at the earliest");
-    }
+    requireRetained(since);
     int fetched = 0;
     int recorded = 0;
     int pages = 0;
@@ -119,9 +117,53 @@ public final class StripeReplaySource implements ReplaySource {
     return report;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Every event created in the window, by {@code GET /v1/events}; an event whose
+   * {@code pending_webhooks} is above zero has not been delivered to every endpoint yet
+   * ({@link ListedEvent.Delivery#PENDING}; Stripe does not say which endpoint), else it is
+   * {@link ListedEvent.Delivery#DELIVERED}.
+   *
+   * @throws IllegalArgumentException if {@code since} is more than {@link #RETENTION} ago
+   */
+  @Override
+  public List<ListedEvent> list(Instant since, Instant until) {
+    requireNonNull(since, "since");
+    requireNonNull(until, "until");
+    requireRetained(since);
+    List<ListedEvent> listed = new ArrayList<>();
+    Optional<String> cursor = Optional.empty();
+    StripeReplayPage page;
+    do {
+      page = StripeReplayPage.read(api.get(pageUri(since, Optional.of(until), Optional.empty(), cursor)).body());
+      for (WebhookEvent e : page.events()) {
+        long pending = e.payload().path("pending_webhooks").asLong(0);
+        listed.add(new ListedEvent(e.scope(), e.eventId(), e.type(), e.occurredAt().orElse(since),
+            pending > 0 ? ListedEvent.Delivery.PENDING : ListedEvent.Delivery.DELIVERED, "pending_webhooks=" + pending));
+      }
+      cursor = page.lastId();
+    } while (page.hasMore() && cursor.isPresent());
+    return List.copyOf(listed);
+  }
+
+  private void requireRetained(Instant since) {
+    Instant earliest = clock.instant().minus(RETENTION).truncatedTo(ChronoUnit.SECONDS);
+    if (since.isBefore(earliest)) {
+      throw new IllegalArgumentException(
+          "since " + since + " is more than 30 days ago: Stripe keeps events for 30 days, so a replay can start at "
+              + earliest + " at the earliest");
+    }
+  }
+
   private URI pageUri(Instant since, Optional<String> typeFilter, Optional<String> cursor) {
+    return pageUri(since, Optional.empty(), typeFilter, cursor);
+  }
+
+  private URI pageUri(Instant since, Optional<Instant> until, Optional<String> typeFilter, Optional<String> cursor) {
     StringBuilder query = new StringBuilder();
     param(query, "created[gte]", Long.toString(since.getEpochSecond()));
+    until.ifPresent(u -> param(query, "created[lt]", Long.toString(u.getEpochSecond())));
     param(query, "limit", Integer.toString(PAGE_SIZE));
     typeFilter.filter(t -> !t.equals("*")).ifPresent(t -> param(query, "type", t));
     if (deliverySuccess != null) {

@@ -21,6 +21,7 @@ import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.http.Fault;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.WebhookException;
+import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.testing.InMemoryReplaySink;
 import java.net.URI;
@@ -104,6 +105,26 @@ class StripeReplaySourceTest {
         .withStatus(status)
         .withHeader("Content-Type", "application/json")
         .withBody("{\"error\":{\"type\":\"" + type + "\",\"message\":\"" + message + "\"}}");
+  }
+
+  @Test
+  void listsEveryEventOfTheWindowPageByPageWithItsDeliveryAsPendingWebhooksSaysAndWritesNothing() {
+    String evt3 = event("evt_3", 1_700_000_600L, "invoice.paid", "in_1").replace("\"pending_webhooks\": 0",
+        "\"pending_webhooks\": 2");
+    String evt2 = event("evt_2", 1_700_000_300L, "invoice.finalized", "in_1");
+    stripe.stubFor(firstPage().withQueryParam("created[lt]", equalTo("1700000900"))
+        .willReturn(okJson(page(true, evt3))));
+    stripe.stubFor(pageAfter("evt_3").withQueryParam("created[lt]", equalTo("1700000900"))
+        .willReturn(okJson(page(false, evt2))));
+
+    List<ListedEvent> listed = source().build().list(SINCE, SINCE.plusSeconds(900));
+
+    assertEquals(List.of(
+        new ListedEvent("", "evt_3", "invoice.paid", Instant.ofEpochSecond(1_700_000_600L), ListedEvent.Delivery.PENDING,
+            "pending_webhooks=2"),
+        new ListedEvent("", "evt_2", "invoice.finalized", Instant.ofEpochSecond(1_700_000_300L),
+            ListedEvent.Delivery.DELIVERED, "pending_webhooks=0")), listed);
+    assertTrue(sink.offered().isEmpty());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.hookledger.spi;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,4 +28,17 @@ public interface ReplaySource {
    * @throws dev.hookledger.WebhookException with the provider's error (status and message, never the credential)
    */
   ReplayReport replay(Instant since, Optional<String> typeFilter, ReplaySink sink);
+
+  /**
+   * Lists, without writing or redelivering anything, the events the provider sent (or tried to
+   * send) in {@code [since, until)}, through the same paging as {@link #replay}: what
+   * {@code hookledger reconcile} compares with the ledger, and {@code replay --dry-run} shows.
+   *
+   * @return one entry per event, in no particular order; never null
+   * @throws UnsupportedOperationException if the provider's API cannot list its events, saying why
+   * @throws dev.hookledger.WebhookException with the provider's error (status and message, never the credential)
+   */
+  default List<ListedEvent> list(Instant since, Instant until) {
+    throw new UnsupportedOperationException("the " + provider() + " replay source cannot list the provider's events");
+  }
 }

@@ -37,7 +37,7 @@ class FlywayMigrationTest {
     TestDatabase.Database db = TestDatabase.create();
     Flyway.configure().dataSource(db.dataSource()).locations("classpath:db/acme").load().migrate();
     Flyway ledger = ledgerFlyway(db);
-    assertEquals(LedgerMigration.latest(), ledger.migrate().migrationsExecuted, "every version, from V1 up");
+    assertEquals(LedgerMigration.ALL.size(), ledger.migrate().migrationsExecuted, "every version, from V1 up");
     assertEquals(0, ledger.migrate().migrationsExecuted, "applied once, then up to date");
 
     assertEquals(1, LedgerRows.number(db.dataSource(),
@@ -64,7 +64,8 @@ class FlywayMigrationTest {
         + " (provider, event_id, type, body, status, settled_at) values ('testhook', 'evt_old', 't', '\\x7b7d', 'done', now())");
     Flyway.configure().dataSource(db.dataSource()).locations("classpath:db/acme").load().migrate();
 
-    assertEquals(LedgerMigration.latest() - 1, ledgerFlyway(db).migrate().migrationsExecuted, "V1 taken as the baseline");
+    assertEquals(LedgerMigration.ALL.size() - 1, ledgerFlyway(db).migrate().migrationsExecuted,
+        "V1 taken as the baseline");
 
     InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
     assertEquals(LedgerMigration.latest(), admin.schemaVersion());

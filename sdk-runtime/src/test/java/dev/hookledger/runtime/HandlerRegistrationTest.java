@@ -148,6 +148,68 @@ class HandlerRegistrationTest {
     build(new EveryParameter()).close();
   }
 
+  @Test
+  void rejectsTwoMethodsWithOneHandlerName() {
+    assertRejected(new Overloads(), "@OnEvent method 'void " + NAME + "$Overloads.paid(WebhookEvent)': handler name '"
+        + NAME + "$Overloads#paid' is already taken by @OnEvent method 'void " + NAME + "$Overloads.paid(JsonNode)'"
+        + " (the ledger records applied handlers by name: give one of them @OnEvent(name = \"...\"))");
+    HandlerRegistrationException e = assertThrows(HandlerRegistrationException.class, () -> WebhookRuntime.builder()
+        .dataSource(new PGSimpleDataSource()).provider(new TestHookAdapter(), Secrets.of("s"))
+        .handlers(new NamedBilling(), new NamedAgain()).build());
+    assertEquals("@OnEvent method 'void " + NAME + "$NamedAgain.paid()': handler name 'billing' is already taken by"
+        + " @OnEvent method 'void " + NAME + "$NamedBilling.paid()' (the ledger records applied handlers by name: give"
+        + " one of them @OnEvent(name = \"...\"))", e.getMessage());
+  }
+
+  @Test
+  void rejectsBlankOrPaddedHandlerName() {
+    assertRejected(new BlankName(), "@OnEvent method 'void " + NAME + "$BlankName.paid()': name ' ' must not be blank,"
+        + " start or end with white space, or be longer than 200 characters");
+    assertRejected(new PaddedName(), "@OnEvent method 'void " + NAME + "$PaddedName.paid()': name 'billing ' must not"
+        + " be blank, start or end with white space, or be longer than 200 characters");
+  }
+
+  @Test
+  void acceptsOverloadsNamedApart() {
+    build(new OverloadsNamedApart()).close();
+  }
+
+  static class Overloads {
+    @OnEvent("invoice.paid")
+    void paid(JsonNode payload) {}
+
+    @OnEvent("invoice.paid")
+    void paid(WebhookEvent event) {}
+  }
+
+  static class OverloadsNamedApart {
+    @OnEvent("invoice.paid")
+    void paid(JsonNode payload) {}
+
+    @OnEvent(value = "invoice.paid", name = "billing.paid-event")
+    void paid(WebhookEvent event) {}
+  }
+
+  static class NamedBilling {
+    @OnEvent(value = "invoice.paid", name = "billing")
+    void paid() {}
+  }
+
+  static class NamedAgain {
+    @OnEvent(value = "invoice.paid", name = "billing")
+    void paid() {}
+  }
+
+  static class BlankName {
+    @OnEvent(value = "invoice.paid", name = " ")
+    void paid() {}
+  }
+
+  static class PaddedName {
+    @OnEvent(value = "invoice.paid", name = "billing ")
+    void paid() {}
+  }
+
   private static void assertRejected(Object handler, String message) {
     HandlerRegistrationException e = assertThrows(HandlerRegistrationException.class, () -> build(handler));
     assertEquals(message, e.getMessage());

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
 import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.admin.Reconciler;
+import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.GroupCommit;
@@ -14,6 +16,7 @@ import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.receive.ReplayRecorder;
+import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
@@ -21,6 +24,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
@@ -97,6 +102,8 @@ public final class InboxAdmin {
   private final int maxAttempts;
   private final Duration stuckAfter;
   private final BoundedReads reads;
+  private final BackfillRows backfills;
+  private final Set<String> handlers;
 
   private InboxAdmin(Builder b) {
     this.events = new EventTable(b.schema);
@@ -113,6 +120,8 @@ public final class InboxAdmin {
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
     this.throughput = new ThroughputReader(db, events, clock);
     this.causes = new CauseReader(db, events);
+    this.backfills = new BackfillRows(events);
+    this.handlers = b.handlers;
     this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
   }
 
@@ -409,6 +418,100 @@ public final class InboxAdmin {
     return report;
   }
 
+  /**
+   * Compares what {@code source}'s provider lists for {@code [since, until)} with the ledger,
+   * without writing anything (nor asking the provider to redeliver): events the provider has that
+   * the ledger lacks, events the ledger has that the provider does not list, and events both have
+   * whose status differs.
+   *
+   * @throws UnsupportedOperationException if the provider's API cannot list its events, saying why
+   * @throws dev.hookledger.WebhookException with the provider's error
+   */
+  public ReconcileReport reconcile(ReplaySource source, Instant since, Instant until) {
+    requireNonNull(source, "source");
+    requireNonNull(since, "since");
+    requireNonNull(until, "until");
+    if (!until.isAfter(since)) {
+      throw new IllegalArgumentException("until (" + until + ") must be after since (" + since + ")");
+    }
+    List<ListedEvent> listed = source.list(since, until);
+    ReconcileReport report = LedgerErrors.guard(events.schema(),
+        () -> new Reconciler(events).reconcile(db, source.provider(), since, until, listed));
+    log.info("reconcile of {} from {} to {}: {} listed, {} in the ledger, {} missing, {} unlisted, {} differing",
+        source.provider(), since, until, report.listed(), report.ledger(), report.missing().size(),
+        report.unlisted().size(), report.differing().size());
+    return report;
+  }
+
+  /**
+   * Counts what a backfill of {@code request} would do, without writing anything
+   * ({@code backfill --dry-run}).
+   */
+  public BackfillPlan planBackfill(BackfillRequest request) {
+    requireNonNull(request, "request");
+    requireKnownHandlers(request);
+    return LedgerErrors.guard(events.schema(), () -> backfills.plan(db, request));
+  }
+
+  /**
+   * Records a backfill: the named handlers are applied to the stored events {@code request}
+   * selects, oldest first, each event in its own transaction, exactly once per handler and event
+   * (handlers the ledger records as applied are not run again), by whichever running
+   * {@code WebhookRuntime} registers all of them, one node at a time, resuming from its cursor after
+   * a restart or on another node. It visits only while few events wait for live processing, at most
+   * {@link BackfillRequest#maxPerSecond()}. A handler failure puts the event back in the live queue as
+   * a failed attempt: retried by the workers, dead after the last, as any other.
+   *
+   * @return the backfill as recorded; follow it with {@link #backfill(long)}
+   * @throws IllegalArgumentException if this admin knows the registered handlers (one of a runtime,
+   *     {@code WebhookRuntime.admin()}) and one of the names is not among them
+   */
+  public Backfill startBackfill(BackfillRequest request) {
+    requireNonNull(request, "request");
+    requireKnownHandlers(request);
+    Backfill b = LedgerErrors.guard(events.schema(), () -> LedgerDsl.inOwnTransaction(db,
+        tx -> backfills.create(tx, request)));
+    log.info("backfill {} recorded: handlers {}, {} events selected", b.id(), b.handlers(), b.selected());
+    return b;
+  }
+
+  /** Every backfill, newest first (the 100 newest). */
+  public List<Backfill> backfills() {
+    return read(() -> backfills.list(db, 100));
+  }
+
+  /** One backfill; empty if there is none of that id. */
+  public Optional<Backfill> backfill(long id) {
+    return read(() -> backfills.find(db, id));
+  }
+
+  /**
+   * Stops a running backfill; what it applied stays applied (the event in flight commits or rolls
+   * back whole).
+   *
+   * @return false if no backfill of that id is running
+   */
+  public boolean cancelBackfill(long id) {
+    boolean cancelled = LedgerErrors.guard(events.schema(), () -> LedgerDsl.inOwnTransaction(db,
+        tx -> backfills.cancel(tx, id)));
+    if (cancelled) {
+      log.info("backfill {} cancelled", id);
+    }
+    return cancelled;
+  }
+
+  private void requireKnownHandlers(BackfillRequest request) {
+    if (handlers == null) {
+      return;
+    }
+    for (String h : request.handlers()) {
+      if (!handlers.contains(h)) {
+        throw new IllegalArgumentException("no @OnEvent handler is named '" + h + "' (registered: "
+            + String.join(", ", new TreeSet<>(handlers)) + ")");
+      }
+    }
+  }
+
   private static void requireKey(String provider, String scope, String eventId) {
     requireNonNull(provider, "provider");
     requireNonNull(scope, "scope");
@@ -425,6 +528,7 @@ public final class InboxAdmin {
     private int maxAttempts = RetryPolicy.defaults().maxAttempts();
     private Duration stuckAfter = DEFAULT_STUCK_AFTER;
     private Duration readTimeout = BoundedReads.DEFAULT_DEADLINE;
+    private Set<String> handlers;
 
     private Builder(DataSource dataSource) {
       this.dataSource = requireNonNull(dataSource, "dataSource");
@@ -499,6 +603,16 @@ public final class InboxAdmin {
      */
     public Builder readTimeout(Duration timeout) {
       this.readTimeout = BoundedReads.requireDeadline(timeout);
+      return this;
+    }
+
+    /**
+     * The names of the handlers registered where this admin runs, so that a backfill naming another
+     * fails at once; {@code WebhookRuntime.admin()} sets its own. Default unknown (the command line):
+     * a backfill then waits for a node that registers all of its handlers.
+     */
+    public Builder handlers(Set<String> names) {
+      this.handlers = Set.copyOf(requireNonNull(names, "names"));
       return this;
     }
 

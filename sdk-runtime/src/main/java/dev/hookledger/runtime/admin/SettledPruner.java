@@ -7,6 +7,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
+import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.AttemptRows;
 import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EventKey;
@@ -38,10 +39,12 @@ final class SettledPruner {
   private final int batchSize;
   private final AttemptRows attempts;
   private final CitusLedger citus;
+  private final AppliedRows applied;
 
   SettledPruner(DSLContext db, EventTable events, int batchSize) {
     this.attempts = new AttemptRows(events.schema());
     this.citus = new CitusLedger(db, events);
+    this.applied = new AppliedRows(events.schema());
     this.db = db;
     this.events = events;
     this.batchSize = batchSize;
@@ -87,7 +90,9 @@ final class SettledPruner {
             .returning(PROVIDER, SCOPE, EVENT_ID, SETTLED_AT)
             .fetch();
         // their attempts go with them, in the same transaction: no attempt outlives its event
-        attempts.deleteOf(tx, gone.map(r -> new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID))));
+        List<EventKey> keys = gone.map(r -> new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)));
+        attempts.deleteOf(tx, keys);
+        applied.deleteOf(tx, keys);
         return gone.map(r -> r.get(SETTLED_AT));
       });
       n = settled.size();

@@ -54,7 +54,8 @@ import picocli.CommandLine.Spec;
     versionProvider = HookledgerCli.Version.class,
     description = "Operate a hookledger webhook ledger: status, dead letters, retry, prune, migrate, replay.",
     subcommands = {StatusCommand.class, ListCommand.class, ShowCommand.class, RetryCommand.class,
-        PruneCommand.class, MigrateCommand.class, ReplayCommand.class})
+        PruneCommand.class, MigrateCommand.class, ReplayCommand.class, BackfillCommand.class,
+        ReconcileCommand.class})
 public final class HookledgerCli implements Runnable {
   static final int FAILED = 1;
   static final int USAGE = 2;

@@ -2,7 +2,9 @@ package dev.hookledger.runtime.cli;
 
 import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.ReconcileReport;
 import dev.hookledger.runtime.internal.admin.DurationText;
+import dev.hookledger.runtime.internal.admin.ReconcileJson;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
@@ -11,37 +13,43 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "replay", description = {
     "Fetch missed events from the provider's API.",
     "Events the ledger does not have are recorded as pending; those it has are skipped.",
     "What a provider's API can replay, and for how long, is in its module's README.",
-    "Settings come from --set KEY=VALUE or the environment variable HOOKLEDGER_<PROVIDER>_<SETTING>."})
+    "Settings come from --set KEY=VALUE or the environment variable HOOKLEDGER_<PROVIDER>_<SETTING>.",
+    "--dry-run lists what the provider has since then that the ledger lacks (what a replay would fetch); writes nothing."})
 final class ReplayCommand extends AdminCommand {
-  @Parameters(index = "0", paramLabel = "PROVIDER", description = "the provider id, as its adapter names it")
-  private String provider;
-
-  @Option(names = "--since", required = true, paramLabel = "WHEN",
-      description = "an ISO instant (2025-03-01T08:00:00Z), a date (UTC midnight) or a duration back from now (2h, 3d)")
-  private String since;
+  @Mixin
+  private ProviderSourceOptions source;
 
   @Option(names = "--type", description = "only events of this type, where the provider can filter")
   private String type;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a setting of the provider's replay source (e.g. api-key=...)")
-  private Map<String, String> settings = new LinkedHashMap<>();
+  @Option(names = "--dry-run", description = "list what a replay would fetch (events the ledger lacks); write nothing")
+  private boolean dryRun;
 
   @Override
   public void run() {
-    Instant from = parseSince(since, Clock.systemUTC());
+    Instant from = this.source.since(Clock.systemUTC());
     InboxAdmin admin = cli.admin();
-    ReplaySource source = new ReplaySources(System.getenv()).create(provider, settings);
+    String provider = this.source.provider;
+    ReplaySource source = this.source.source();
+    if (dryRun) {
+      // the provider's list through the replay's own paging, compared by key: nothing fetched is recorded
+      ReconcileReport r = admin.reconcile(source, from, Clock.systemUTC().instant());
+      StringBuilder text = new StringBuilder(provider + " replay since " + from + " (dry run): the provider lists "
+          + r.listed() + " events, " + r.missing().size() + " not in the ledger would be fetched; nothing was written\n");
+      ReconcileJson.section(text, "would fetch", r.missing());
+      cli.print(line(), ReconcileJson.report(r).put("dryRun", true).set("wouldFetch", ReconcileJson.entries(r.missing())),
+          text.toString().stripTrailing());
+      return;
+    }
     ReplayReport r = admin.replay(source, from, Optional.ofNullable(type));
     cli.print(line(), AdminJson.replay(provider, r), provider + " replay since " + from + ": fetched "
         + r.fetched() + ", recorded " + r.recorded() + " new (pending), " + r.alreadyReceived()

@@ -48,6 +48,16 @@ public final class FixtureReplaySourceFactory implements ReplaySourceFactory {
         }
         return new ReplayReport(ids.size(), recorded, ids.size() - recorded, 0, 1);
       }
+
+      /** Lists the same events; an id ending in {@code !} is listed as a failed delivery (HTTP 502). */
+      @Override
+      public java.util.List<dev.hookledger.spi.ListedEvent> list(java.time.Instant since, java.time.Instant until) {
+        return ids.stream().filter(id -> !id.isEmpty()).map(id -> new dev.hookledger.spi.ListedEvent("",
+            id.replace("!", ""), "fixture.created", since,
+            id.endsWith("!") ? dev.hookledger.spi.ListedEvent.Delivery.FAILED
+                : dev.hookledger.spi.ListedEvent.Delivery.DELIVERED, id.endsWith("!") ? "HTTP 502" : "HTTP 200"))
+            .toList();
+      }
     };
   }
 }

@@ -50,8 +50,8 @@ final class InboxFixture {
    * takeover of a killed node, yet long enough that a busy machine does not make one run out),
    * retries after 200 ms (±50 %), so that retries are claimed by whichever node polls first.
    */
-  static WebhookRuntime.Builder node(String jdbcUrl, Object handler) {
-    return builder(jdbcUrl, handler)
+  static WebhookRuntime.Builder node(String jdbcUrl, Object... handlers) {
+    return builder(jdbcUrl, handlers)
         .workers(2).batchSize(4).lease(Duration.ofSeconds(3))
         .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).jitter(0.5).build());
   }

@@ -31,13 +31,18 @@ final class NodeProcess implements AutoCloseable {
 
   /** Starts a node named {@code node}; {@code hang} makes its {@code job.hang} events block their worker. */
   static NodeProcess start(String jdbcUrl, String node, boolean hang) {
+    return start(jdbcUrl, node, hang ? "hang" : null);
+  }
+
+  /** Starts a node named {@code node} in a mode of {@link WorkerNodeMain} ({@code hang}, {@code backfill}), or none. */
+  static NodeProcess start(String jdbcUrl, String node, String mode) {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Xmx256m",
         "-cp", System.getProperty("java.class.path"),
         WorkerNodeMain.class.getName(), jdbcUrl, node));
-    if (hang) {
-      command.add("hang");
+    if (mode != null) {
+      command.add(mode);
     }
     try {
       return new NodeProcess(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());

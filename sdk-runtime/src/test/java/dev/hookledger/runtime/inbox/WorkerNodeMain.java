@@ -15,7 +15,8 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
  * A hookledger node in a process of its own, for {@link NodeProcess}: a runtime on the ledger given
  * as the first argument, named by the second, behind the filter on a free port, which it prints as
  * {@code url <webhook URL>}. With a third argument {@code hang}, {@code job.hang} events block their
- * worker after their write, once it printed {@code started <event id>}. Stops on {@code stop} or at
+ * worker after their write, once it printed {@code started <event id>}; with {@code backfill}, it also
+ * registers {@link BackfillAudit}, so that it can run backfills of it. Stops on {@code stop} or at
  * the end of its standard input.
  */
 public final class WorkerNodeMain {
@@ -24,7 +25,9 @@ public final class WorkerNodeMain {
   public static void main(String[] args) throws Exception {
     boolean hang = args.length > 2 && args[2].equals("hang");
     CountingHandler handler = new CountingHandler(args[1], hang ? WorkerNodeMain::hangForever : null);
-    WebhookRuntime runtime = InboxFixture.node(args[0], handler).build();
+    boolean backfill = args.length > 2 && args[2].equals("backfill");
+    WebhookRuntime runtime = (backfill ? InboxFixture.node(args[0], handler, new BackfillAudit(args[1]))
+        : InboxFixture.node(args[0], handler)).build();
     runtime.start();
     TestServer server = TestServer.start(context -> context.addFilter(new FilterHolder(new WebhookFilter(runtime)), "/*",
         EnumSet.of(DispatcherType.REQUEST)));

@@ -7,6 +7,7 @@ import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.admin.AdminText;
+import dev.hookledger.runtime.admin.Backfill;
 import dev.hookledger.runtime.admin.CauseCount;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventSummary;
@@ -57,9 +58,12 @@ final class AdminPage {
 
   private AdminPage() {}
 
-  /** @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone */
+  /**
+   * @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone
+   * @param backfills the ledger's backfills, newest first
+   */
   static String render(InboxStatus status, RefusedDeliveries refused, List<CauseCount> causes, Throughput throughput,
-      EventPage page, Filters filters, String error, String base, String nonce) {
+      EventPage page, Filters filters, String error, String base, String nonce, List<Backfill> backfills) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
@@ -79,6 +83,7 @@ final class AdminPage {
     if (refused != null) {
       RefusedSection.render(h, refused, status.asOf());
     }
+    BackfillSection.render(h, backfills, status.asOf());
     AdminHtml.end(h, nonce);
     return h.toString();
   }

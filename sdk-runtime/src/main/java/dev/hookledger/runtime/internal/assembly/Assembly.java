@@ -16,7 +16,9 @@ import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
+import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
 import dev.hookledger.runtime.internal.ledger.EventKey;
@@ -31,6 +33,7 @@ import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.ledger.ShadowRows;
+import dev.hookledger.runtime.internal.process.BackfillStep;
 import dev.hookledger.runtime.internal.process.EntityVersionGuard;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
@@ -102,6 +105,11 @@ public final class Assembly implements Door {
   private final HandlerDeadline deadline;
   private final ShadowRows shadowRows;
   private volatile WorkerPool pool;
+  private final DSLContext dsl;
+  private final EventTable events;
+  private final Set<String> handlerNames;
+  private final BackfillStep backfillStep;
+  private volatile BackfillWorker backfills;
 
   private Assembly(RuntimeSettings s, RuntimeParts parts, ProviderRegistry providers, Dispatcher dispatcher,
       HikariDataSource ownedPool) {
@@ -123,9 +131,14 @@ public final class Assembly implements Door {
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, s.schema());
     ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts());
-    this.processor = new EventProcessor(dsl, rows, dispatcher,
-        new EntityVersionGuard(new EntityVersions(s.schema()), s.clock()),
-        new Retries(rows, s.retryPolicy(), listener), listener, deadline);
+    EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema()), s.clock());
+    this.processor = new EventProcessor(dsl, rows, dispatcher, guard,
+        new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()));
+    this.dsl = dsl;
+    this.events = events;
+    this.handlerNames = Set.copyOf(dispatcher.names());
+    this.backfillStep = new BackfillStep(dsl, events, dispatcher, guard, deadline, s.retryPolicy(), owner,
+        s.inbox().lease());
     this.writer = GroupCommit.of(dataSource, events, s.receive().ledgerWriters(), s.receive().queueCapacity(),
         MAX_BATCH, MAX_BATCH_BYTES, MAX_COMMIT_WAIT, name);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor, new LocalHandOff(),
@@ -224,6 +237,10 @@ public final class Assembly implements Door {
     if (processesLocally()) {
       pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener, name);
     }
+    if (pool != null && !handlerNames.isEmpty()) {
+      backfills = BackfillWorker.start(dsl, events, backfillStep, handlerNames, owner, inbox.lease(),
+          inbox.pollInterval(), name + "-backfill");
+    }
     writer.start();
     PoolSettings.logInBackground(dataSource, name);
     return pool == null ? 0 : inbox.workers();
@@ -246,6 +263,10 @@ public final class Assembly implements Door {
   public void close() {
     // deliveries already queued are written (and their events handed to the pool) before it closes
     writer.close(settings.inbox().shutdownTimeout());
+    BackfillWorker w = backfills;
+    if (w != null) {
+      w.close();
+    }
     WorkerPool p = pool;
     if (p != null) {
       p.close();
@@ -255,6 +276,11 @@ public final class Assembly implements Door {
     if (ownedPool != null) {
       ownedPool.close();
     }
+  }
+
+  /** The stable names of the registered {@code @OnEvent} methods, for backfills. */
+  public Set<String> handlerNames() {
+    return handlerNames;
   }
 
   /** This node's lease owner token, as the log names it. */

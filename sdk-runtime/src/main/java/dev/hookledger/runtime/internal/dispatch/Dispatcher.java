@@ -8,7 +8,10 @@ import dev.hookledger.WebhookEvent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +44,7 @@ public final class Dispatcher {
    */
   public static Dispatcher of(List<Object> handlers, Collection<String> providers, ObjectMapper mapper) {
     List<HandlerMethod> methods = new ArrayList<>();
+    Map<String, String> names = new HashMap<>();
     for (Object handler : handlers) {
       requireNonNull(handler, "handler");
       List<HandlerTemplate> templates = HandlerScanner.templates(handler.getClass());
@@ -52,6 +56,12 @@ public final class Dispatcher {
         if (!t.provider().isEmpty() && !providers.contains(t.provider())) {
           throw new HandlerRegistrationException("@OnEvent method '" + t.description() + "': provider '"
               + t.provider() + "' is not registered (registered: " + String.join(", ", new TreeSet<>(providers)) + ")");
+        }
+        String taken = names.putIfAbsent(t.name(), t.description());
+        if (taken != null) {
+          throw new HandlerRegistrationException("@OnEvent method '" + t.description() + "': handler name '" + t.name()
+              + "' is already taken by @OnEvent method '" + taken
+              + "' (the ledger records applied handlers by name: give one of them @OnEvent(name = \"...\"))");
         }
         List<ParameterBinder> binders = new ArrayList<>();
         t.parameters().forEach(p -> binders.add(p.binder(mapper)));
@@ -89,29 +99,65 @@ public final class Dispatcher {
     return false;
   }
 
+  /** The names of the registered methods, in dispatch order. */
+  public List<String> names() {
+    return methods.stream().map(HandlerMethod::name).toList();
+  }
+
+  /** The names of the methods that match {@code event}, in dispatch order. */
+  public List<String> names(WebhookEvent event) {
+    return methods.stream().filter(m -> m.matches(event)).map(HandlerMethod::name).toList();
+  }
+
+  /** Whether every one of {@code names} is a registered method's name. */
+  public boolean registers(Collection<String> names) {
+    return methods.stream().map(HandlerMethod::name).toList().containsAll(names);
+  }
+
+  /** Whether a method of that name that matches {@code event} is declared {@code skipStale}. */
+  public boolean skipsStale(WebhookEvent event, Set<String> names) {
+    return methods.stream().anyMatch(m -> m.skipStale() && names.contains(m.name()) && m.matches(event));
+  }
+
   /**
-   * Runs every matching method, in order; the first that throws ends the dispatch.
+   * Runs every matching method, in order, that {@code applied} does not find already applied to the
+   * event; the first that throws ends the dispatch.
    *
    * @param stale whether the ordering guard found the event older than its entity's applied
    *     version; then methods with {@code skipStale = true} are skipped
+   * @param only the names of the methods that may run (a backfill's); null for every method
+   * @param applied asked once, before any method runs, with the names of those about to run
    * @throws dev.hookledger.runtime.HandlerFailedException from the first method that failed
    */
-  public Dispatched dispatch(Invocation invocation, boolean stale) {
+  public Dispatched dispatch(Invocation invocation, boolean stale, Set<String> only, AppliedHandlers applied) {
     WebhookEvent event = invocation.event();
-    int invoked = 0;
+    List<HandlerMethod> due = new ArrayList<>();
     int skipped = 0;
     for (HandlerMethod m : methods) {
-      if (!m.matches(event)) {
+      if (!m.matches(event) || only != null && !only.contains(m.name())) {
         continue;
       }
       if (stale && m.skipStale()) {
         skipped++;
         continue;
       }
-      m.invoke(invocation);
-      invoked++;
+      due.add(m);
     }
-    return new Dispatched(invoked, skipped);
+    if (due.isEmpty()) {
+      return new Dispatched(0, skipped, 0);
+    }
+    Set<String> toRun = applied.record(invocation, due.stream().map(HandlerMethod::name).toList());
+    List<String> ran = new ArrayList<>();
+    for (HandlerMethod m : due) {
+      if (toRun.contains(m.name())) {
+        m.invoke(invocation);
+        ran.add(m.name());
+      }
+    }
+    if (!ran.isEmpty()) {
+      applied.ran(invocation, ran);
+    }
+    return new Dispatched(ran.size(), skipped, due.size() - ran.size());
   }
 
   /**
@@ -119,6 +165,26 @@ public final class Dispatcher {
    *
    * @param invoked methods that ran and returned
    * @param skippedStale methods skipped because the event was stale
+   * @param alreadyApplied methods skipped because the ledger records them as applied to the event
    */
-  public record Dispatched(int invoked, int skippedStale) {}
+  public record Dispatched(int invoked, int skippedStale, int alreadyApplied) {}
+
+  /**
+   * The ledger's record of which handlers applied which event, written in the handlers' transaction.
+   */
+  @FunctionalInterface
+  public interface AppliedHandlers {
+    /** Records nothing: every method runs (tests of routing alone). */
+    AppliedHandlers NONE = (invocation, names) -> Set.copyOf(names);
+
+    /**
+     * Asked, in the invocation's transaction, before any of {@code names} runs.
+     *
+     * @return the names not recorded as applied to the event: only these run
+     */
+    Set<String> record(Invocation invocation, List<String> names);
+
+    /** Told, in the same transaction, which of them ran and returned. */
+    default void ran(Invocation invocation, List<String> names) {}
+  }
 }

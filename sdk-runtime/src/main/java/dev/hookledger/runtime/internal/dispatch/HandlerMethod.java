@@ -29,6 +29,11 @@ final class HandlerMethod {
     return handlerClass;
   }
 
+  /** The stable name the ledger records this method by. */
+  String name() {
+    return template.name();
+  }
+
   HandlerTemplate template() {
     return template;
   }

@@ -32,6 +32,9 @@ final class HandlerScanner {
     }
   };
 
+  /** The longest {@code @OnEvent(name)}: a key column of the ledger, shown in one line of the page. */
+  static final int MAX_NAME_LENGTH = 200;
+
   private HandlerScanner() {}
 
   /**
@@ -103,8 +106,24 @@ final class HandlerScanner {
     for (int i = 0; i < m.getParameterCount(); i++) {
       parameters.add(ParameterSpec.of(m, i, prefix));
     }
-    return new HandlerTemplate(description, m.getName(), Arrays.toString(m.getParameterTypes()), List.copyOf(patterns),
+    return new HandlerTemplate(description, name(m, on, prefix), m.getName(), Arrays.toString(m.getParameterTypes()), List.copyOf(patterns),
         on.provider(), on.skipStale(), List.copyOf(parameters), handle(m, prefix));
+  }
+
+  /**
+   * {@code @OnEvent(name)}, else the declaring class and method: the declaring class, not the
+   * registered instance's, so that a framework's proxy subclass does not rename the handler.
+   */
+  private static String name(Method m, OnEvent on, String prefix) {
+    String name = on.name();
+    if (name.isEmpty()) {
+      return m.getDeclaringClass().getName() + "#" + m.getName();
+    }
+    if (name.isBlank() || !name.equals(name.strip()) || name.length() > MAX_NAME_LENGTH) {
+      throw new HandlerRegistrationException(prefix + "name '" + name + "' must not be blank, start or end with"
+          + " white space, or be longer than " + MAX_NAME_LENGTH + " characters");
+    }
+    return name;
   }
 
   /** {@code (Object receiver, Object[] args) void}, prepared once. */

@@ -35,7 +35,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V2__status_counts"),
       load("V3__operator_indexes"),
       load("V4__attempts"),
-      load("V5__search_indexes"));
+      load("V5__search_indexes"),
+      load("V8__handler_bookkeeping"));
 
 
   /** The newest version this build knows. */

@@ -3,6 +3,8 @@ package dev.hookledger.runtime.internal.ledger;
 import dev.hookledger.LedgerUnavailableException;
 import java.sql.Connection;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jooq.DSLContext;
@@ -22,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * <p>The version is read from the ledger: no event table is version 0; an event table without
  * {@code schema_version} is version 1 (a ledger made before versions were recorded: its DDL is not
  * run again); otherwise the highest version recorded. Each script records its own version, so a
- * ledger migrated by Flyway reads the same.
+ * ledger migrated by Flyway reads the same. Versions need not be contiguous, as in Flyway: what is
+ * applied is every known script whose version the ledger does not record, in version order, so a
+ * ledger that took V8 before V6 and V7 existed takes them later.
  *
  * <p>All of it runs on one connection holding a session-level advisory lock per schema (the same
  * key the transaction-level lock of earlier builds took, so old and new migrators exclude each
@@ -102,7 +106,18 @@ public final class SchemaMigrator {
   public static List<LedgerMigration> pending(DSLContext dsl, String schema) {
     int from = version(dsl, schema);
     refuseNewer(schema, from);
-    return LedgerMigration.ALL.stream().filter(m -> m.version() > from).toList();
+    return missing(dsl, schema, from);
+  }
+
+  /** The known scripts whose versions {@code schema} does not record, in version order. */
+  private static List<LedgerMigration> missing(DSLContext dsl, String schema, int version) {
+    Set<Integer> applied = version == 0 ? Set.of() : version == 1 && !hasVersionTable(dsl, schema) ? Set.of(1)
+        : Set.copyOf(dsl.fetch("select version from " + quote(schema) + ".schema_version").getValues(0, Integer.class));
+    return LedgerMigration.ALL.stream().filter(m -> !applied.contains(m.version())).toList();
+  }
+
+  private static boolean hasVersionTable(DSLContext dsl, String schema) {
+    return !dsl.fetchSingle("select to_regclass(?) is null", quote(schema) + ".schema_version").get(0, Boolean.class);
   }
 
   /**
@@ -113,11 +128,17 @@ public final class SchemaMigrator {
   public static void requireCurrent(DSLContext dsl, String schema) {
     int version = version(dsl, schema);
     refuseNewer(schema, version);
+    String migrateFirst = ": run migrate first (WebhookRuntime.migrate(), 'hookledger migrate', or your Flyway over"
+        + " classpath:" + LedgerMigration.LOCATION + ")";
     if (version > 0 && version < LedgerMigration.latest()) {
       throw new IllegalStateException("ledger schema '" + schema + "' is at version " + version
-          + ", this hookledger needs version " + LedgerMigration.latest()
-          + ": run migrate first (WebhookRuntime.migrate(), 'hookledger migrate', or your Flyway over classpath:"
-          + LedgerMigration.LOCATION + ")");
+          + ", this hookledger needs version " + LedgerMigration.latest() + migrateFirst);
+    }
+    List<LedgerMigration> missing = version == 0 ? List.of() : missing(dsl, schema, version);
+    if (!missing.isEmpty()) {
+      // a version below the newest that arrived after it (as V6 and V7 after V8): Flyway's out-of-order case
+      throw new IllegalStateException("ledger schema '" + schema + "' is at version " + version + " but lacks "
+          + missing.stream().map(LedgerMigration::toString).collect(Collectors.joining(", ")) + migrateFirst);
     }
   }
 
@@ -151,10 +172,8 @@ public final class SchemaMigrator {
       try {
         int from = version(session, schema);
         refuseNewer(schema, from);
-        for (LedgerMigration m : LedgerMigration.ALL) {
-          if (m.version() > from) {
-            apply(session, schema, m);
-          }
+        for (LedgerMigration m : missing(session, schema, from)) {
+          apply(session, schema, m);
         }
         // on a Citus coordinator the ledger is distributed by scope, new tables included; elsewhere a no-op
         if (CitusLedger.distributeIfInstalled(session, schema)) {

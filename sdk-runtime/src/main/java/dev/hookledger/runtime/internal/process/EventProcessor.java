@@ -8,13 +8,17 @@ import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
+import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
@@ -24,9 +28,12 @@ import org.slf4j.LoggerFactory;
  * One attempt at one leased event, in one transaction: check the lease unless it is fresh, ask the
  * ordering guard, run the matching {@code @OnEvent} methods with that transaction, then settle the
  * row with one statement fenced by the lease's owner and attempt; after the commit, run the
- * {@code afterCommit} actions. A fresh event costs, besides its handlers' own statements, one
- * round trip that settles and commits (two with the ordering guard) where the runtime's transactions
- * are jOOQ's own, and a settle and a commit under an application's transaction manager. A handler failure
+ * {@code afterCommit} actions. A fresh event costs one commit and, besides its handlers' own
+ * statements, two statements (three with the ordering guard): the record of its handlers
+ * ({@link AppliedRows}: inserted after they run, one statement for all their names) and the settle. A
+ * later attempt (a retry, a takeover) reads that record first and inserts after its handlers, so that
+ * it never waits for the uncommitted rows of an attempt it took over. Where the runtime's transactions
+ * are jOOQ's own, the settle and the COMMIT travel in one round trip. A handler failure
  * rolls all of it back and is then recorded by {@link Retries}; a lease taken over meanwhile rolls
  * it back and records nothing (the new holder decides). Thread-safe; any number of threads may
  * process at once.
@@ -41,10 +48,11 @@ public final class EventProcessor {
   private final Retries retries;
   private final WebhookListener listener;
   private final HandlerDeadline deadline;
+  private final AppliedRows applied;
   private final boolean settleAndCommit;
 
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
-      Retries retries, WebhookListener listener, HandlerDeadline deadline) {
+      Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied) {
     this.dsl = dsl;
     this.rows = rows;
     this.dispatcher = dispatcher;
@@ -52,6 +60,7 @@ public final class EventProcessor {
     this.retries = retries;
     this.listener = listener;
     this.deadline = deadline;
+    this.applied = applied;
     this.settleAndCommit = rows.commitsWithSettle();
   }
 
@@ -64,24 +73,12 @@ public final class EventProcessor {
   public Optional<EventStatus> process(Lease lease) {
     long start = System.nanoTime();
     try {
-      Settled settled = dsl.transactionResult(cfg -> {
-        DSLContext tx = cfg.dsl();
-        // fail fast for a lease that may have been lost while queued: a fresh one cannot have been,
-        // and the check that counts is the fenced settle below
-        if (!lease.fresh() && !rows.holds(tx, lease, false)) {
-          throw new LeaseLostException(lease, "before it started");
-        }
-        Settled s = dispatch(tx, lease.event(), lease.attempt());
-        rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
-        // the fenced settle is the last statement; where the runtime commits itself, the COMMIT rides
-        // in its round trip (one fewer per event), and the server fails the transaction when the fence does
-        boolean held = settleAndCommit ? rows.settleLeasedAndCommit(tx, lease, s.status())
-            : rows.settleLeased(tx, lease, s.status());
-        if (!held) {
-          throw new LeaseLostException(lease, "while its handlers ran");
-        }
-        return s;
-      });
+      Settled settled;
+      try {
+        settled = attempt(lease, start, lease.attempt() > 1);
+      } catch (AlreadyApplied e) {
+        settled = attempt(lease, start, true);
+      }
       return Optional.of(committed(settled, start));
     } catch (LeaseLostException e) {
       log.warn("{}: {}", lease.key(), e.getMessage());
@@ -93,6 +90,34 @@ public final class EventProcessor {
       retries.failed(lease, e, e, Duration.ofNanos(System.nanoTime() - start));
     }
     return Optional.empty();
+  }
+
+  private Settled attempt(Lease lease, long start, boolean read) {
+    return dsl.transactionResult(cfg -> {
+      DSLContext tx = cfg.dsl();
+      // fail fast for a lease that may have been lost while queued: a fresh one cannot have been,
+      // and the check that counts is the fenced settle below
+      if (!lease.fresh() && !rows.holds(tx, lease, false)) {
+        throw new LeaseLostException(lease, "before it started");
+      }
+      Settled s = dispatch(tx, lease.event(), lease.attempt(), read);
+      rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
+      // the fenced settle is the last statement; where the runtime commits itself, the COMMIT rides
+      // in its round trip (one fewer per event), and the server fails the transaction when the fence does
+      boolean held = settleAndCommit ? rows.settleLeasedAndCommit(tx, lease, s.status())
+          : rows.settleLeased(tx, lease, s.status());
+      if (!held) {
+        throw new LeaseLostException(lease, "while its handlers ran");
+      }
+      return s;
+    });
+  }
+
+  /** Rolls back a first attempt whose handlers were found applied already by a committed transaction. */
+  private static final class AlreadyApplied extends RuntimeException {
+    AlreadyApplied() {
+      super(null, null, false, false);
+    }
   }
 
   /**
@@ -122,10 +147,42 @@ public final class EventProcessor {
    * matches: the entity's version is the newest one those methods have seen.
    */
   private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt) {
+    return dispatch(tx, event, attempt, attempt > 1);
+  }
+
+  /**
+   * @param read whether to read the record of applied handlers first: a retry, a takeover, or a first
+   *     attempt found applied already. A first attempt reads nothing (an event just received has no
+   *     record): its handlers run and are then recorded, and if the insert finds one recorded by a
+   *     committed transaction meanwhile, {@link AlreadyApplied} rolls the attempt back to run again
+   *     reading first. Recording after the handlers, never before, means an attempt never waits for
+   *     the uncommitted record of an attempt it took over while that one's handler hangs.
+   */
+  private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt, boolean read) {
     TransactionEventContext context = new TransactionEventContext(event, attempt);
     boolean stale = dispatcher.skipsStale(event) && guard.isStale(tx, event);
-    Dispatcher.Dispatched d = deadline.run(tx, event, () -> dispatcher.dispatch(new Invocation(event, tx, context), stale));
-    EventStatus status = d.invoked() > 0 ? EventStatus.DONE : d.skippedStale() > 0 ? EventStatus.STALE : EventStatus.IGNORED;
+    EventKey key = EventKey.of(event);
+    Dispatcher.AppliedHandlers record = new Dispatcher.AppliedHandlers() {
+      @Override
+      public Set<String> record(Invocation invocation, List<String> names) {
+        if (!read) {
+          return Set.copyOf(names);
+        }
+        Set<String> toRun = new HashSet<>(names);
+        toRun.removeAll(applied.appliedOf(tx, key, names));
+        return toRun;
+      }
+
+      @Override
+      public void ran(Invocation invocation, List<String> names) {
+        if (applied.record(tx, key, names).size() != names.size() && !read) {
+          throw new AlreadyApplied();
+        }
+      }
+    };
+    Dispatcher.Dispatched d = deadline.run(tx, event,
+        () -> dispatcher.dispatch(new Invocation(event, tx, context), stale, null, record));
+    EventStatus status = d.invoked() + d.alreadyApplied() > 0 ? EventStatus.DONE : d.skippedStale() > 0 ? EventStatus.STALE : EventStatus.IGNORED;
     return new Settled(event, status, attempt, context);
   }
 }

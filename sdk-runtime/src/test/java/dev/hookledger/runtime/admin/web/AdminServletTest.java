@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.runtime.admin.Backfill;
+import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.internal.Json;
@@ -366,6 +368,17 @@ class AdminServletTest {
   private static String basic(String user, String password) {
     return java.util.Base64.getEncoder().encodeToString((user + ":" + password).getBytes(
         java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theOverviewShowsEachBackfillWithItsProgressAndWhereItRuns() throws Exception {
+    assertEquals(false, get("/", "text/html").body().contains("id=\"backfills\""), "no section without backfills");
+    Backfill b = ledger.admin().startBackfill(BackfillRequest.builder("<b>billing").build());
+    String page = get("/", "text/html").body();
+    assertTrue(page.contains("<tr id=\"backfill-" + b.id() + "\"><td>" + b.id() + "</td><td>&lt;b&gt;billing</td>"
+        + "<td>every provider *</td><td>running</td><td><progress max=\"100\" value=\"0\">0%</progress> 0%"
+        + " <span class=\"muted\">0/1</span></td>"), page);
+    assertTrue(page.contains("<td>waiting for a node</td>"), page);
   }
 
   private HttpResponse<String> get(String path, String accept) throws Exception {

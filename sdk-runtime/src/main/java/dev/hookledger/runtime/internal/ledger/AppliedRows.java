@@ -1,0 +1,87 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * The {@code handler_applied} table (V8): which named {@code @OnEvent} methods have applied which
+ * event, written inside the handlers' own transaction by one statement per event for all of its
+ * handlers, {@code INSERT ... SELECT unnest(?) ON CONFLICT DO NOTHING RETURNING handler}, before
+ * they run: only the names it returns run (a first attempt, a backfill visit). A later attempt (a
+ * retry, a takeover) reads it first and inserts after its handlers ran, since the attempt it took
+ * over may hold uncommitted rows of the key for as long as its handler hangs. Live processing and a backfill never visit one event at once:
+ * a backfill takes only settled events, under a row lock. So live processing, retries, replays and
+ * backfills never apply one handler to one event twice. Thread-safe.
+ *
+ * <p>A {@code done} event with no row at all was settled before this bookkeeping existed (a
+ * <em>legacy</em> event): every handler registered then applied it, which the ledger cannot name.
+ */
+public final class AppliedRows {
+  private final String recordSql;
+  private static final org.jooq.Field<String> HANDLER = DSL.field(DSL.name("handler"), org.jooq.impl.SQLDataType.VARCHAR);
+
+  private final Table<Record> table;
+
+  public AppliedRows(String schema) {
+    this.table = DSL.table(DSL.name(EventTable.requireSchemaName(schema), "handler_applied"));
+    // the key's order is the primary key's, so that concurrent inserts of several names lock in one order
+    this.recordSql = "insert into \"" + schema + "\".handler_applied (provider, scope, event_id, handler) "
+        + "select ?, ?, ?, h from unnest(?::text[]) as h order by h "
+        + "on conflict (provider, scope, event_id, handler) do nothing returning handler";
+  }
+
+  /**
+   * The names, among {@code names}, that the ledger records as applied to {@code key}: a plain read,
+   * which waits for no lock (a worker whose lease was taken over may hold uncommitted rows of the
+   * same key for as long as its handler hangs).
+   */
+  public Set<String> appliedOf(DSLContext tx, EventKey key, List<String> names) {
+    return new HashSet<>(tx.select(HANDLER).from(table)
+        .where(AttemptRows.PROVIDER.eq(key.provider())).and(AttemptRows.SCOPE.eq(key.scope()))
+        .and(AttemptRows.EVENT_ID.eq(key.eventId())).and(HANDLER.in(names))
+        .fetch(HANDLER));
+  }
+
+  /**
+   * Records {@code names} as applied to {@code key} inside {@code tx}.
+   *
+   * @return the names not recorded before (the ones to run); empty if every one was
+   */
+  public Set<String> record(DSLContext tx, EventKey key, List<String> names) {
+    return tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(recordSql)) {
+        ps.setString(1, key.provider());
+        ps.setString(2, key.scope());
+        ps.setString(3, key.eventId());
+        Array array = c.createArrayOf("text", names.toArray());
+        ps.setArray(4, array);
+        Set<String> recorded = new HashSet<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            recorded.add(rs.getString(1));
+          }
+        }
+        return recorded;
+      }
+    });
+  }
+
+  /** Deletes the records of {@code keys} (events being pruned), inside {@code tx}: none outlives its event. */
+  public void deleteOf(DSLContext tx, List<EventKey> keys) {
+    if (keys.isEmpty()) {
+      return;
+    }
+    tx.deleteFrom(table)
+        .where(DSL.row(AttemptRows.PROVIDER, AttemptRows.SCOPE, AttemptRows.EVENT_ID).in(keys.stream()
+            .map(k -> DSL.row(k.provider(), k.scope(), k.eventId())).toList()))
+        .execute();
+  }
+}
