@@ -84,6 +84,13 @@ public final class BenchCommand implements Callable<Integer> {
           + " the server's to report.")
   URI target;
 
+  @Option(names = "--history", defaultValue = "0", paramLabel = "N",
+      description = "After the phases on the empty ledger, fill it with N settled events (a month of a store's"
+          + " traffic, written by the database itself) and run the full-load phase again on it: acked and"
+          + " settled events/s on both ledgers, with their ratio; at most " + HistoryFill.MAX_ROWS
+          + " (default: ${DEFAULT-VALUE}, none).")
+  long history;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the event mix and order (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -186,12 +193,30 @@ public final class BenchCommand implements Callable<Integer> {
         LoadGenerator.Run oneRun = load.run(single, 1, deadlineAfter(oneStart));
         latencyLine("at 1 client", oneRun, 1, rawOne);
         Duration allSettled = awaitProcessed(app.admin(), oneStart, deadlineAfter(oneStart));
+        List<LoadGenerator.Run> runs = new java.util.ArrayList<>(List.of(run, halfRun, oneRun));
+        LoadPlan onHistory = history == 0 ? null : LoadPlan.of(deliveries, duplicates, seed + 4, clock);
+        if (onHistory != null) {
+          new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA).fill(history, out);
+          long historyStart = System.nanoTime();
+          LoadGenerator.Run historyRun = load.run(onHistory, clients, deadlineAfter(historyStart));
+          Duration historySettled = awaitProcessed(app.admin(), historyStart, deadlineAfter(historyStart));
+          out.printf("on %d settled events:%n", history);
+          reportFull(historyRun, historySettled, onHistory.distinctEvents(), rawFull);
+          runs.add(historyRun);
+          line("acked hist/empty", String.format("%.2f", historyRun.perSecond() / run.perSecond()));
+          if (historySettled != null && settledAfter != null) {
+            line("settled hist/empty", String.format("%.2f", (double) settledAfter.toNanos() / historySettled.toNanos()));
+          }
+          allSettled = historySettled == null ? null : allSettled; // the effects are checked only when all settled
+        }
 
         line("heap used", String.format("peak %d MiB, now %d MiB (server and load generator share this JVM)",
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));
-        List<LoadGenerator.Run> runs = List.of(run, halfRun, oneRun);
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
-        List<LoadPlan> plans = warm == null ? List.of(full, half, single) : List.of(warm, full, half, single);
+        List<LoadPlan> plans = new java.util.ArrayList<>(warm == null ? List.of(full, half, single) : List.of(warm, full, half, single));
+        if (onHistory != null) {
+          plans.add(onHistory);
+        }
         boolean exact = complete && exactlyOnce(plans, app);
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
         return exact && allOk ? 0 : 1;
@@ -246,6 +271,8 @@ public final class BenchCommand implements Callable<Integer> {
     require(workers >= 1, "workers must be >= 1, but was " + workers);
     require(warmup >= 0 && warmup <= MAX_DELIVERIES, "warmup must be between 0 and " + MAX_DELIVERIES
         + ", but was " + warmup);
+    require(history >= 0 && history <= HistoryFill.MAX_ROWS, "history must be between 0 and "
+        + HistoryFill.MAX_ROWS + ", but was " + history);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
   }

@@ -46,6 +46,24 @@ class BenchCommandTest {
   }
 
   @Test
+  void benchWithHistoryMeasuresTheSameLoadOnAFilledLedgerBesideTheEmptyOne() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      code = new CommandLine(new BenchCommand(out))
+          .execute("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
+              "--history", "1001");
+    }
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, report);
+    assertTrue(report.contains("  history            1001 of 1001 settled events written"), report);
+    assertTrue(report.contains("on 1001 settled events:\n  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
+    assertTrue(report.matches("(?s).*on 1001 settled events:.*settled \\(c\\)        \\d+ events/s end to end.*"), report);
+    assertTrue(report.matches("(?s).*acked hist/empty   [0-9.]+\n  settled hist/empty [0-9.]+\n.*"), report);
+    assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
   void sendsToAServerAlreadyRunningWithTheSecretsServeReads() throws Exception {
     SampleSecrets secrets = SampleSecrets.generate();
     Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, secrets.stripe(), SampleSecrets.GITHUB_ENV,
