@@ -172,11 +172,13 @@ public final class BenchCommand implements Callable<Integer> {
               warmSettled == null ? "the deadline: NOT all" : String.format("%.1f s", warmSettled.toNanos() / 1e9)));
         }
 
+        LedgerCounters emptyBefore = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA);
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
         LoadGenerator.Run run = load.run(full, clients, deadlineAfter(start));
         Duration settledAfter = awaitProcessed(app.admin(), start, deadlineAfter(start));
         long cpu = processCpuNanos() - cpuBefore;
+        String emptyCosts = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA).since(emptyBefore, full.distinctEvents());
         reportFull(run, settledAfter, full.distinctEvents(), rawFull);
         line("acked (b)/(h)", String.format("%.2f of the hand-written endpoint", run.perSecond() / handFull.perSecond()));
         if (cpu > 0) {
@@ -196,12 +198,18 @@ public final class BenchCommand implements Callable<Integer> {
         List<LoadGenerator.Run> runs = new java.util.ArrayList<>(List.of(run, halfRun, oneRun));
         LoadPlan onHistory = history == 0 ? null : LoadPlan.of(deliveries, duplicates, seed + 4, clock);
         if (onHistory != null) {
-          new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA).fill(history, out);
+          HistoryFill fill = new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA);
+          fill.fill(history, out);
+          LedgerCounters historyBefore = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA);
           long historyStart = System.nanoTime();
           LoadGenerator.Run historyRun = load.run(onHistory, clients, deadlineAfter(historyStart));
           Duration historySettled = awaitProcessed(app.admin(), historyStart, deadlineAfter(historyStart));
           out.printf("on %d settled events:%n", history);
           reportFull(historyRun, historySettled, onHistory.distinctEvents(), rawFull);
+          line("database, empty", emptyCosts);
+          line("database, history", LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA)
+              .since(historyBefore, onHistory.distinctEvents()));
+          fill.timeReads(app.admin(), out);
           runs.add(historyRun);
           line("acked hist/empty", String.format("%.2f", historyRun.perSecond() / run.perSecond()));
           if (historySettled != null && settledAfter != null) {

@@ -60,6 +60,10 @@ class BenchCommandTest {
     assertTrue(report.contains("on 1001 settled events:\n  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
     assertTrue(report.matches("(?s).*on 1001 settled events:.*settled \\(c\\)        \\d+ events/s end to end.*"), report);
     assertTrue(report.matches("(?s).*acked hist/empty   [0-9.]+\n  settled hist/empty [0-9.]+\n.*"), report);
+    assertTrue(report.matches("(?s).*database, empty    [0-9.]+ KiB of WAL, [0-9.]+ updates of the event row per event \\(\\d+% HOT\\)\n"
+        + "  database, history  [0-9.]+ KiB of WAL, .*"), report);
+    assertTrue(report.matches("(?s).*operator reads     status \\d+ ms, backlog \\(/healthz\\) \\d+ ms, chart \\d+ ms, list \\d+ ms,"
+        + " list --status failing \\d+ ms \\(median of 5\\)\n.*"), report);
     assertTrue(report.contains("  effects            exactly once"), report);
   }
 
