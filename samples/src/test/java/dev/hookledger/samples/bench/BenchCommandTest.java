@@ -47,15 +47,8 @@ class BenchCommandTest {
 
   @Test
   void benchWithHistoryMeasuresTheSameLoadOnAFilledLedgerBesideTheEmptyOne() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int code;
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      code = new CommandLine(new BenchCommand(out))
-          .execute("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
-              "--history", "1001");
-    }
-    String report = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, code, report);
+    String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
+        "--history", "1001");
     assertTrue(report.contains("  history            1001 of 1001 settled events written"), report);
     assertTrue(report.contains("on 1001 settled events:\n  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
     assertTrue(report.matches("(?s).*on 1001 settled events:.*settled \\(c\\)        \\d+ events/s end to end.*"), report);
@@ -117,5 +110,26 @@ class BenchCommandTest {
     int code = cli.execute("--deliveries", "5000000");
     assertEquals(2, code);
     assertTrue(err.toString().startsWith("deliveries must be between 1 and 200000, but was 5000000"), err.toString());
+  }
+
+  @Test
+  void refusesAHistoryBeyondItsBoundsNamingTheValue() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--history", "-1"));
+    assertTrue(err.toString().startsWith("history must be between 0 and 100000000, but was -1"), err.toString());
+  }
+
+  /** Runs the bench in this JVM with {@code args}; returns its report, which it asserts exited 0. */
+  private static String successfulReport(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      code = new CommandLine(new BenchCommand(out)).execute(args);
+    }
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, report);
+    return report;
   }
 }
