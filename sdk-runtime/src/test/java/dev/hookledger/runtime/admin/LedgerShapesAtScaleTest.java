@@ -23,7 +23,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 @EnabledIfSystemProperty(named = "hookledger.history", matches = "\\d+")
 class LedgerShapesAtScaleTest {
-  private static final int EVENTS = 20_000;
+  private static final int EVENTS = Integer.getInteger("hookledger.events", 5_000);
 
   /** One shape: its DDL, how history is filled, and the three statements of an event, each bound with one id. */
   private record Shape(String name, List<String> ddl, List<String> fill, List<String> perEvent) {}
@@ -114,9 +114,12 @@ class LedgerShapesAtScaleTest {
           }
           long start = System.nanoTime();
           if (rows > 0) {
+            // no triggers: V2's count upsert, once per row of one transaction, makes a bulk insert quadratic
+            s.execute("set session_replication_role = replica");
             for (String fill : shape.fill()) {
               s.execute(String.format(fill, rows));
             }
+            s.execute("reset session_replication_role");
           }
           s.execute("vacuum analyze");
           s.execute("checkpoint");
