@@ -98,6 +98,13 @@ public final class BenchCommand implements Callable<Integer> {
           + " the server's to report.")
   URI target;
 
+  @Option(names = "--history", defaultValue = "0", paramLabel = "N",
+      description = "After the phases on the empty ledger, fill it with N settled events (a month of a store's"
+          + " traffic, written by the database itself) and run the full-load phase again on it: acked and"
+          + " settled events/s on both ledgers, with their ratio; at most " + HistoryFill.MAX_ROWS
+          + " (default: ${DEFAULT-VALUE}, none).")
+  long history;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the event mix and order (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -195,6 +202,7 @@ public final class BenchCommand implements Callable<Integer> {
               warmSettled == null ? "the deadline: NOT all" : String.format("%.1f s", warmSettled.toNanos() / 1e9)));
         }
 
+        LedgerCounters emptyBefore = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA);
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
         LoadGenerator.Run run = load.run(app.uri(), fullSpec, clients, maxSeconds);
@@ -204,6 +212,8 @@ public final class BenchCommand implements Callable<Integer> {
         long backlogAfter = waiting(app.admin());
         Duration settledAfter = awaitProcessed(app.admin(), start, deadlineAfter(start));
         long cpu = processCpuNanos() - cpuBefore;
+        String emptyCosts = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA)
+            .since(emptyBefore, full.distinctEvents() + busy.distinctEvents());
         int settledEvents = full.distinctEvents() + busy.distinctEvents();
         reportFull(run, settledAfter, settledEvents, rawFull);
         latencyLine("while processing", busyRun, 1, rawOne);
@@ -224,6 +234,31 @@ public final class BenchCommand implements Callable<Integer> {
         LoadGenerator.Run oneRun = load.run(app.uri(), singleSpec, 1, maxSeconds);
         latencyLine("at 1 client", oneRun, 1, rawOne);
         Duration allSettled = awaitProcessed(app.admin(), oneStart, deadlineAfter(oneStart));
+        List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
+        LoadPlan.Spec historySpec = new LoadPlan.Spec(deliveries, duplicates, seed + 5, entities);
+        LoadPlan onHistory = history == 0 ? null : LoadPlan.of(historySpec, clock);
+        if (onHistory != null) {
+          HistoryFill fill = new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA);
+          fill.fill(history, out);
+          LedgerCounters historyBefore = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA);
+          long historyStart = System.nanoTime();
+          LoadGenerator.Run historyRun = load.run(app.uri(), historySpec, clients, maxSeconds);
+          Duration historySettled = awaitProcessed(app.admin(), historyStart, deadlineAfter(historyStart));
+          out.printf("on %d settled events:%n", history);
+          reportFull(historyRun, historySettled, onHistory.distinctEvents(), rawFull);
+          line("database, empty", emptyCosts);
+          line("database, history", LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA)
+              .since(historyBefore, onHistory.distinctEvents()));
+          fill.timeReads(app.admin(), out);
+          historyRuns.add(historyRun);
+          line("acked hist/empty", String.format("%.2f", historyRun.perSecond() / run.perSecond()));
+          if (historySettled != null && settledAfter != null) {
+            double emptyRate = (double) settledEvents / settledAfter.toNanos();
+            double historyRate = (double) onHistory.distinctEvents() / historySettled.toNanos();
+            line("settled hist/empty", String.format("%.2f", historyRate / emptyRate));
+          }
+          allSettled = historySettled == null ? null : allSettled; // the effects are checked only when all settled
+        }
 
         if (settledAfter != null) {
           double settledPerSecond = settledEvents * 1e9 / settledAfter.toNanos();
@@ -238,9 +273,14 @@ public final class BenchCommand implements Callable<Integer> {
 
         line("heap used", String.format("peak %d MiB, now %d MiB (the server's JVM)",
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));
-        List<LoadGenerator.Run> runs = List.of(run, busyRun, halfRun, oneRun);
+        List<LoadGenerator.Run> runs = new java.util.ArrayList<>(List.of(run, busyRun, halfRun, oneRun));
+        runs.addAll(historyRuns);
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
-        List<LoadPlan> plans = warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single);
+        List<LoadPlan> plans = new java.util.ArrayList<>(
+            warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single));
+        if (onHistory != null) {
+          plans.add(onHistory);
+        }
         boolean exact = complete && exactlyOnce(plans, app);
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
         return exact && allOk ? 0 : 1;
@@ -297,6 +337,8 @@ public final class BenchCommand implements Callable<Integer> {
         + ", but was " + warmup);
     require(entities >= 1 && entities <= MAX_ENTITIES, "entities must be between 1 and " + MAX_ENTITIES
         + ", but was " + entities);
+    require(history >= 0 && history <= HistoryFill.MAX_ROWS, "history must be between 0 and "
+        + HistoryFill.MAX_ROWS + ", but was " + history);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
   }

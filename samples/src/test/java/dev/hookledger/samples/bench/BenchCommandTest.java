@@ -55,6 +55,21 @@ class BenchCommandTest {
   }
 
   @Test
+  void benchWithHistoryMeasuresTheSameLoadOnAFilledLedgerBesideTheEmptyOne() {
+    String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
+        "--history", "1001");
+    assertTrue(report.contains("  history            1001 of 1001 settled events written"), report);
+    assertTrue(report.contains("on 1001 settled events:\n  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
+    assertTrue(report.matches("(?s).*on 1001 settled events:.*settled \\(c\\)        \\d+ events/s end to end.*"), report);
+    assertTrue(report.matches("(?s).*acked hist/empty   [0-9.]+\n  settled hist/empty [0-9.]+\n.*"), report);
+    assertTrue(report.matches("(?s).*database, empty    [0-9.]+ KiB of WAL, [0-9.]+ updates of the event row per event \\(\\d+% HOT\\)\n"
+        + "  database, history  [0-9.]+ KiB of WAL, .*"), report);
+    assertTrue(report.matches("(?s).*operator reads     status \\d+ ms, backlog \\(/healthz\\) \\d+ ms, chart \\d+ ms, list \\d+ ms,"
+        + " list --status failing \\d+ ms \\(median of 5\\)\n.*"), report);
+    assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
   void sendsToAServerAlreadyRunningWithTheSecretsServeReads() throws Exception {
     SampleSecrets secrets = SampleSecrets.generate();
     Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, secrets.stripe(), SampleSecrets.GITHUB_ENV,
@@ -113,5 +128,26 @@ class BenchCommandTest {
     cli.setErr(new java.io.PrintWriter(err));
     assertEquals(2, cli.execute("--entities", "0"));
     assertTrue(err.toString().startsWith("entities must be between 1 and 1000000, but was 0"), err.toString());
+  }
+
+  @Test
+  void refusesAHistoryBeyondItsBoundsNamingTheValue() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--history", "-1"));
+    assertTrue(err.toString().startsWith("history must be between 0 and 100000000, but was -1"), err.toString());
+  }
+
+  /** Runs the bench in this JVM with {@code args}; returns its report, which it asserts exited 0. */
+  private static String successfulReport(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      code = new CommandLine(new BenchCommand(out)).execute(args);
+    }
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, report);
+    return report;
   }
 }

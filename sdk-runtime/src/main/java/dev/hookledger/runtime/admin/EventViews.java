@@ -2,6 +2,7 @@ package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.HeaderRedaction;
 import dev.hookledger.runtime.internal.ledger.HeadersJson;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;
@@ -20,13 +21,11 @@ import org.jooq.Record;
 final class EventViews {
   private static final List<Field<?>> COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, STATUS, SOURCE,
       ATTEMPTS, DUPLICATES, RECEIVED_AT, AVAILABLE_AT, SETTLED_AT, LAST_ERROR, MAX_ATTEMPTS);
-  static final List<Field<?>> DETAIL_FIELDS = List.of(API_VERSION, ENTITY_KEY, ENTITY_VERSION,
-      OCCURRED_AT, LIVEMODE, DELIVERY_ID, LEASE_OWNER, LEASE_UNTIL, HEADERS, BODY, PAYLOAD, SECRET_ID,
-      SIGNED_AT);
 
   private final int maxAttempts;
   private final Field<Boolean> stuck;
   private final List<Field<?>> summaryFields;
+  private final List<Field<?>> detailFields;
 
   EventViews(int maxAttempts, Duration stuckAfter) {
     this.maxAttempts = maxAttempts;
@@ -34,6 +33,9 @@ final class EventViews {
     List<Field<?>> fields = new ArrayList<>(COLUMNS);
     fields.add(stuck);
     this.summaryFields = List.copyOf(fields);
+    List<Field<?>> whole = new ArrayList<>(EventTable.columns());
+    whole.add(stuck);
+    this.detailFields = List.copyOf(whole);
   }
 
   /** The columns a summary reads, the stuck test included. */
@@ -41,11 +43,9 @@ final class EventViews {
     return summaryFields;
   }
 
-  /** The columns of a summary and of the detail. */
+  /** The columns of a summary and of the detail: the whole row, as the event table lists it, and the stuck test. */
   List<Field<?>> detailFields() {
-    List<Field<?>> fields = new ArrayList<>(summaryFields);
-    fields.addAll(DETAIL_FIELDS);
-    return fields;
+    return detailFields;
   }
 
   EventSummary summary(Record r) {

@@ -4,12 +4,10 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.EventBytes;
-import dev.hookledger.runtime.EventSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -39,12 +37,13 @@ import org.jooq.impl.DSL;
  * was a fifth of the receive path's time. Thread-safe.
  */
 final class BatchInsert {
-  /** The columns of a new row, in the order they are bound. */
-  private static final List<Field<?>> COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, API_VERSION, ENTITY_KEY,
-      ENTITY_VERSION, OCCURRED_AT, LIVEMODE, DELIVERY_ID, BODY, PAYLOAD, HEADERS, SECRET_ID, SIGNED_AT, SOURCE, STATUS,
-      ATTEMPTS, AVAILABLE_AT, LEASE_OWNER, LEASE_UNTIL, RECEIVED_AT, SETTLED_AT);
-  /** Bind values per row: all columns but {@code received_at}, the database's {@code now()}. */
-  private static final int BINDS_PER_ROW = COLUMNS.size() - 1;
+  /** The columns of a new row, in the order they are written, as {@link EventTable#ROW} lists them. */
+  private static final List<EventColumn> COLUMNS = EventTable.ROW.stream().filter(EventColumn::inserted).toList();
+  /** The columns whose value is bound, in the order of their placeholders. */
+  private static final List<EventColumn.Binder> BINDERS = COLUMNS.stream().map(EventColumn::binder)
+      .filter(java.util.Objects::nonNull).toList();
+  /** Bind values per row: those columns whose value is not the database's time alone. */
+  private static final int BINDS_PER_ROW = BINDERS.size();
   /** The order batches write their rows in; any total order does, as long as every batch uses the same. */
   static final Comparator<EventKey> KEY_ORDER = Comparator.comparing(EventKey::provider)
       .thenComparing(EventKey::scope).thenComparing(EventKey::eventId);
@@ -156,8 +155,9 @@ final class BatchInsert {
   private String insertSql(int rows) {
     String sql = insertSql.get(rows);
     if (sql == null) {
-      InsertValuesStepN<Record> insert = render.insertInto(events.table(), COLUMNS);
-      List<Field<?>> placeholders = COLUMNS.stream().<Field<?>>map(BatchInsert::placeholder).toList();
+      InsertValuesStepN<Record> insert = render.insertInto(events.table(),
+          COLUMNS.stream().<Field<?>>map(EventColumn::field).toList());
+      List<Field<?>> placeholders = COLUMNS.stream().<Field<?>>map(EventColumn::insertValue).toList();
       for (int i = 0; i < rows; i++) {
         insert = insert.values(placeholders);
       }
@@ -168,56 +168,11 @@ final class BatchInsert {
     return sql;
   }
 
-  /**
-   * The value of {@code column} in a row: a bind value, but for the times, which are the database's
-   * (see {@link LedgerTime}): {@code available_at} is {@code now()} plus the lease (0 for a row not
-   * leased), {@code lease_until} {@code now()} plus the lease (null for none), {@code received_at}
-   * {@code now()}, {@code settled_at} {@code now()} if the row is bound as settled.
-   */
-  private static Field<?> placeholder(Field<?> column) {
-    if (column == AVAILABLE_AT || column == LEASE_UNTIL) {
-      return LedgerTime.nowPlusMillis(DSL.val(0L));
-    } else if (column == RECEIVED_AT) {
-      return LedgerTime.NOW;
-    } else if (column == SETTLED_AT) {
-      return DSL.when(DSL.val(false), LedgerTime.NOW);
-    }
-    return DSL.val(null, column);
-  }
-
-  /** Binds one row's values in the order of {@link #COLUMNS}, after parameter {@code p}; returns the last one bound. */
+  /** Binds one row's values in the order of {@link #BINDERS}, after parameter {@code p}; returns the last one bound. */
   private static int bind(PreparedStatement ps, int p, NewRow row) throws SQLException {
-    WebhookEvent e = row.event();
-    ps.setString(++p, e.provider());
-    ps.setString(++p, e.scope());
-    ps.setString(++p, e.eventId());
-    ps.setString(++p, e.type());
-    ps.setString(++p, e.apiVersion().orElse(null));
-    ps.setString(++p, e.entityKey().orElse(null));
-    if (e.entityVersion().isPresent()) {
-      ps.setLong(++p, e.entityVersion().getAsLong());
-    } else {
-      ps.setNull(++p, Types.BIGINT);
+    for (EventColumn.Binder binder : BINDERS) {
+      binder.bind(ps, ++p, row);
     }
-    RenderedSql.setInstant(ps, ++p, e.occurredAt().orElse(null));
-    ps.setObject(++p, e.livemode().orElse(null), Types.BOOLEAN);
-    ps.setString(++p, e.deliveryId().orElse(null));
-    // the arrays themselves: a copy per insert would double the memory of a 25 MiB body
-    ps.setBytes(++p, EventBytes.body(e));
-    ps.setBytes(++p, e.payloadWrapped() ? EventBytes.payloadJson(e) : null);
-    ps.setString(++p, HeadersJson.write(e.headers()).data());
-    ps.setString(++p, row.source() == EventSource.REPLAY ? null : e.secretId().orElse(null));
-    RenderedSql.setInstant(ps, ++p, e.signedAt().orElse(null));
-    ps.setString(++p, SourceColumn.sql(row.source()));
-    ps.setString(++p, StatusColumn.sql(row.status()));
-    ps.setInt(++p, row.attempts());
-    Long lease = row.lease() == null ? null : row.lease().toMillis();
-    // a leased row is due when its lease runs out, as a claimed one is: then any worker takes it over
-    ps.setLong(++p, lease != null ? lease : 0L);
-    ps.setString(++p, row.leaseOwner());
-    ps.setObject(++p, lease, Types.BIGINT);
-    // received_at: now(), nothing bound
-    ps.setBoolean(++p, row.settled());
     return p;
   }
 

@@ -4,9 +4,13 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.name;
 
+import dev.hookledger.internal.EventBytes;
+import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -52,6 +56,62 @@ public final class EventTable {
   public static final Field<Instant> SETTLED_AT = field(name("settled_at"), SQLDataType.INSTANT);
   /** The attempts the event was allowed, as its last settling or failing runtime counted (V4); null before. */
   public static final Field<Integer> MAX_ATTEMPTS = field(name("max_attempts"), SQLDataType.INTEGER);
+
+  /**
+   * Every column of the row, in the order the insert writes them: the one description of the row
+   * that the insert ({@link BatchInsert}), its binds and the readers of events ({@link EventRows})
+   * derive from. Times are the database's ({@link LedgerTime}): {@code available_at} and
+   * {@code lease_until} are {@code now()} plus a bound lease in milliseconds (a row not leased is due
+   * at once and has no lease end), {@code received_at} is {@code now()}, {@code settled_at}
+   * {@code now()} for a row inserted settled.
+   */
+  static final List<EventColumn> ROW = List.of(
+      EventColumn.event(PROVIDER, (ps, p, row) -> ps.setString(p, row.event().provider()),
+          (r, e) -> e.provider(r.get(PROVIDER))),
+      EventColumn.event(SCOPE, (ps, p, row) -> ps.setString(p, row.event().scope()), (r, e) -> e.scope(r.get(SCOPE))),
+      EventColumn.event(EVENT_ID, (ps, p, row) -> ps.setString(p, row.event().eventId()),
+          (r, e) -> e.eventId(r.get(EVENT_ID))),
+      EventColumn.event(TYPE, (ps, p, row) -> ps.setString(p, row.event().type()), (r, e) -> e.type(r.get(TYPE))),
+      EventColumn.event(API_VERSION, (ps, p, row) -> ps.setString(p, row.event().apiVersion().orElse(null)),
+          (r, e) -> e.apiVersion(r.get(API_VERSION))),
+      EventColumn.event(ENTITY_KEY, (ps, p, row) -> ps.setString(p, row.event().entityKey().orElse(null)),
+          (r, e) -> e.entityKey(r.get(ENTITY_KEY))),
+      EventColumn.event(ENTITY_VERSION, (ps, p, row) -> ps.setObject(p,
+              row.event().entityVersion().isPresent() ? row.event().entityVersion().getAsLong() : null, Types.BIGINT),
+          (r, e) -> e.entityVersion(r.get(ENTITY_VERSION))),
+      EventColumn.event(OCCURRED_AT, (ps, p, row) -> RenderedSql.setInstant(ps, p, row.event().occurredAt().orElse(null)),
+          (r, e) -> e.occurredAt(r.get(OCCURRED_AT))),
+      EventColumn.event(LIVEMODE, (ps, p, row) -> ps.setObject(p, row.event().livemode().orElse(null), Types.BOOLEAN),
+          (r, e) -> e.livemode(r.get(LIVEMODE))),
+      EventColumn.event(DELIVERY_ID, (ps, p, row) -> ps.setString(p, row.event().deliveryId().orElse(null)),
+          (r, e) -> e.deliveryId(r.get(DELIVERY_ID))),
+      // the arrays themselves: a copy per insert would double the memory of a 25 MiB body
+      EventColumn.event(BODY, (ps, p, row) -> ps.setBytes(p, EventBytes.body(row.event())), (r, e) -> e.body(r.get(BODY))),
+      EventColumn.event(PAYLOAD, (ps, p, row) -> ps.setBytes(p,
+              row.event().payloadWrapped() ? EventBytes.payloadJson(row.event()) : null),
+          (r, e) -> e.payloadJson(r.get(PAYLOAD))),
+      EventColumn.event(HEADERS, (ps, p, row) -> ps.setString(p, HeadersJson.write(row.event().headers()).data()),
+          (r, e) -> HeadersJson.read(r.get(HEADERS)).forEach(e::header)),
+      // a replay was not verified: no secret matched it
+      EventColumn.event(SECRET_ID, (ps, p, row) -> ps.setString(p,
+              row.source() == EventSource.REPLAY ? null : row.event().secretId().orElse(null)),
+          (r, e) -> e.secretId(r.get(SECRET_ID))),
+      EventColumn.event(SIGNED_AT, (ps, p, row) -> RenderedSql.setInstant(ps, p, row.event().signedAt().orElse(null)),
+          (r, e) -> e.signedAt(r.get(SIGNED_AT))),
+      EventColumn.state(SOURCE, DSL.val(null, SOURCE), (ps, p, row) -> ps.setString(p, SourceColumn.sql(row.source()))),
+      EventColumn.state(STATUS, DSL.val(null, STATUS), (ps, p, row) -> ps.setString(p, StatusColumn.sql(row.status()))),
+      EventColumn.state(ATTEMPTS, DSL.val(null, ATTEMPTS), (ps, p, row) -> ps.setInt(p, row.attempts())),
+      // a leased row is due when its lease runs out, as a claimed one is: then any worker takes it over
+      EventColumn.state(AVAILABLE_AT, LedgerTime.nowPlusMillis(DSL.val(0L)),
+          (ps, p, row) -> ps.setLong(p, row.lease() == null ? 0L : row.lease().toMillis())),
+      EventColumn.state(LEASE_OWNER, DSL.val(null, LEASE_OWNER), (ps, p, row) -> ps.setString(p, row.leaseOwner())),
+      EventColumn.state(LEASE_UNTIL, LedgerTime.nowPlusMillis(DSL.val(0L)),
+          (ps, p, row) -> ps.setObject(p, row.lease() == null ? null : row.lease().toMillis(), Types.BIGINT)),
+      EventColumn.state(RECEIVED_AT, LedgerTime.NOW, null),
+      EventColumn.state(SETTLED_AT, DSL.when(DSL.val(false), LedgerTime.NOW), (ps, p, row) -> ps.setBoolean(p, row.settled())),
+      EventColumn.laterOnly(LAST_ERROR),
+      EventColumn.laterOnly(DUPLICATES),
+      EventColumn.laterOnly(MAX_ATTEMPTS));
 
   /**
    * Rows still waiting for a worker. Inlined, not bound: with bind values a generic plan cannot
@@ -100,6 +160,11 @@ public final class EventTable {
    */
   public static Condition statusIn(Collection<EventStatus> statuses) {
     return STATUS.in(statuses.stream().map(s -> DSL.inline(StatusColumn.sql(s))).toList());
+  }
+
+  /** Every column of the row, in {@link #ROW}'s order: what a reader of whole rows selects. */
+  public static List<Field<?>> columns() {
+    return ROW.stream().<Field<?>>map(EventColumn::field).toList();
   }
 
   /** The primary-key condition for one event. */

@@ -1,0 +1,173 @@
+package dev.hookledger.samples.bench;
+
+import dev.hookledger.runtime.admin.EventQuery;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.StatusFilter;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * {@code bench --history N}: fills the ledger with N settled events before the load runs on it, so
+ * that the same load is measured on an empty ledger and on one with a long history in one run.
+ *
+ * <p>The rows are written by the database itself ({@code INSERT ... SELECT generate_series}, in
+ * bounded transactions), not sent through the door: a million deliveries over HTTP would take longer
+ * than the measurement. They look like a month of a store's traffic: the three providers, several
+ * types each, ids as random as the providers' (GitHub and Shopify send UUIDs), bodies of 1 to 3 KB
+ * that compress like JSON does, received over the last 30 days and settled 200 ms later, mostly
+ * {@code done}, a few {@code ignored} and {@code stale}. Then the table is vacuumed and analysed, as
+ * autovacuum would have done over that month.
+ */
+final class HistoryFill {
+  /** The most rows a fill writes: the issue's 10 million, with room. */
+  static final long MAX_ROWS = 100_000_000L;
+  /** Rows per transaction: a bounded WAL and lock footprint, progress every step. */
+  static final int ROWS_PER_STEP = 100_000;
+  /** Distinct bodies the rows share (a row's body is one of them, by its number). */
+  private static final int BODIES = 1_000;
+
+  /** Calls of each operator read timed. */
+  static final int READ_RUNS = 5;
+
+  private final DataSource dataSource;
+  private final String schema;
+
+  HistoryFill(DataSource dataSource, String schema) {
+    this.dataSource = dataSource;
+    this.schema = schema;
+  }
+
+  /** What a fill did. */
+  record Result(long rows, long elapsedNanos, long ledgerBytes) {}
+
+  /**
+   * Writes {@code rows} settled events, their ids disjoint from any a {@link LoadPlan} sends, and
+   * reports progress on {@code progress}.
+   */
+  Result fill(long rows, PrintStream progress) throws SQLException {
+    long start = System.nanoTime();
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(true);
+      try (Statement s = c.createStatement()) {
+        s.execute("DROP TABLE IF EXISTS pg_temp.bench_body");
+        s.execute("CREATE TEMP TABLE bench_body AS"
+            + " SELECT i, convert_to('{\"id\":\"evt_history_' || i || '\",\"object\":\"event\",\"data\":\"'"
+            + " || string_agg(md5(i || '/' || j), '' ORDER BY j) || '\"}', 'UTF8') AS body"
+            + " FROM generate_series(0, " + (BODIES - 1) + ") i, generate_series(1, 30 + i % 60) j GROUP BY i");
+        // without statistics the planner joined each row to a scan of every body: a million rows took hours
+        s.execute("ALTER TABLE pg_temp.bench_body ADD PRIMARY KEY (i)");
+        s.execute("ANALYZE pg_temp.bench_body");
+      }
+      // V2's trigger upserts one status_count row per inserted row: within one transaction each upsert
+      // passes every earlier version of that row, so a bulk insert of 100,000 settled rows took
+      // quadratic time (hours per million). Triggers off for this session (it is a superuser's, on
+      // bench's own database); the statement adds its counts itself, once per provider and status.
+      try (Statement s = c.createStatement()) {
+        s.execute("SET session_replication_role = replica");
+      }
+      try {
+        insertSteps(c, rows, start, progress);
+      } finally {
+        // the pool hands this connection to the runtime next: its triggers must fire there
+        try (Statement s = c.createStatement()) {
+          s.execute("RESET session_replication_role");
+        }
+      }
+      try (Statement s = c.createStatement()) {
+        s.execute("VACUUM ANALYZE " + schema + ".event");
+        s.execute("CHECKPOINT");
+      }
+      return new Result(rows, System.nanoTime() - start, ledgerBytes(c));
+    }
+  }
+
+  private void insertSteps(Connection c, long rows, long start, PrintStream progress) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(insertSql())) {
+      for (long from = 0; from < rows; from += ROWS_PER_STEP) {
+        long to = Math.min(rows, from + ROWS_PER_STEP) - 1;
+        ps.setLong(1, rows);
+        ps.setLong(2, from);
+        ps.setLong(3, to);
+        ps.executeUpdate();
+        progress.printf("  %-18s %d of %d settled events written (%.0f s)%n", "history", to + 1, rows,
+            (System.nanoTime() - start) / 1e9);
+      }
+    }
+  }
+
+  /**
+   * Times the operator's reads on the filled ledger, each the median of {@link #READ_RUNS}: status,
+   * the backlog {@code /healthz} reads, the admin page's chart, a page of {@code list} unfiltered and
+   * of failing events.
+   */
+  void timeReads(InboxAdmin admin, PrintStream out) {
+    Map<String, Runnable> reads = new LinkedHashMap<>();
+    reads.put("status", admin::status);
+    reads.put("backlog (/healthz)", admin::backlog);
+    reads.put("chart", admin::throughput);
+    reads.put("list", () -> admin.list(EventQuery.all()));
+    reads.put("list --status failing", () -> admin.list(EventQuery.builder().status(StatusFilter.FAILING).build()));
+    StringBuilder line = new StringBuilder();
+    reads.forEach((name, read) -> {
+      long[] ms = new long[READ_RUNS];
+      for (int i = 0; i < READ_RUNS; i++) {
+        long t = System.nanoTime();
+        read.run();
+        ms[i] = (System.nanoTime() - t) / 1_000_000;
+      }
+      Arrays.sort(ms);
+      line.append(line.length() == 0 ? "" : ", ").append(name).append(' ').append(ms[READ_RUNS / 2]).append(" ms");
+    });
+    out.printf("  %-18s %s (median of %d)%n", "operator reads", line, READ_RUNS);
+  }
+
+  /** Everything in the ledger's schema, tables with their indexes and TOAST. */
+  private long ledgerBytes(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(sum(pg_total_relation_size(t.oid)), 0)"
+        + " FROM pg_class t JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = ? AND t.relkind = 'r'")) {
+      ps.setString(1, schema);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /**
+   * Rows {@code ? .. ?} of {@code ?}: row g was received {@code (total - g) / total} of 30 days ago;
+   * and their counts added to {@code status_count}, as V2's trigger would have.
+   */
+  private String insertSql() {
+    return "WITH written AS (INSERT INTO " + schema + ".event (provider, scope, event_id, type, entity_key, entity_version,"
+        + " occurred_at, delivery_id, body, headers, secret_id, source, status, attempts, available_at, received_at,"
+        + " settled_at, max_attempts)"
+        + " SELECT p.provider, p.scope, p.event_id, p.type, p.entity_key, p.version, p.at, p.delivery_id, b.body,"
+        + " '{}'::jsonb, 'current', 'delivery', p.status, 1, p.at, p.at, p.at + interval '200 milliseconds', 10"
+        + " FROM (SELECT g, x.total,"
+        + "   (ARRAY['stripe', 'github', 'shopify'])[g % 3 + 1] AS provider,"
+        + "   CASE g % 3 WHEN 0 THEN CASE WHEN g % 7 = 0 THEN 'acct_' || (g % 40) ELSE '' END"
+        + "     WHEN 1 THEN (1000 + g % 12)::text ELSE 'shop-' || (g % 25) || '.myshopify.com' END AS scope,"
+        + "   CASE g % 3 WHEN 0 THEN 'evt_history_' || md5(g::text) ELSE md5('history/' || g)::uuid::text END AS event_id,"
+        + "   CASE g % 3 WHEN 0 THEN (ARRAY['invoice.paid', 'invoice.created', 'customer.updated', 'charge.succeeded'])[g / 3 % 4 + 1]"
+        + "     WHEN 1 THEN (ARRAY['push', 'issues', 'pull_request'])[g / 3 % 3 + 1]"
+        + "     ELSE (ARRAY['orders/create', 'orders/updated', 'products/update'])[g / 3 % 3 + 1] END AS type,"
+        + "   'history_' || (g % 3) || '_' || (g / 3 % 50000) AS entity_key, g AS version,"
+        + "   CASE WHEN g % 3 = 0 THEN NULL ELSE md5('delivery/' || g)::uuid::text END AS delivery_id,"
+        + "   now() - interval '30 days' * ((x.total - g)::float8 / x.total) AS at,"
+        + "   CASE WHEN g % 50 = 7 THEN 'ignored' WHEN g % 97 = 11 THEN 'stale' ELSE 'done' END AS status"
+        + "   FROM (SELECT ?::bigint AS total) x, generate_series(?::bigint, ?::bigint) g) p"
+        + " JOIN bench_body b ON b.i = p.g % " + BODIES
+        + " ON CONFLICT DO NOTHING RETURNING provider, status)"
+        + " INSERT INTO " + schema + ".status_count AS c (provider, status, stripe, events, duplicates)"
+        + " SELECT provider, status, 0, count(*), 0 FROM written GROUP BY provider, status"
+        + " ON CONFLICT (provider, status, stripe) DO UPDATE SET events = c.events + excluded.events";
+  }
+}
