@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
@@ -55,7 +56,10 @@ public final class LedgerFixture {
   }
 
   public InboxAdmin admin() {
-    return InboxAdmin.builder(database.dataSource()).schema(schema).clock(CLOCK).build();
+    // reads here assert what they return, not how fast: a loaded 2-core CI machine can take longer than
+    // the 2 s default deadline, which HealthDeadlineTest proves on its own
+    return InboxAdmin.builder(database.dataSource()).schema(schema).clock(CLOCK).readTimeout(Duration.ofSeconds(30))
+        .build();
   }
 
   public Row row(String provider, String eventId) {
