@@ -9,7 +9,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
 import static org.jooq.impl.DSL.row;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.admin.RootCause;
+import dev.hookledger.runtime.internal.process.RootCause;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import java.util.List;

@@ -5,7 +5,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.admin.RootCause;
+import dev.hookledger.runtime.internal.process.RootCause;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.ArrayList;

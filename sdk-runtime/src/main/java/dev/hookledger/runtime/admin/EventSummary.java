@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.admin.RootCause;
+import dev.hookledger.runtime.internal.process.RootCause;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import java.time.Instant;
 import java.util.Optional;

@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
 import dev.hookledger.runtime.internal.admin.DurationText;
-import dev.hookledger.runtime.internal.admin.Reconciler;
-import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.GroupCommit;
@@ -102,7 +100,7 @@ public final class InboxAdmin {
   private final int maxAttempts;
   private final Duration stuckAfter;
   private final BoundedReads reads;
-  private final BackfillRows backfills;
+  private final BackfillRecords backfills;
   private final Set<String> handlers;
 
   private InboxAdmin(Builder b) {
@@ -120,7 +118,7 @@ public final class InboxAdmin {
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
     this.throughput = new ThroughputReader(db, events, clock);
     this.causes = new CauseReader(db, events);
-    this.backfills = new BackfillRows(events);
+    this.backfills = new BackfillRecords(events);
     this.handlers = b.handlers;
     this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
   }

@@ -6,7 +6,6 @@ import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.BackfillStatus;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LegacyEvents;
-import dev.hookledger.runtime.internal.admin.BackfillJson;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,6 @@
 package dev.hookledger.runtime.cli;
 
 import dev.hookledger.runtime.admin.ReconcileReport;
-import dev.hookledger.runtime.internal.admin.ReconcileJson;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
 import java.time.Instant;
@@ -13,8 +12,8 @@ import picocli.CommandLine.Option;
     "Compare the provider's own list of events for a window with the ledger; write nothing.",
     "Reports events the provider has that the ledger lacks, events the ledger has that the provider does not list,",
     "and events both have whose status differs (e.g. the provider shows a failed delivery the ledger accepted).",
-    "Stripe: the events API (30 days). GitHub: the hook's deliveries API (3 days). Shopify: no API lists webhook",
-    "deliveries, so it cannot be reconciled. Settings as for replay: --set KEY=VALUE or HOOKLEDGER_<PROVIDER>_<SETTING>."})
+    "Each provider's adapter lists through the API its replay source pages (how far back, and whether one exists at",
+    "all, is in that provider module's README). Settings as for replay: --set KEY=VALUE or HOOKLEDGER_<PROVIDER>_<SETTING>."})
 final class ReconcileCommand extends AdminCommand {
   @Mixin
   private ProviderSourceOptions options;

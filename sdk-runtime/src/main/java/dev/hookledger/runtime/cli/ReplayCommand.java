@@ -4,7 +4,6 @@ import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.ReconcileReport;
 import dev.hookledger.runtime.internal.admin.DurationText;
-import dev.hookledger.runtime.internal.admin.ReconcileJson;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;

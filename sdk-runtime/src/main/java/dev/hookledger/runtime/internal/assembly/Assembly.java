@@ -19,6 +19,8 @@ import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
+import dev.hookledger.runtime.internal.ledger.AttemptRows;
+import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EntityVersions;
 import dev.hookledger.runtime.internal.ledger.EventKey;
@@ -108,6 +110,7 @@ public final class Assembly implements Door {
   private final DSLContext dsl;
   private final EventTable events;
   private final Set<String> handlerNames;
+  private final BackfillRows backfillRows;
   private final BackfillStep backfillStep;
   private volatile BackfillWorker backfills;
 
@@ -137,7 +140,9 @@ public final class Assembly implements Door {
     this.dsl = dsl;
     this.events = events;
     this.handlerNames = Set.copyOf(dispatcher.names());
-    this.backfillStep = new BackfillStep(dsl, events, dispatcher, guard, deadline, s.retryPolicy(), owner,
+    this.backfillRows = new BackfillRows(events);
+    this.backfillStep = new BackfillStep(dsl, events, backfillRows, new AppliedRows(s.schema()),
+        new AttemptRows(s.schema()), dispatcher, guard, deadline, s.retryPolicy(), owner,
         s.inbox().lease());
     this.writer = GroupCommit.of(dataSource, events, s.receive().ledgerWriters(), s.receive().queueCapacity(),
         MAX_BATCH, MAX_BATCH_BYTES, MAX_COMMIT_WAIT, name);
@@ -238,7 +243,7 @@ public final class Assembly implements Door {
       pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener, name);
     }
     if (pool != null && !handlerNames.isEmpty()) {
-      backfills = BackfillWorker.start(dsl, events, backfillStep, handlerNames, owner, inbox.lease(),
+      backfills = BackfillWorker.start(dsl, events, backfillRows, backfillStep, handlerNames, owner, inbox.lease(),
           inbox.pollInterval(), name + "-backfill");
     }
     writer.start();

@@ -42,11 +42,11 @@ public final class BackfillWorker implements AutoCloseable {
   private final Thread thread;
   private volatile boolean stopped;
 
-  private BackfillWorker(DSLContext dsl, EventTable events, BackfillStep step, Set<String> handlers, String owner,
-      Duration lease, Duration poll, String name) {
+  private BackfillWorker(DSLContext dsl, EventTable events, BackfillRows rows, BackfillStep step, Set<String> handlers,
+      String owner, Duration lease, Duration poll, String name) {
     this.dsl = dsl;
     this.events = events;
-    this.rows = new BackfillRows(events);
+    this.rows = rows;
     this.step = step;
     this.handlers = handlers;
     this.owner = owner;
@@ -57,9 +57,9 @@ public final class BackfillWorker implements AutoCloseable {
   }
 
   /** Starts the worker; {@code lease} is how long another node waits before it takes over a backfill of a dead one. */
-  public static BackfillWorker start(DSLContext dsl, EventTable events, BackfillStep step, Set<String> handlers,
-      String owner, Duration lease, Duration poll, String name) {
-    BackfillWorker w = new BackfillWorker(dsl, events, step, handlers, owner, lease, poll, name);
+  public static BackfillWorker start(DSLContext dsl, EventTable events, BackfillRows rows, BackfillStep step,
+      Set<String> handlers, String owner, Duration lease, Duration poll, String name) {
+    BackfillWorker w = new BackfillWorker(dsl, events, rows, step, handlers, owner, lease, poll, name);
     w.thread.start();
     return w;
   }

@@ -4,15 +4,9 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.admin.Backfill;
-import dev.hookledger.runtime.admin.BackfillPlan;
-import dev.hookledger.runtime.admin.BackfillRequest;
-import dev.hookledger.runtime.admin.BackfillStatus;
-import dev.hookledger.runtime.admin.LegacyEvents;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -33,29 +27,29 @@ import org.jooq.impl.SQLDataType;
  * owner, so a node whose lease was taken over commits nothing. Thread-safe.
  */
 public final class BackfillRows {
-  static final Field<Long> ID = field(name("id"), SQLDataType.BIGINT);
-  static final Field<String[]> HANDLERS = field(name("handlers"), SQLDataType.VARCHAR.array());
-  static final Field<String> PROVIDER = field(name("provider"), SQLDataType.VARCHAR);
-  static final Field<String> TYPE_PATTERN = field(name("type_pattern"), SQLDataType.VARCHAR);
-  static final Field<Instant> SINCE = field(name("since"), SQLDataType.INSTANT);
-  static final Field<Instant> UNTIL = field(name("until"), SQLDataType.INSTANT);
-  static final Field<String> LEGACY = field(name("legacy"), SQLDataType.VARCHAR);
-  static final Field<Integer> MAX_PER_SECOND = field(name("max_per_second"), SQLDataType.INTEGER);
-  static final Field<Integer> MAX_BACKLOG = field(name("max_backlog"), SQLDataType.INTEGER);
-  static final Field<String> STATUS = field(name("status"), SQLDataType.VARCHAR);
-  static final Field<Long> SELECTED = field(name("selected"), SQLDataType.BIGINT);
-  static final Field<Long> APPLIED = field(name("applied"), SQLDataType.BIGINT);
-  static final Field<Long> SKIPPED = field(name("skipped"), SQLDataType.BIGINT);
-  static final Field<Long> FAILED = field(name("failed"), SQLDataType.BIGINT);
-  static final Field<Instant> CURSOR_RECEIVED_AT = field(name("cursor_received_at"), SQLDataType.INSTANT);
-  static final Field<String> CURSOR_PROVIDER = field(name("cursor_provider"), SQLDataType.VARCHAR);
-  static final Field<String> CURSOR_SCOPE = field(name("cursor_scope"), SQLDataType.VARCHAR);
-  static final Field<String> CURSOR_EVENT_ID = field(name("cursor_event_id"), SQLDataType.VARCHAR);
-  static final Field<String> LEASE_OWNER = field(name("lease_owner"), SQLDataType.VARCHAR);
-  static final Field<Instant> LEASE_UNTIL = field(name("lease_until"), SQLDataType.INSTANT);
-  static final Field<Instant> CREATED_AT = field(name("created_at"), SQLDataType.INSTANT);
-  static final Field<Instant> UPDATED_AT = field(name("updated_at"), SQLDataType.INSTANT);
-  static final Field<Instant> FINISHED_AT = field(name("finished_at"), SQLDataType.INSTANT);
+  public static final Field<Long> ID = field(name("id"), SQLDataType.BIGINT);
+  public static final Field<String[]> HANDLERS = field(name("handlers"), SQLDataType.VARCHAR.array());
+  public static final Field<String> PROVIDER = field(name("provider"), SQLDataType.VARCHAR);
+  public static final Field<String> TYPE_PATTERN = field(name("type_pattern"), SQLDataType.VARCHAR);
+  public static final Field<Instant> SINCE = field(name("since"), SQLDataType.INSTANT);
+  public static final Field<Instant> UNTIL = field(name("until"), SQLDataType.INSTANT);
+  public static final Field<String> LEGACY = field(name("legacy"), SQLDataType.VARCHAR);
+  public static final Field<Integer> MAX_PER_SECOND = field(name("max_per_second"), SQLDataType.INTEGER);
+  public static final Field<Integer> MAX_BACKLOG = field(name("max_backlog"), SQLDataType.INTEGER);
+  public static final Field<String> STATUS = field(name("status"), SQLDataType.VARCHAR);
+  public static final Field<Long> SELECTED = field(name("selected"), SQLDataType.BIGINT);
+  public static final Field<Long> APPLIED = field(name("applied"), SQLDataType.BIGINT);
+  public static final Field<Long> SKIPPED = field(name("skipped"), SQLDataType.BIGINT);
+  public static final Field<Long> FAILED = field(name("failed"), SQLDataType.BIGINT);
+  public static final Field<Instant> CURSOR_RECEIVED_AT = field(name("cursor_received_at"), SQLDataType.INSTANT);
+  public static final Field<String> CURSOR_PROVIDER = field(name("cursor_provider"), SQLDataType.VARCHAR);
+  public static final Field<String> CURSOR_SCOPE = field(name("cursor_scope"), SQLDataType.VARCHAR);
+  public static final Field<String> CURSOR_EVENT_ID = field(name("cursor_event_id"), SQLDataType.VARCHAR);
+  public static final Field<String> LEASE_OWNER = field(name("lease_owner"), SQLDataType.VARCHAR);
+  public static final Field<Instant> LEASE_UNTIL = field(name("lease_until"), SQLDataType.INSTANT);
+  public static final Field<Instant> CREATED_AT = field(name("created_at"), SQLDataType.INSTANT);
+  public static final Field<Instant> UPDATED_AT = field(name("updated_at"), SQLDataType.INSTANT);
+  public static final Field<Instant> FINISHED_AT = field(name("finished_at"), SQLDataType.INSTANT);
 
   private static final List<Field<?>> COLUMNS = List.of(ID, HANDLERS, PROVIDER, TYPE_PATTERN, SINCE, UNTIL, LEGACY,
       MAX_PER_SECOND, MAX_BACKLOG, STATUS, SELECTED, APPLIED, SKIPPED, FAILED, CURSOR_RECEIVED_AT, CURSOR_PROVIDER,
@@ -83,54 +77,17 @@ public final class BackfillRows {
    *
    * @param cursor the last event visited; null before the first
    */
-  public record Held(long id, Set<String> handlers, LegacyEvents legacy, int maxPerSecond, int maxBacklog,
+  public record Held(long id, Set<String> handlers, boolean applyLegacy, int maxPerSecond, int maxBacklog,
       Condition selection, EventCursor cursor) {}
 
   /** Where a backfill is: the order key of the last event it visited. */
   public record EventCursor(Instant receivedAt, EventKey key) {}
 
-  /** Records a new backfill, its window's end fixed now if the request has none; returns it. */
-  public Backfill create(DSLContext tx, BackfillRequest r) {
-    Instant until = r.until().orElseGet(() -> tx.select(LedgerTime.NOW).fetchSingle().value1());
-    long selected = tx.fetchCount(events.table(), selection(r.provider().orElse(null), r.type(),
-        r.since().orElse(null), until));
-    long id = tx.insertInto(table)
-        .set(HANDLERS, r.handlers().toArray(String[]::new))
-        .set(PROVIDER, r.provider().orElse(null))
-        .set(TYPE_PATTERN, r.type())
-        .set(SINCE, r.since().orElse(null))
-        .set(UNTIL, until)
-        .set(LEGACY, r.legacy().name().toLowerCase(Locale.ROOT))
-        .set(MAX_PER_SECOND, r.maxPerSecond())
-        .set(MAX_BACKLOG, r.maxBacklog())
-        .set(SELECTED, selected)
-        .returningResult(ID).fetchSingle().value1();
-    return find(tx, id).orElseThrow();
-  }
-
-  /** Counts what {@code r} would do now; writes nothing. */
-  public BackfillPlan plan(DSLContext dsl, BackfillRequest r) {
-    Instant until = r.until().orElse(null);
-    Condition window = selection(r.provider().orElse(null), r.type(), r.since().orElse(null), until);
-    String[] names = r.handlers().toArray(String[]::new);
-    Field<Integer> named = DSL.selectCount().from(applied).where(sameEvent())
-        .and(field(name("handler"), SQLDataType.VARCHAR).in(Arrays.asList(names))).asField();
-    Condition allApplied = named.eq(names.length);
-    Condition legacy = legacy();
-    Record rec = dsl.select(DSL.count(), DSL.count().filterWhere(allApplied),
-            DSL.count().filterWhere(legacy.andNot(allApplied)),
-            DSL.count().filterWhere(r.legacy() == LegacyEvents.SKIP ? allApplied.not().andNot(legacy) : allApplied.not()))
-        .from(events.table()).where(window)
-        .fetchSingle();
-    return new BackfillPlan(rec.get(0, Long.class), rec.get(1, Long.class), rec.get(2, Long.class),
-        rec.get(3, Long.class));
-  }
-
   /**
    * A {@code done} event that no handler is recorded for, or that carries {@link #LEGACY_MARK}: it
    * was settled before bookkeeping began, by every handler registered then (see {@link AppliedRows}).
    */
-  private Condition legacy() {
+  public Condition legacy() {
     Field<String> handler = field(name("handler"), SQLDataType.VARCHAR);
     return EventTable.STATUS.eq(StatusColumn.sql(EventStatus.DONE))
         .and(DSL.notExists(DSL.selectOne().from(applied).where(sameEvent()))
@@ -142,14 +99,14 @@ public final class BackfillRows {
     return tx.fetchExists(DSL.selectOne().from(events.table()).where(EventTable.is(key)).and(legacy()));
   }
 
-  private Condition sameEvent() {
+  public Condition sameEvent() {
     return field(name(events.schema(), "handler_applied", "provider")).eq(field(name(events.schema(), "event", "provider")))
         .and(field(name(events.schema(), "handler_applied", "scope")).eq(field(name(events.schema(), "event", "scope"))))
         .and(field(name(events.schema(), "handler_applied", "event_id"))
             .eq(field(name(events.schema(), "event", "event_id"))));
   }
 
-  private static Condition selection(String provider, String type, Instant since, Instant until) {
+  public static Condition selection(String provider, String type, Instant since, Instant until) {
     TypePattern pattern = TypePattern.parse(type);
     Condition c = SETTLED;
     if (provider != null) {
@@ -171,22 +128,6 @@ public final class BackfillRows {
     return c;
   }
 
-  /** Every backfill, newest first, up to {@code limit}. */
-  public List<Backfill> list(DSLContext dsl, int limit) {
-    return dsl.select(COLUMNS).from(table).orderBy(ID.desc()).limit(limit).fetch(BackfillRows::toBackfill);
-  }
-
-  public Optional<Backfill> find(DSLContext dsl, long id) {
-    return dsl.select(COLUMNS).from(table).where(ID.eq(id)).fetchOptional(BackfillRows::toBackfill);
-  }
-
-  /** Cancels a running backfill; false if there is none of that id running. */
-  public boolean cancel(DSLContext tx, long id) {
-    return tx.update(table).set(STATUS, "cancelled").set(FINISHED_AT, LedgerTime.NOW).set(UPDATED_AT, LedgerTime.NOW)
-        .setNull(LEASE_OWNER).setNull(LEASE_UNTIL)
-        .where(ID.eq(id)).and(STATUS.eq("running")).execute() == 1;
-  }
-
   /**
    * Takes the oldest running backfill whose handlers are all in {@code registered} and that no
    * other node holds (or whose holder's lease ran out), for {@code lease}, by the database's clock.
@@ -205,7 +146,7 @@ public final class BackfillRows {
         .set(UPDATED_AT, LedgerTime.NOW).where(ID.eq(id.get())).returningResult(COLUMNS).fetchSingle();
     EventCursor cursor = r.get(CURSOR_EVENT_ID) == null ? null : new EventCursor(r.get(CURSOR_RECEIVED_AT),
         new EventKey(r.get(CURSOR_PROVIDER), r.get(CURSOR_SCOPE), r.get(CURSOR_EVENT_ID)));
-    return Optional.of(new Held(r.get(ID), Set.of(r.get(HANDLERS)), legacy(r.get(LEGACY)), r.get(MAX_PER_SECOND),
+    return Optional.of(new Held(r.get(ID), Set.of(r.get(HANDLERS)), appliesLegacy(r.get(LEGACY)), r.get(MAX_PER_SECOND),
         r.get(MAX_BACKLOG), selection(r.get(PROVIDER), r.get(TYPE_PATTERN), r.get(SINCE), r.get(UNTIL)), cursor));
   }
 
@@ -263,14 +204,18 @@ public final class BackfillRows {
         .where(ID.eq(id)).and(LEASE_OWNER.eq(owner)).execute();
   }
 
-  private static LegacyEvents legacy(String sql) {
-    return LegacyEvents.valueOf(sql.toUpperCase(Locale.ROOT));
+  /** Whether a backfill's {@code legacy} column says to apply its handlers to legacy events. */
+  public static boolean appliesLegacy(String sql) {
+    return "apply".equals(sql);
   }
 
-  private static Backfill toBackfill(Record r) {
-    return new Backfill(r.get(ID), List.of(r.get(HANDLERS)), r.get(PROVIDER), r.get(TYPE_PATTERN), r.get(SINCE),
-        r.get(UNTIL), legacy(r.get(LEGACY)), BackfillStatus.valueOf(r.get(STATUS).toUpperCase(Locale.ROOT)),
-        r.get(SELECTED), r.get(APPLIED), r.get(SKIPPED), r.get(FAILED), r.get(LEASE_OWNER), r.get(CREATED_AT),
-        r.get(FINISHED_AT));
+  /** The backfill table. */
+  public Table<Record> table() {
+    return table;
+  }
+
+  /** Every column of the backfill table, in the order the readers expect. */
+  public static List<Field<?>> columns() {
+    return COLUMNS;
   }
 }

@@ -4,8 +4,6 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.HandlerFailedException;
 import dev.hookledger.runtime.RetryPolicy;
-import dev.hookledger.runtime.admin.LegacyEvents;
-import dev.hookledger.runtime.internal.admin.RootCause;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
@@ -63,13 +61,14 @@ public final class BackfillStep {
   private final String owner;
   private final Duration lease;
 
-  public BackfillStep(DSLContext dsl, EventTable events, Dispatcher dispatcher, OrderingGuard guard,
-      HandlerDeadline deadline, RetryPolicy policy, String owner, Duration lease) {
+  public BackfillStep(DSLContext dsl, EventTable events, BackfillRows backfills, AppliedRows applied, AttemptRows attempts,
+      Dispatcher dispatcher, OrderingGuard guard, HandlerDeadline deadline, RetryPolicy policy, String owner,
+      Duration lease) {
     this.dsl = dsl;
     this.events = events;
-    this.backfills = new BackfillRows(events);
-    this.applied = new AppliedRows(events.schema());
-    this.attempts = new AttemptRows(events.schema());
+    this.backfills = backfills;
+    this.applied = applied;
+    this.attempts = attempts;
     this.dispatcher = dispatcher;
     this.guard = guard;
     this.deadline = deadline;
@@ -122,7 +121,7 @@ public final class BackfillStep {
       return Visit.SKIPPED; // back in the live queue since it was selected: live processing runs every handler
     }
     legacy[0] = done && backfills.isLegacy(tx, key);
-    if (legacy[0] && held.legacy() == LegacyEvents.SKIP) {
+    if (legacy[0] && !held.applyLegacy()) {
       return Visit.SKIPPED;
     }
     WebhookEvent e = EventRows.toEvent(row);

@@ -2,7 +2,6 @@ package dev.hookledger.runtime.internal.process;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookListener;
-import dev.hookledger.runtime.internal.admin.RootCause;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;

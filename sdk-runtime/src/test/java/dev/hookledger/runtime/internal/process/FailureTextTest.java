@@ -26,7 +26,7 @@ class FailureTextTest {
         + "Caused by: java.lang.ArithmeticException: deep\n"
         + "\tat com.acme.Money.convert(Money.java:7)\n"
         + "\t... 2 more\n", text);
-    assertEquals("ArithmeticException: deep", dev.hookledger.runtime.internal.admin.RootCause.of(text),
+    assertEquals("ArithmeticException: deep", dev.hookledger.runtime.internal.process.RootCause.of(text),
         "the one line an operator reads first is the deepest cause");
   }
 

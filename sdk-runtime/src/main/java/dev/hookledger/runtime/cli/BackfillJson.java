@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** The JSON shapes of backfills, as {@code AdminJson} writes the others: camelCase, ISO instants, null when absent. */
-public final class BackfillJson {
+final class BackfillJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private BackfillJson() {}

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.internal.process;
 
 /**
  * The one line an operator reads first: the class (without its package) and message of the deepest

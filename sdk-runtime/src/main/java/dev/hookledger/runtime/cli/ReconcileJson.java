@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -7,7 +7,7 @@ import dev.hookledger.runtime.admin.ReconcileReport;
 import java.util.List;
 
 /** The JSON and text shapes of a {@link ReconcileReport}, for the command line's {@code reconcile} and {@code replay --dry-run}. */
-public final class ReconcileJson {
+final class ReconcileJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private ReconcileJson() {}

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.internal.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,6 +1,5 @@
-package dev.hookledger.runtime.internal.admin;
+package dev.hookledger.runtime.admin;
 
-import dev.hookledger.runtime.admin.ReconcileReport;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.spi.ListedEvent;
 import java.time.Instant;
@@ -23,7 +22,7 @@ import org.jooq.impl.DSL;
  * window is not called missing), and the ledger's events of the provider and of the scopes it listed,
  * with {@code occurred_at} (else {@code received_at}) in the window, are checked against the list.
  */
-public final class Reconciler {
+final class Reconciler {
   private static final int LOOKUP_BATCH = 500;
 
   private final EventTable events;
