@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * the count since the last line. Memory only, and bounded whatever a sender does: counts are keyed
  * by registered providers (every unknown path counts as one provider) and the closed set of
  * reasons, the ring holds {@link RefusedDeliveries#RECENT} entries of bounded size
- * ({@link RequestFacts}). A ledger write per refusal would let a forger fill the disk. Thread-safe.
+ * ({@link RequestFacts}). A ledger write per refusal would let a forger fill the disk: the counts
+ * alone reach the ledger through {@link RefusalFlusher}, at most one statement every 2 s. Thread-safe.
  */
 public final class RefusalLog {
   private static final Logger log = LoggerFactory.getLogger(RefusalLog.class);
