@@ -31,6 +31,7 @@ import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
+import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.ledger.ShadowRows;
 import dev.hookledger.runtime.internal.process.BackfillStep;
@@ -148,7 +149,7 @@ public final class Assembly implements Door {
     this.headerCheck = new HeaderCheck(providers, listener);
     this.refusals = new RefusalLog(s.clock(), listener);
     // the CLI runs in another process: it reads this node's counts from the ledger, written every 2 s
-    this.refusalFlusher = new RefusalFlusher(refusals, dsl, s.schema(), owner, providers.ids(), s.clock(),
+    this.refusalFlusher = new RefusalFlusher(refusals, dsl, new RefusalCountRows(s.schema()), owner, providers.ids(), s.clock(),
         name + "-refusals");
     this.bodyBudget = BodyBudget.of(s.receive().maxInFlightBodyBytes());
     this.bodyReadDeadline = ReadDeadline.of(s.receive().bodyReadTimeout());

@@ -56,11 +56,11 @@ public final class RefusalFlusher implements AutoCloseable {
    * @param providers the registered provider ids: any other is written as
    *     {@link RefusedDeliveries#UNKNOWN_PROVIDER}, never a sender's text
    */
-  public RefusalFlusher(RefusalLog refusals, DSLContext dsl, String schema, String node, Set<String> providers,
+  public RefusalFlusher(RefusalLog refusals, DSLContext dsl, RefusalCountRows rows, String node, Set<String> providers,
       Clock clock, String threadName) {
     this.refusals = refusals;
     this.dsl = dsl;
-    this.rows = new RefusalCountRows(schema);
+    this.rows = rows;
     this.node = node;
     this.providers = Set.copyOf(providers);
     this.clock = clock;

@@ -7,6 +7,7 @@ import dev.hookledger.runtime.RefusalReason;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.SteppingClock;
 import dev.hookledger.runtime.testing.TestDatabase;
@@ -79,7 +80,7 @@ class RefusalFlusherTest {
   }
 
   private RefusalFlusher flusher(String schema) {
-    return new RefusalFlusher(refusals, LedgerDsl.on(db.dataSource()), schema, "node-1", Set.of("stripe"), clock,
+    return new RefusalFlusher(refusals, LedgerDsl.on(db.dataSource()), new RefusalCountRows(schema), "node-1", Set.of("stripe"), clock,
         "test-refusals");
   }
 
