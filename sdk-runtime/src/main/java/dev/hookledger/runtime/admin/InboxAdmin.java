@@ -24,6 +24,7 @@ import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -198,7 +199,7 @@ public final class InboxAdmin {
   }
 
   private static boolean known(String reason) {
-    return java.util.Arrays.stream(RefusalReason.values()).anyMatch(r -> r.name().equals(reason));
+    return Arrays.stream(RefusalReason.values()).anyMatch(r -> r.name().equals(reason));
   }
 
   /** One page of events matching {@code query}, newest received first. */

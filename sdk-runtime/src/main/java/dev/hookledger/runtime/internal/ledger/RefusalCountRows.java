@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -52,15 +53,15 @@ public final class RefusalCountRows {
   public record Sum(String provider, String reason, long refused, Instant lastAt) {}
 
   /**
-   * Sets {@code node}'s counts to {@code rows} in one statement, sorted by key so that two writers of
-   * one node (a restart overlapping its predecessor cannot share a node, but a test may) never deadlock.
+   * Sets {@code node}'s counts to {@code rows} in one statement. Rows sorted by key, as every
+   * multi-row write of the ledger: two such statements over the same keys then lock in one order.
    */
   public void upsert(DSLContext tx, String node, List<Row> rows) {
     if (rows.isEmpty()) {
       return;
     }
     List<Row> sorted = new ArrayList<>(rows);
-    sorted.sort(java.util.Comparator.comparing(Row::provider).thenComparing(Row::reason));
+    sorted.sort(Comparator.comparing(Row::provider).thenComparing(Row::reason));
     InsertValuesStep5<Record, String, String, String, Long, OffsetDateTime> insert =
         tx.insertInto(table, NODE, PROVIDER, REASON, REFUSED, LAST_AT);
     for (Row r : sorted) {
