@@ -5,7 +5,8 @@ import dev.hookledger.RejectionReason;
 /**
  * Why the webhook door refused a delivery: the adapter's {@link RejectionReason}s, plus the refusals
  * the door makes before an adapter is asked (an unknown provider, a spent body budget, a body that
- * did not arrive in time). Nothing of a refused delivery is stored in the ledger.
+ * did not arrive in time). Nothing of a refused delivery is stored in the ledger but its count, per
+ * node, provider and reason (see {@code InboxAdmin.refusedCounts()}).
  */
 public enum RefusalReason {
   /** See {@link RejectionReason#SIGNATURE_MISSING}. */

@@ -89,6 +89,16 @@ class ShadowModeTest {
       assertEquals(0, status.waiting());
       assertEquals(List.of("received evt_1", "duplicate evt_1", "duplicate evt_1",
           "rejected SIGNATURE_MISMATCH", "rejected TOO_LARGE", "rejected TOO_LARGE", "rejected MALFORMED"), heard.events);
+
+      // SHADOW counts refusals too, and its node writes them to the ledger for `hookledger status`
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+      List<dev.hookledger.runtime.admin.RefusedCount> refused = shadow.runtime().admin().refusedCounts();
+      while (refused.stream().noneMatch(c -> c.reason() == RefusalReason.SIGNATURE_MISMATCH) && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        refused = shadow.runtime().admin().refusedCounts();
+      }
+      assertTrue(refused.stream().anyMatch(c -> c.provider().equals("testhook")
+          && c.reason() == RefusalReason.SIGNATURE_MISMATCH && c.count() == 1), refused.toString());
     }
     assertEquals(List.of(), handler.handled, "shadow mode dispatches nothing");
   }

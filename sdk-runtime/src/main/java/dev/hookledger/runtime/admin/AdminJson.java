@@ -197,6 +197,19 @@ public final class AdminJson {
     return o;
   }
 
+  /**
+   * Refused deliveries read from the ledger ({@link InboxAdmin#refusedCounts()}): {@code [{"provider",
+   * "reason", "httpStatus", "count", "lastAt"}, ...]}, reasons in lower case as the metrics tag them.
+   */
+  public static ArrayNode refusedCounts(List<RefusedCount> refused) {
+    ArrayNode a = NODES.arrayNode();
+    for (RefusedCount c : refused) {
+      a.addObject().put("provider", c.provider()).put("reason", lower(c.reason()))
+          .put("httpStatus", c.reason().httpStatus()).put("count", c.count()).put("lastAt", c.lastAt().toString());
+    }
+    return a;
+  }
+
   private static String lower(Enum<?> e) {
     return e.name().toLowerCase(Locale.ROOT);
   }

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.runtime.RefusalReason;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
 import dev.hookledger.runtime.internal.admin.DurationText;
@@ -12,6 +13,7 @@ import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
+import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.receive.ReplayRecorder;
 import dev.hookledger.spi.ListedEvent;
@@ -20,6 +22,7 @@ import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -85,6 +88,9 @@ public final class InboxAdmin {
    */
   public static final int MAX_BULK_RETRY = 10_000;
 
+  /** How far back {@link #refusedCounts()} reads: nodes that refused nothing for 24 hours are not summed. */
+  public static final Duration REFUSALS_WINDOW = Duration.ofHours(24);
+
   private final EventTable events;
   private final Clock clock;
   private final Duration minimumPruneWindow;
@@ -97,6 +103,7 @@ public final class InboxAdmin {
   private final SettledPruner pruner;
   private final ThroughputReader throughput;
   private final CauseReader causes;
+  private final RefusalCountRows refusalCounts;
   private final int maxAttempts;
   private final Duration stuckAfter;
   private final BoundedReads reads;
@@ -118,6 +125,7 @@ public final class InboxAdmin {
     this.pruner = new SettledPruner(db, events, b.pruneBatchSize);
     this.throughput = new ThroughputReader(db, events, clock);
     this.causes = new CauseReader(db, events);
+    this.refusalCounts = new RefusalCountRows(b.schema);
     this.backfills = new BackfillRecords(events);
     this.handlers = b.handlers;
     this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
@@ -172,6 +180,24 @@ public final class InboxAdmin {
    */
   public List<CauseCount> causes() {
     return read(causes::causes);
+  }
+
+  /**
+   * Deliveries refused by the runtimes on this ledger, per provider and reason, most first: each
+   * node's count since it started, summed over the nodes that refused one in the last
+   * {@link #REFUSALS_WINDOW} by the admin's clock. Nodes write their counts every 2 s, only when they
+   * changed (never once per request), so the table read is a few rows a node; never null, empty if
+   * none.
+   */
+  public List<RefusedCount> refusedCounts() {
+    return read(() -> refusalCounts.since(db, clock.instant().minus(REFUSALS_WINDOW)).stream()
+        .filter(s -> known(s.reason())) // a reason a newer build wrote, which this one cannot name
+        .map(s -> new RefusedCount(s.provider(), RefusalReason.valueOf(s.reason()), s.refused(), s.lastAt()))
+        .toList());
+  }
+
+  private static boolean known(String reason) {
+    return Arrays.stream(RefusalReason.values()).anyMatch(r -> r.name().equals(reason));
   }
 
   /** One page of events matching {@code query}, newest received first. */

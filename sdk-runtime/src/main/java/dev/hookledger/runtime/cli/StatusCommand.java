@@ -8,6 +8,7 @@ import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.RefusedCount;
 import dev.hookledger.runtime.admin.StatusCount;
 import dev.hookledger.runtime.admin.StatusFilter;
 import dev.hookledger.runtime.admin.Throughput;
@@ -16,6 +17,7 @@ import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,7 +25,8 @@ import picocli.CommandLine.Option;
     "The oldest waiting event's age; failing events (waiting after a failed attempt: attempt k of N, next attempt,"
         + " root cause), the first " + StatusCommand.FAILING_SHOWN + " listed; stuck events (due and taken by no worker);"
         + " dead events; duplicate deliveries acknowledged without processing; failing and dead events grouped by"
-        + " root cause.",
+        + " root cause; deliveries refused (bad signature, stale timestamp, unknown provider, ...) by all nodes in"
+        + " the last 24 h, as the nodes write their counts to the ledger every 2 s.",
     "--activity prints instead the events received and settled per minute over the last hour, as the admin page's"
         + " chart draws them."})
 final class StatusCommand extends AdminCommand {
@@ -44,10 +47,12 @@ final class StatusCommand extends AdminCommand {
     EventPage failing = status.failing() == 0 ? null
         : admin.list(EventQuery.builder().status(StatusFilter.FAILING).limit(FAILING_SHOWN).build());
     List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
+    List<RefusedCount> refused = admin.refusedCounts();
     if (cli.json()) {
       ObjectNode o = AdminJson.status(status);
       o.set("failingEvents", failing == null ? o.arrayNode() : AdminJson.summaries(failing.events()));
       o.set("causes", AdminJson.causes(causes));
+      o.set("refused", AdminJson.refusedCounts(refused));
       cli.printJson(line(), o);
       return;
     }
@@ -75,6 +80,14 @@ final class StatusCommand extends AdminCommand {
       out.println("causes of failing and dead events, most first:");
       causes.stream().limit(CAUSES_SHOWN).forEach(c -> out.println("  " + c.events() + (c.events() == 1 ? " event" : " events")
           + " (" + c.failing() + " failing, " + c.dead() + " dead): " + c.cause()));
+    }
+    if (!refused.isEmpty()) {
+      out.println();
+      out.println("refused deliveries (all nodes, last 24 h):");
+      TextTable t = new TextTable("PROVIDER", "REASON", "HTTP>", "REFUSED>", "LAST (UTC)");
+      refused.forEach(c -> t.row(c.provider(), c.reason().name().toLowerCase(Locale.ROOT), c.reason().httpStatus(),
+          c.count(), AdminText.second(c.lastAt())));
+      out.print(t.render());
     }
     if (failing != null) {
       out.println();

@@ -33,6 +33,7 @@ import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
+import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.ledger.ShadowRows;
 import dev.hookledger.runtime.internal.process.BackfillStep;
@@ -47,6 +48,7 @@ import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
 import dev.hookledger.runtime.internal.settings.ReceiveSettings;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
+import dev.hookledger.runtime.internal.refusal.RefusalFlusher;
 import dev.hookledger.runtime.internal.refusal.RefusalLog;
 import dev.hookledger.runtime.internal.refusal.RequestFacts;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
@@ -102,6 +104,7 @@ public final class Assembly implements Door {
   private final Receiver receiver;
   private final HeaderCheck headerCheck;
   private final RefusalLog refusals;
+  private final RefusalFlusher refusalFlusher;
   private final BodyBudget bodyBudget;
   private final ReadDeadline bodyReadDeadline;
   private final HandlerDeadline deadline;
@@ -150,6 +153,9 @@ public final class Assembly implements Door {
         new ModeSelector(s.mode(), s.inline()), s.clock(), listener);
     this.headerCheck = new HeaderCheck(providers, listener);
     this.refusals = new RefusalLog(s.clock(), listener);
+    // the CLI runs in another process: it reads this node's counts from the ledger, written every 2 s
+    this.refusalFlusher = new RefusalFlusher(refusals, dsl, new RefusalCountRows(s.schema()), owner, providers.ids(), s.clock(),
+        name + "-refusals");
     this.bodyBudget = BodyBudget.of(s.receive().maxInFlightBodyBytes());
     this.bodyReadDeadline = ReadDeadline.of(s.receive().bodyReadTimeout());
   }
@@ -231,7 +237,8 @@ public final class Assembly implements Door {
   }
 
   /**
-   * Starts the workers (none with {@code workers(0)} or in SHADOW) and the ledger writers.
+   * Starts the workers (none with {@code workers(0)} or in SHADOW), the ledger writers and the flusher
+   * of refusal counts (in every mode: SHADOW counts refusals too).
    *
    * @return the number of workers started
    */
@@ -247,6 +254,7 @@ public final class Assembly implements Door {
           inbox.pollInterval(), name + "-backfill");
     }
     writer.start();
+    refusalFlusher.start();
     PoolSettings.logInBackground(dataSource, name);
     return pool == null ? 0 : inbox.workers();
   }
@@ -264,7 +272,8 @@ public final class Assembly implements Door {
     }
   }
 
-  /** Writes what is queued, drains the workers, stops the notifier and deadline, closes a pool built here. */
+  /** Writes what is queued, drains the workers, stops the notifier and deadline, writes the last refusal
+   * counts, closes a pool built here. */
   public void close() {
     // deliveries already queued are written (and their events handed to the pool) before it closes
     writer.close(settings.inbox().shutdownTimeout());
@@ -278,6 +287,7 @@ public final class Assembly implements Door {
     }
     notifier.close();
     deadline.close();
+    refusalFlusher.close(); // its last counts, while a pool built here is still open
     if (ownedPool != null) {
       ownedPool.close();
     }

@@ -36,6 +36,7 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V3__operator_indexes"),
       load("V4__attempts"),
       load("V5__search_indexes"),
+      load("V6__refusal_counts"),
       load("V8__handler_bookkeeping"));
 
 

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * the count since the last line. Memory only, and bounded whatever a sender does: counts are keyed
  * by registered providers (every unknown path counts as one provider) and the closed set of
  * reasons, the ring holds {@link RefusedDeliveries#RECENT} entries of bounded size
- * ({@link RequestFacts}). A ledger write per refusal would let a forger fill the disk. Thread-safe.
+ * ({@link RequestFacts}). A ledger write per refusal would let a forger fill the disk: the counts
+ * alone reach the ledger through {@link RefusalFlusher}, at most one statement every 2 s. Thread-safe.
  */
 public final class RefusalLog {
   private static final Logger log = LoggerFactory.getLogger(RefusalLog.class);
@@ -78,6 +79,19 @@ public final class RefusalLog {
     return new RefusedDeliveries(counts, last);
   }
 
+  /**
+   * Each provider and reason's count since start and when the last was refused, for the flusher that
+   * copies them to the ledger; never null.
+   */
+  public List<Total> totals() {
+    List<Total> out = new ArrayList<>();
+    tallies.forEach((k, t) -> out.add(t.total(k)));
+    return out;
+  }
+
+  /** One provider and reason's count since start, and the time of the last. */
+  public record Total(String provider, RefusalReason reason, long count, Instant lastAt) {}
+
   private record Key(String provider, RefusalReason reason) {}
 
   /** The count of one provider and reason, and the WARN line's rate limit. */
@@ -85,9 +99,11 @@ public final class RefusalLog {
     private long total;
     private long sinceLine;
     private Instant lastLine;
+    private Instant last;
 
     synchronized Optional<String> add(RefusedDelivery refused) {
       total++;
+      last = refused.at();
       sinceLine++;
       if (lastLine != null && Duration.between(lastLine, refused.at()).compareTo(WARN_EVERY) < 0) {
         return Optional.empty();
@@ -104,6 +120,10 @@ public final class RefusalLog {
 
     synchronized long total() {
       return total;
+    }
+
+    synchronized Total total(Key k) {
+      return new Total(k.provider(), k.reason(), total, last);
     }
   }
 }
