@@ -28,12 +28,13 @@ class CitusLedgerTest {
   private static final List<String> SCOPES = List.of("acct_a", "acct_b", "acct_c", "acct_d", "acct_e");
 
   @Test
-  void migrateDistributesTheEventsByScopeWithTheirAttemptsAndKeepsTheSharedTablesOnEveryNode() {
+  void migrateDistributesTheEventsByScopeWithTheirAttemptsAndAppliedHandlersAndKeepsTheSharedTablesOnEveryNode() {
     TestDatabase.Database db = InboxFixture.database();
 
     // table, method (h: hash, n: reference), distribution column, co-located with the events
-    assertEquals("hookledger.attempt h scope t; hookledger.entity_version n - f; hookledger.event h scope t;"
-        + " hookledger.schema_version n - f; hookledger.status_count n - f",
+    assertEquals("hookledger.attempt h scope t; hookledger.backfill n - f; hookledger.entity_version n - f;"
+        + " hookledger.event h scope t; hookledger.handler_applied h scope t; hookledger.schema_version n - f;"
+        + " hookledger.status_count n - f",
         LedgerRows.first(db.dataSource(), "select string_agg(concat_ws(' ', logicalrelid::text, partmethod,"
             + " coalesce(column_to_column_name(logicalrelid, partkey), '-'), colocationid = (select colocationid"
             + " from pg_dist_partition where logicalrelid = 'hookledger.event'::regclass)), '; '"
