@@ -8,8 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.admin.Backfill;
+import dev.hookledger.runtime.admin.BackfillPlan;
+import dev.hookledger.runtime.admin.BackfillRequest;
+import dev.hookledger.runtime.admin.BackfillStatus;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -91,6 +98,40 @@ class CitusLedgerTest {
     }
     assertEquals(2, event(db, "evt_orphan").get("attempts"));
     assertEquals(1, number(db, "select n from effect_count where event_id = 'evt_orphan' and processed_by = 'B'"));
+  }
+
+  @Test
+  void aBackfillOverEventsOfManyScopesAppliesItsHandlerOnceToEachEventOnItsShard() {
+    TestDatabase.Database db = InboxFixture.database();
+    db.execute("create table backfilled (event_id text not null, node text not null)");
+    try (WebhookRuntime old = InboxFixture.node(db.jdbcUrl(), new CountingHandler("A", null)).build()) {
+      old.start();
+      for (int i = 0; i < 20; i++) {
+        receive(old, SCOPES.get(i % SCOPES.size()), "evt_" + i, "{}");
+      }
+      for (int i = 0; i < 20; i++) {
+        InboxFixture.awaitStatus(db, "evt_" + i, "done");
+      }
+    }
+    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    BackfillRequest request = BackfillRequest.builder(BackfillAudit.NAME).build();
+    // the plan joins the events to their handler_applied rows: refused while that table was local
+    assertEquals(new BackfillPlan(20, 0, 0, 20), admin.planBackfill(request));
+    try (WebhookRuntime node = InboxFixture.node(db.jdbcUrl(), new CountingHandler("B", null), new BackfillAudit("B"))
+        .build()) {
+      node.start();
+      long id = admin.startBackfill(request).id();
+      Await.until("backfill " + id + " done", Duration.ofSeconds(60),
+          () -> admin.backfill(id).orElseThrow().status() == BackfillStatus.DONE);
+      Backfill done = admin.backfill(id).orElseThrow();
+      assertEquals(List.of(20L, 20L, 0L, 0L), List.of(done.selected(), done.applied(), done.skipped(), done.failed()));
+    }
+    assertEquals(20, number(db, "select count(distinct event_id) from backfilled"));
+    assertEquals(20, number(db, "select count(*) from backfilled"), "each event once");
+    assertEquals(0, number(db, "select count(*) from effect_count where n <> 1"), "the old handler did not run again");
+    assertEquals(SCOPES.size(), number(db, "select count(distinct scope) from hookledger.handler_applied"
+        + " where handler = ?", BackfillAudit.NAME));
+    assertEquals(new BackfillPlan(20, 20, 0, 0), admin.planBackfill(request));
   }
 
   private static void receive(WebhookRuntime runtime, String scope, String id, String body) {
