@@ -13,6 +13,8 @@ import dev.hookledger.runtime.admin.BackfillPlan;
 import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.BackfillStatus;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
@@ -38,15 +40,48 @@ class CitusLedgerTest {
   void migrateDistributesTheEventsByScopeWithTheirAttemptsAndAppliedHandlersAndKeepsTheSharedTablesOnEveryNode() {
     TestDatabase.Database db = InboxFixture.database();
 
-    // table, method (h: hash, n: reference), distribution column, co-located with the events
-    assertEquals("hookledger.attempt h scope t; hookledger.backfill n - f; hookledger.entity_version n - f;"
-        + " hookledger.event h scope t; hookledger.handler_applied h scope t; hookledger.schema_version n - f;"
-        + " hookledger.status_count n - f",
-        LedgerRows.first(db.dataSource(), "select string_agg(concat_ws(' ', logicalrelid::text, partmethod,"
-            + " coalesce(column_to_column_name(logicalrelid, partkey), '-'), colocationid = (select colocationid"
-            + " from pg_dist_partition where logicalrelid = 'hookledger.event'::regclass)), '; '"
-            + " order by logicalrelid::text) as tables from pg_dist_partition"
-            + " where logicalrelid::text like 'hookledger.%'").orElseThrow().get("tables"));
+    assertEquals(PLACEMENT, placement(db));
+  }
+
+  @Test
+  void aLedgerDistributedBeforeVersion8TakesItWithItsNewTablesPlacedAndItsEventsKept() {
+    TestDatabase.Database db = InboxFixture.database();
+    try (WebhookRuntime node = InboxFixture.node(db.jdbcUrl(), new CountingHandler("A", null)).build()) {
+      node.start();
+      for (int i = 0; i < 5; i++) {
+        receive(node, SCOPES.get(i), "evt_" + i, "{}");
+      }
+      for (int i = 0; i < 5; i++) {
+        InboxFixture.awaitStatus(db, "evt_" + i, "done");
+      }
+    }
+    // as a ledger distributed at version 5 is: V8's tables and index do not exist yet
+    db.execute("drop table hookledger.handler_applied");
+    db.execute("drop table hookledger.backfill");
+    db.execute("drop index hookledger.event_received_idx");
+    db.execute("delete from hookledger.schema_version where version = 8");
+
+    // V8 builds its index CONCURRENTLY on the distributed events, then the script places its tables
+    SchemaMigrator.migrate(LedgerDsl.on(db.dataSource()), "hookledger");
+
+    assertEquals(PLACEMENT, placement(db));
+    assertEquals(8, SchemaMigrator.version(LedgerDsl.on(db.dataSource()), "hookledger"));
+    assertEquals(1, number(db, "select count(*) from pg_indexes where schemaname = 'hookledger'"
+        + " and indexname = 'event_received_idx'"));
+    assertEquals(5, number(db, "select count(*) from hookledger.event where status = 'done'"));
+  }
+
+  /** The ledger's tables as Citus places them: table, method (h: hash, n: reference), distribution column, co-located with the events. */
+  private static final String PLACEMENT = "hookledger.attempt h scope t; hookledger.backfill n - f;"
+      + " hookledger.entity_version n - f; hookledger.event h scope t; hookledger.handler_applied h scope t;"
+      + " hookledger.schema_version n - f; hookledger.status_count n - f";
+
+  private static Object placement(TestDatabase.Database db) {
+    return LedgerRows.first(db.dataSource(), "select string_agg(concat_ws(' ', logicalrelid::text, partmethod,"
+        + " coalesce(column_to_column_name(logicalrelid, partkey), '-'), colocationid = (select colocationid"
+        + " from pg_dist_partition where logicalrelid = 'hookledger.event'::regclass)), '; '"
+        + " order by logicalrelid::text) as tables from pg_dist_partition"
+        + " where logicalrelid::text like 'hookledger.%'").orElseThrow().get("tables");
   }
 
   @Test
