@@ -27,6 +27,18 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.attempt'::regclass) THEN
     PERFORM create_distributed_table('hookledger.attempt', 'scope', colocate_with => 'hookledger.event');
   END IF;
+  -- V8: which handlers applied an event, inserted in that event's handlers' transaction (and read
+  -- and deleted with it): on the event's shard, so that transaction stays on one
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.handler_applied'::regclass) THEN
+    PERFORM create_distributed_table('hookledger.handler_applied', 'scope', colocate_with => 'hookledger.event');
+  END IF;
+  -- V8: one row per backfill, its cursor advanced in each visited event's transaction, whatever that
+  -- event's scope: a reference table (one copy per node), whose lease is claimed by a SELECT ... FOR
+  -- UPDATE SKIP LOCKED that Citus runs on it as a router query; local on one node, a two-phase commit
+  -- per visited event on several
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.backfill'::regclass) THEN
+    PERFORM create_reference_table('hookledger.backfill');
+  END IF;
   -- The ordering guard's key is (provider, entity_key), not scope: a GitHub issue reaches every hook
   -- that watches it, and its versions are ordered across them. A reference table (one copy per node)
   -- keeps that; a write to it is local on a single node and a two-phase commit on several.

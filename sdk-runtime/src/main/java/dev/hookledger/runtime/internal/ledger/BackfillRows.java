@@ -25,6 +25,11 @@ import org.jooq.impl.SQLDataType;
  * {@code (received_at, provider, scope, event_id)} order after its cursor. A backfill is held by one
  * node at a time with a lease computed by the database; every write of its holder is fenced by the
  * owner, so a node whose lease was taken over commits nothing. Thread-safe.
+ *
+ * <p>On Citus ({@link CitusLedger}) {@code backfill} is a reference table, where the claim's
+ * {@code FOR UPDATE SKIP LOCKED} is a router query; the reads of events across scopes (a page, the
+ * count, the plan) lock nothing, so they need no per-scope form, and the plan's join to
+ * {@code handler_applied} runs shard by shard, the two tables being co-located by scope.
  */
 public final class BackfillRows {
   public static final Field<Long> ID = field(name("id"), SQLDataType.BIGINT);
