@@ -39,6 +39,11 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.backfill'::regclass) THEN
     PERFORM create_reference_table('hookledger.backfill');
   END IF;
+  -- V6: each node's refused-delivery counts, one small upsert per node every 2 s, read by status:
+  -- a reference table, so that a node's flush and the operator's read need no shard.
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.refusal_count'::regclass) THEN
+    PERFORM create_reference_table('hookledger.refusal_count');
+  END IF;
   -- The ordering guard's key is (provider, entity_key), not scope: a GitHub issue reaches every hook
   -- that watches it, and its versions are ordered across them. A reference table (one copy per node)
   -- keeps that; a write to it is local on a single node and a two-phase commit on several.

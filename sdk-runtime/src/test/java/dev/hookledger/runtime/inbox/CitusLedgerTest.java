@@ -74,7 +74,7 @@ class CitusLedgerTest {
   /** The ledger's tables as Citus places them: table, method (h: hash, n: reference), distribution column, co-located with the events. */
   private static final String PLACEMENT = "hookledger.attempt h scope t; hookledger.backfill n - f;"
       + " hookledger.entity_version n - f; hookledger.event h scope t; hookledger.handler_applied h scope t;"
-      + " hookledger.schema_version n - f; hookledger.status_count n - f";
+      + " hookledger.refusal_count n - f; hookledger.schema_version n - f; hookledger.status_count n - f";
 
   private static Object placement(TestDatabase.Database db) {
     return LedgerRows.first(db.dataSource(), "select string_agg(concat_ws(' ', logicalrelid::text, partmethod,"
