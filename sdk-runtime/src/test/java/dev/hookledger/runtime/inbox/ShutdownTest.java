@@ -63,6 +63,22 @@ class ShutdownTest {
   }
 
   @Test
+  void closeOfAnIdleRuntimeDoesNotWaitForItsNextPoll() {
+    TestDatabase.Database db = InboxFixture.database();
+    // every thread that waits between polls (the poller, the backfill worker) must wake at close:
+    // with a 10-minute poll interval, a close that slept it out would wait for its bound (30 s)
+    WebhookRuntime a = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("A", null)).workers(1)
+        .pollInterval(Duration.ofMinutes(10)).build();
+    a.start();
+    InboxFixture.receive(a, "evt_idle", "job.write", "{}");
+    InboxFixture.awaitStatus(db, "evt_idle", "done");
+    long start = System.nanoTime();
+    a.close();
+    long waited = System.nanoTime() - start;
+    assertTrue(waited < TimeUnit.SECONDS.toNanos(20), "close() waited " + waited / 1_000_000 + " ms for the next poll");
+  }
+
+  @Test
   void eventStillRunningAtTheShutdownTimeoutKeepsItsLeaseAndIsTakenOverWhenItRunsOut() {
     TestDatabase.Database db = InboxFixture.database();
     Gate gate = new Gate();

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -41,6 +42,8 @@ public final class BackfillWorker implements AutoCloseable {
   private final Duration poll;
   private final Thread thread;
   private volatile boolean stopped;
+  /** Counted down by {@link #close()}: a pause ends at once instead of holding close for up to a poll interval. */
+  private final CountDownLatch stopping = new CountDownLatch(1);
 
   private BackfillWorker(DSLContext dsl, EventTable events, BackfillRows rows, BackfillStep step, Set<String> handlers,
       String owner, Duration lease, Duration poll, String name) {
@@ -126,7 +129,7 @@ public final class BackfillWorker implements AutoCloseable {
         }
         long wait = next - System.nanoTime();
         if (wait > 0) {
-          TimeUnit.NANOSECONDS.sleep(wait);
+          pause(Duration.ofNanos(wait));
         }
         next = Math.max(next, System.nanoTime() - intervalNanos) + intervalNanos;
         Optional<Visit> visit = step.visit(held, at);
@@ -145,9 +148,7 @@ public final class BackfillWorker implements AutoCloseable {
   }
 
   private void pause(Duration d) throws InterruptedException {
-    if (!stopped) {
-      Thread.sleep(d.toMillis());
-    }
+    stopping.await(d.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -158,6 +159,7 @@ public final class BackfillWorker implements AutoCloseable {
   @Override
   public void close() {
     stopped = true;
+    stopping.countDown();
     try {
       thread.join(TimeUnit.SECONDS.toMillis(30));
     } catch (InterruptedException e) {
