@@ -104,12 +104,20 @@ public final class HookledgerCli implements Runnable {
 
   /** Runs the command line, printing to stdout and stderr, and returns the exit code. */
   public static int run(String... args) {
+    return run(System.out, System.err, args);
+  }
+
+  /**
+   * Runs the command line, printing to {@code out} and {@code err}, and returns the exit code; the
+   * environment is still the process's own ({@code HOOKLEDGER_DATABASE_URL} and the others).
+   */
+  static int run(PrintStream out, PrintStream err, String... args) {
     boolean verbose = Arrays.asList(args).contains("--verbose");
     quietLibraries(verbose);
     CommandLine cli = new CommandLine(new HookledgerCli());
     // ledger data reaches both streams (error messages, types): control characters are shown, not obeyed
-    cli.setOut(terminalSafe(System.out));
-    cli.setErr(terminalSafe(System.err));
+    cli.setOut(terminalSafe(out));
+    cli.setErr(terminalSafe(err));
     cli.setExecutionExceptionHandler((e, line, parsed) -> ((HookledgerCli) cli.getCommand()).fail(e, line));
     cli.setParameterExceptionHandler((e, args1) -> {
       e.getCommandLine().getErr().println("hookledger: " + e.getMessage() + " (see --help)");
