@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class OrphanedPostmaster {
   private static final Logger LOG = LoggerFactory.getLogger(OrphanedPostmaster.class);
-  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final Duration WAIT = Duration.ofSeconds(60);
 
   private OrphanedPostmaster() {}
 
