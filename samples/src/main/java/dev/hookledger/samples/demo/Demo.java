@@ -2,7 +2,7 @@ package dev.hookledger.samples.demo;
 
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.RetryPolicy;
-import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.samples.app.ExpectedState;
 import dev.hookledger.samples.app.SampleState;
 import dev.hookledger.samples.server.SampleApp;
@@ -97,7 +97,7 @@ public final class Demo {
     }
   }
 
-  private WebhookRuntime.Builder tune(WebhookRuntime.Builder b, Settlements settlements) {
+  private WebhookRuntimeBuilder tune(WebhookRuntimeBuilder b, Settlements settlements) {
     return b.mode(ProcessingMode.STORE_FIRST)
         .workers(WORKERS)
         .clock(clock)

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.settings.BuilderSettings;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
@@ -48,7 +49,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
    * @return {@code builder}
    * @throws CommandLine.ParameterException naming the option or variable and the bad value
    */
-  public static WebhookRuntime.Builder configure(CommandSpec spec, WebhookRuntime.Builder builder,
+  public static WebhookRuntimeBuilder configure(CommandSpec spec, WebhookRuntimeBuilder builder,
       Map<String, String> environment) {
     requireNonNull(spec, "spec");
     requireNonNull(builder, "builder");
@@ -67,7 +68,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
 
   /** The retry policy {@link #configure} sets: the default with what the options and environment change. */
   public static RetryPolicy retryPolicy(CommandSpec spec, Map<String, String> environment) {
-    WebhookRuntime.Builder probe = WebhookRuntime.builder();
+    WebhookRuntimeBuilder probe = WebhookRuntime.builder();
     configure(spec, probe, environment);
     return BuilderSettings.of(probe).retryPolicy();
   }

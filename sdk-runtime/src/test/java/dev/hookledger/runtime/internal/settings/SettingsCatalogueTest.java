@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.cli.RuntimeOptions;
 import dev.hookledger.runtime.internal.servlet.InitParams;
 import java.io.IOException;
@@ -64,7 +65,7 @@ class SettingsCatalogueTest {
     for (Setting<?> s : SettingsCatalogue.all()) {
       RuntimeCommand command = new RuntimeCommand();
       new CommandLine(command).parseArgs(s.option(), s.example());
-      WebhookRuntime.Builder b = WebhookRuntime.builder();
+      WebhookRuntimeBuilder b = WebhookRuntime.builder();
       RuntimeOptions.configure(command.spec, b, Map.of());
       assertCarried(s, BuilderSettings.of(b), s.option());
     }

@@ -5,6 +5,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
@@ -42,7 +43,7 @@ public final class SpringRuntime {
   public static WebhookRuntime build(HookledgerProperties p, DataSource dataSource, PlatformTransactionManager transactions,
       List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
       List<Object> handlers, List<WebhookRuntimeCustomizer> customizers) {
-    WebhookRuntime.Builder b = WebhookRuntime.builder();
+    WebhookRuntimeBuilder b = WebhookRuntime.builder();
     options(b, p);
     providers(b, p.getProviders(), adapterBeans);
     listeners.forEach(b::listener);
@@ -69,7 +70,7 @@ public final class SpringRuntime {
    * Registers each provider: an id in {@code hookledger.providers} or of an adapter bean, with the
    * secrets of its property; an adapter bean wins over the class path.
    */
-  private static void providers(WebhookRuntime.Builder b, Map<String, HookledgerProperties.Provider> configured,
+  private static void providers(WebhookRuntimeBuilder b, Map<String, HookledgerProperties.Provider> configured,
       List<ProviderAdapter> adapterBeans) {
     Map<String, ProviderAdapter> beans = new TreeMap<>();
     for (ProviderAdapter a : adapterBeans) {
@@ -156,7 +157,7 @@ public final class SpringRuntime {
    * the builder's default; a bad one fails naming its property. The pool options (connect and socket
    * timeouts) are the application's pool's, not hookledger's.
    */
-  static void options(WebhookRuntime.Builder b, HookledgerProperties p) {
+  static void options(WebhookRuntimeBuilder b, HookledgerProperties p) {
     BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(p);
     SettingsCatalogue.apply(b, setting -> setting.isOwnPoolOnly() ? null : value(properties.getPropertyValue(path(setting))),
         (key, e) -> SettingsCatalogue.RETRY.equals(key)

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.settings.BuilderSettings;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
@@ -78,7 +79,7 @@ class SpringSettingsDoorTest {
   private static RuntimeSettings built(PropertySource<?> source) {
     HookledgerProperties p = new Binder(ConfigurationPropertySources.from(source))
         .bind("hookledger", Bindable.ofInstance(new HookledgerProperties())).orElseGet(HookledgerProperties::new);
-    WebhookRuntime.Builder b = WebhookRuntime.builder();
+    WebhookRuntimeBuilder b = WebhookRuntime.builder();
     SpringRuntime.options(b, p);
     return BuilderSettings.of(b);
   }
