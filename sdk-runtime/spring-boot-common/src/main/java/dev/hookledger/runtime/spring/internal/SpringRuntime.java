@@ -155,9 +155,9 @@ public final class SpringRuntime {
   /**
    * Every option of the runtime's catalogue, from the property of the same name: one left unset keeps
    * the builder's default; a bad one fails naming its property. The pool options (connect and socket
-   * timeouts) are the application's pool's, not hookledger's.
+   * timeouts) are the application's pool's, not hookledger's. (Public for the starters' shared door test.)
    */
-  static void options(WebhookRuntimeBuilder b, HookledgerProperties p) {
+  public static void options(WebhookRuntimeBuilder b, HookledgerProperties p) {
     BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(p);
     SettingsCatalogue.apply(b, setting -> setting.isOwnPoolOnly() ? null : value(properties.getPropertyValue(path(setting))),
         (key, e) -> SettingsCatalogue.RETRY.equals(key)
