@@ -35,8 +35,8 @@ public final class Main implements Callable<Integer> {
 
   /** No command given: the demo. */
   @Override
-  public Integer call() throws Exception {
-    return new DemoCommand().call();
+  public Integer call() {
+    return new CommandLine(new DemoCommand()).execute(); // parsed, so that its runtime options have their defaults
   }
 
   private static void quietLibraries() {

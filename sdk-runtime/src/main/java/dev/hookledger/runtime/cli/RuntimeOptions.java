@@ -21,7 +21,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * README's table lists them), each falling back to its environment variable
  * ({@code HOOKLEDGER_WORKERS}, ...), then to the builder's default. A command that builds a runtime
  * declares {@code @Command(modelTransformer = RuntimeOptions.class)} and passes its builder to
- * {@link #configure}. Durations are written {@code 500ms}, {@code 30s}, {@code 5m} or {@code PT30S}.
+ * {@link #configure}; an option it declares itself under a setting's name (with its own default) is
+ * that setting's, and wins over the environment variable. Durations are written {@code 500ms}, {@code 30s}, {@code 5m} or {@code PT30S}.
  */
 public final class RuntimeOptions implements CommandLine.IModelTransformer {
   /** Created by picocli for a command that names it as its model transformer. */
@@ -57,8 +58,9 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
     try {
       SettingsCatalogue.applyText(builder, s -> {
         OptionSpec option = spec.findOption(s.option());
-        String given = option == null ? null : option.getValue();
-        return given != null ? given : environment.get(s.environmentVariable());
+        // an option the command declares itself (bench's --workers, an int) is read as its text
+        Object given = option == null ? null : option.getValue();
+        return given != null ? given.toString() : environment.get(s.environmentVariable());
       }, key -> name(spec, key, environment));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

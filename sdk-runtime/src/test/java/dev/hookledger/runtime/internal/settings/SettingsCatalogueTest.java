@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
 /**
  * Every option of the catalogue is reachable from every text door (web.xml init-params, environment
  * variables, the command line) and lands in the settings the builder produces; the sdk-runtime
- * README's table is the catalogue's. (The Spring door has the same test in the starters.)
+ * README's table is the catalogue's. (The Spring door has the same test in the starters; the samples' serve,
+ * demo and bench, RuntimeOptionsDoorTest.)
  */
 class SettingsCatalogueTest {
   private static final Map<String, String> BASE_PARAMS = Map.of("providers", "testhook",
