@@ -4,6 +4,7 @@ import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.cli.RuntimeOptions;
+import dev.hookledger.samples.Main;
 import dev.hookledger.samples.app.ExpectedState;
 import dev.hookledger.samples.app.SampleState;
 import dev.hookledger.samples.server.SampleApp;
@@ -58,6 +59,8 @@ import picocli.CommandLine.Spec;
             + " processed, at half load and at one client, the server JVM's CPU per settled event, heap used,"
             + " and whether every effect happened exactly once."})
 public final class BenchCommand implements Callable<Integer> {
+  /** The report is the output: library logs only when something is wrong. */
+  public static final String LOG_LEVEL = "warn";
   static final int MAX_DELIVERIES = 200_000;
   static final int MAX_CLIENTS = 256;
   static final int MAX_SECONDS = 600;
@@ -135,8 +138,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     validate();
-    // the report is the output: library logs only when something is wrong
-    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.setProperty(Main.LOG_LEVEL_PROPERTY, LOG_LEVEL); // for a direct call; the jar's Main sets it first
     Clock clock = Clock.systemUTC();
     int halfClients = Math.max(1, clients / 2);
     int singles = Math.min(SINGLE_CLIENT_DELIVERIES, deliveries);

@@ -2,6 +2,7 @@ package dev.hookledger.samples.demo;
 
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.cli.RuntimeOptions;
+import dev.hookledger.samples.Main;
 import java.net.URI;
 import java.time.Clock;
 import java.util.Map;
@@ -23,6 +24,9 @@ import picocli.CommandLine.Spec;
         + " and Shopify deliveries the way real providers misbehave, and reports whether every effect"
         + " happened exactly once (exit code 0 only if so).")
 public final class DemoCommand implements Callable<Integer> {
+  /** The narrated report is the output: library logs only when something is really wrong. */
+  public static final String LOG_LEVEL = "error";
+
   @Option(names = "--target", paramLabel = "URL",
       description = "Send the demo's traffic to a running serve instead (http://127.0.0.1:8080), signed with"
           + " the secrets in STRIPE_WEBHOOK_SECRET..., to watch its admin page; checks the answers only.")
@@ -50,8 +54,7 @@ public final class DemoCommand implements Callable<Integer> {
       String base = target.toString().replaceAll("/+$", "");
       return new TargetDemo(URI.create(base), poison, System.getenv(), System.out, Clock.systemUTC()).run() ? 0 : 1;
     }
-    // the narrated report is the output: library logs only when something is really wrong
-    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
+    System.setProperty(Main.LOG_LEVEL_PROPERTY, LOG_LEVEL); // for a direct call; the jar's Main sets it first
     Demo.Result result = new Demo(System.out, Clock.systemUTC(), runtimeOptions()).run();
     return result.exactlyOnce() ? 0 : 1;
   }
