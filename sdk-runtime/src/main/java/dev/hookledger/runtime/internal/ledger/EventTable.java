@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.name;
 import dev.hookledger.internal.EventBytes;
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.CamelCase;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.Collection;
@@ -171,18 +172,9 @@ public final class EventTable {
 
   /** A column's name as the admin's JSON gives it: {@code event_id} is {@code eventId}. */
   public static String jsonName(Field<?> column) {
-    StringBuilder out = new StringBuilder();
-    boolean upper = false;
-    for (char c : column.getName().toCharArray()) {
-      if (c == '_') {
-        upper = true;
-      } else {
-        out.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return out.toString();
+    return CamelCase.of(column.getName(), "_");
   }
+
 
   /** Every column of the row, in {@link #ROW}'s order: what a reader of whole rows selects. */
   public static List<Field<?>> columns() {

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.settings;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
+import dev.hookledger.runtime.internal.CamelCase;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -142,16 +143,7 @@ public final class Setting<T> {
   }
 
   private static String camel(String kebab) {
-    StringBuilder out = new StringBuilder();
-    boolean upper = false;
-    for (char c : kebab.toCharArray()) {
-      if (c == '-' || c == '.') {
-        upper = true;
-      } else {
-        out.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return out.toString();
+    return CamelCase.of(kebab, "-.");
   }
+
 }

@@ -6,6 +6,7 @@ import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
+import dev.hookledger.runtime.internal.CamelCase;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
@@ -172,18 +173,9 @@ public final class SpringRuntime {
 
   /** The bean property path of a setting's Spring property: {@code hookledger.retry.max-attempts} is {@code retry.maxAttempts}. */
   static String path(Setting<?> setting) {
-    StringBuilder out = new StringBuilder();
-    boolean upper = false;
-    for (char c : setting.property().substring("hookledger.".length()).toCharArray()) {
-      if (c == '-') {
-        upper = true;
-      } else {
-        out.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return out.toString();
+    return CamelCase.of(setting.property().substring("hookledger.".length()), "-");
   }
+
 
   /** A bound property as the catalogue takes it: sizes in bytes, an empty list as unset. */
   private static Object value(Object bound) {
