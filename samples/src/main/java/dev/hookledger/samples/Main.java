@@ -3,6 +3,7 @@ package dev.hookledger.samples;
 import dev.hookledger.samples.bench.BenchCommand;
 import dev.hookledger.samples.demo.DemoCommand;
 import dev.hookledger.samples.server.ServeCommand;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,6 +21,8 @@ import picocli.CommandLine.Command;
     subcommands = {DemoCommand.class, ServeCommand.class, BenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
+  /** slf4j-simple's level for every logger not named in {@code simplelogger.properties}. */
+  public static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
 
   public static void main(String[] args) {
     System.exit(run(args));
@@ -27,16 +30,40 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line and returns its exit code; for tests, which must not exit the JVM. */
   public static int run(String... args) {
+    return commandLine(args).execute(OpsCommand.globalOptionsAfterCommand(args));
+  }
+
+  /**
+   * The command line of the jar, ready to execute {@code args}. A report command's log level is set
+   * first: slf4j-simple reads it once, when the first logger is made, and building the command line
+   * already makes one (the runtime options' defaults come from a runtime builder), so a command that
+   * set it when it runs would be too late and its report would carry the runtime's INFO lines.
+   */
+  static CommandLine commandLine(String... args) {
     quietLibraries();
+    String level = reportLogLevel(args);
+    if (level != null) {
+      System.setProperty(LOG_LEVEL_PROPERTY, level);
+    }
     CommandLine cli = new CommandLine(new Main());
     OpsCommand.addTo(cli, System::getenv);
-    return cli.execute(OpsCommand.globalOptionsAfterCommand(args));
+    return cli;
+  }
+
+  /** The log level of the command {@code args} run, if its output is a report (no command: the demo). */
+  static String reportLogLevel(String... args) {
+    String command = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse("demo");
+    return switch (command) {
+      case "demo" -> DemoCommand.LOG_LEVEL;
+      case "bench" -> BenchCommand.LOG_LEVEL;
+      default -> null;
+    };
   }
 
   /** No command given: the demo. */
   @Override
-  public Integer call() throws Exception {
-    return new DemoCommand().call();
+  public Integer call() {
+    return new CommandLine(new DemoCommand()).execute(); // parsed, so that its runtime options have their defaults
   }
 
   private static void quietLibraries() {

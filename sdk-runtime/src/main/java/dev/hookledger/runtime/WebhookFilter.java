@@ -68,10 +68,10 @@ import org.slf4j.LoggerFactory;
  * check that failed and nothing more (never how many secrets exist or their ids); 404 unknown
  * provider; 405 not POST (with {@code Allow: POST}); 413 body over the provider's limit, whether
  * declared by {@code Content-Length} or sent chunked (reading stops past the limit); 500 an INLINE
- * handler failed; 408 the body did not arrive within the {@linkplain WebhookRuntime.Builder#bodyReadTimeout
+ * handler failed; 408 the body did not arrive within the {@linkplain WebhookRuntimeBuilder#bodyReadTimeout
  * body read timeout}; 503 with {@code Retry-After}, one answer for every overload: the ledger
  * cannot record the delivery, its writers are saturated, or the runtime's
- * {@linkplain WebhookRuntime.Builder#maxInFlightBodyBytes body budget} cannot hold the body.
+ * {@linkplain WebhookRuntimeBuilder#maxInFlightBodyBytes body budget} cannot hold the body.
  *
  * <h2>Hostile input</h2>
  * Before a byte of the body is read, the adapter looks at the headers

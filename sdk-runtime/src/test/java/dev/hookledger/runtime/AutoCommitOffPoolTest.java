@@ -171,7 +171,7 @@ class AutoCommitOffPoolTest {
     }
   }
 
-  private WebhookRuntime.Builder builder(Object handler) {
+  private WebhookRuntimeBuilder builder(Object handler) {
     return WebhookRuntime.builder()
         .dataSource(pool)
         .provider(new TestHookAdapter(), Secrets.of(SECRET))

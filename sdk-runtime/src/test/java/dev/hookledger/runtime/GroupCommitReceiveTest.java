@@ -108,7 +108,7 @@ class GroupCommitReceiveTest {
     assertTrue(LedgerRows.event(db.dataSource(), "hookledger", "evt_3").isEmpty());
   }
 
-  private WebhookRuntime.Builder builder() {
+  private WebhookRuntimeBuilder builder() {
     return WebhookRuntime.builder()
         .dataSource(gate)
         .provider(new TestHookAdapter("alpha"), Secrets.of(SECRET))

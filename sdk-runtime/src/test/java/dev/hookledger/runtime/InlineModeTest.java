@@ -90,7 +90,7 @@ class InlineModeTest {
     assertEquals(3, balance());
   }
 
-  private void start(WebhookRuntime.Builder builder) {
+  private void start(WebhookRuntimeBuilder builder) {
     db = TestDatabase.create();
     db.execute("create table balance (cents bigint not null); insert into balance values (0)");
     served = ServedRuntime.serve(builder.dataSource(db.dataSource())

@@ -279,7 +279,7 @@ class PayloadParameterTest {
     return start(schema, b -> b, handler);
   }
 
-  private WebhookRuntime start(String schema, java.util.function.UnaryOperator<WebhookRuntime.Builder> options,
+  private WebhookRuntime start(String schema, java.util.function.UnaryOperator<WebhookRuntimeBuilder> options,
       Object handler) {
     WebhookRuntime runtime = options.apply(WebhookRuntime.builder()
         .dataSource(db.dataSource())

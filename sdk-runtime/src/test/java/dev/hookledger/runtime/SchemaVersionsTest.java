@@ -162,7 +162,7 @@ class SchemaVersionsTest {
             .orElseThrow().get("d"));
   }
 
-  private WebhookRuntime.Builder runtime() {
+  private WebhookRuntimeBuilder runtime() {
     return WebhookRuntime.builder().dataSource(db.dataSource()).provider(new TestHookAdapter(), Secrets.of("s"));
   }
 }

@@ -162,7 +162,7 @@ class WebhookRuntimeBuilderTest {
     valid().statementTimeout(java.time.Duration.ofMinutes(1)).idleInTransactionTimeout(java.time.Duration.ZERO).build();
   }
 
-  private static WebhookRuntime.Builder valid() {
+  private static WebhookRuntimeBuilder valid() {
     return WebhookRuntime.builder().dataSource(new PGSimpleDataSource()).provider(new TestHookAdapter(), Secrets.of("s"));
   }
 

@@ -1,7 +1,10 @@
 package dev.hookledger.samples.bench;
 
 import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.cli.RuntimeOptions;
+import dev.hookledger.samples.Main;
 import dev.hookledger.samples.app.ExpectedState;
 import dev.hookledger.samples.app.SampleState;
 import dev.hookledger.samples.server.SampleApp;
@@ -15,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -42,6 +46,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
+    // every runtime setting as an option (--batch-size, --ledger-writers, ...), else its HOOKLEDGER_* variable
+    modelTransformer = RuntimeOptions.class,
     description = {
         "Sends N signed deliveries (Stripe, GitHub and Shopify, with a share of redeliveries, spread over"
             + " --entities customers and repositories) over loopback HTTP with K concurrent clients in a second"
@@ -53,6 +59,8 @@ import picocli.CommandLine.Spec;
             + " processed, at half load and at one client, the server JVM's CPU per settled event, heap used,"
             + " and whether every effect happened exactly once."})
 public final class BenchCommand implements Callable<Integer> {
+  /** The report is the output: library logs only when something is wrong. */
+  public static final String LOG_LEVEL = "warn";
   static final int MAX_DELIVERIES = 200_000;
   static final int MAX_CLIENTS = 256;
   static final int MAX_SECONDS = 600;
@@ -130,8 +138,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     validate();
-    // the report is the output: library logs only when something is wrong
-    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.setProperty(Main.LOG_LEVEL_PROPERTY, LOG_LEVEL); // for a direct call; the jar's Main sets it first
     Clock clock = Clock.systemUTC();
     int halfClients = Math.max(1, clients / 2);
     int singles = Math.min(SINGLE_CLIENT_DELIVERIES, deliveries);
@@ -189,7 +196,7 @@ public final class BenchCommand implements Callable<Integer> {
             clients, Latencies.millis(handOne.latencies().percentile(50)), Latencies.millis(handOne.latencies().percentile(99))));
       }
 
-      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b.workers(workers));
+      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, runtimeOptions());
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, store first");
 
@@ -420,6 +427,11 @@ public final class BenchCommand implements Callable<Integer> {
 
   private void line(String label, String text) {
     out.printf("  %-18s %s%n", label, text);
+  }
+
+  /** What the options (--workers, and every other runtime setting) and environment set on the server's runtime. */
+  public UnaryOperator<WebhookRuntimeBuilder> runtimeOptions() {
+    return b -> RuntimeOptions.configure(spec, b, env);
   }
 
   private boolean exactlyOnce(List<LoadPlan> plans, SampleApp app) {

@@ -2,7 +2,7 @@ package dev.hookledger.samples.demo;
 
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.RetryPolicy;
-import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.samples.app.ExpectedState;
 import dev.hookledger.samples.app.SampleState;
 import dev.hookledger.samples.server.SampleApp;
@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The five-minute demo: starts the sample application on an embedded PostgreSQL, sends it signed
@@ -28,10 +29,17 @@ public final class Demo {
 
   private final PrintStream out;
   private final Clock clock;
+  private final UnaryOperator<WebhookRuntimeBuilder> options;
 
   public Demo(PrintStream out, Clock clock) {
+    this(out, clock, UnaryOperator.identity());
+  }
+
+  /** @param options what the command line sets on the server's runtime, over the demo's own tuning */
+  public Demo(PrintStream out, Clock clock, UnaryOperator<WebhookRuntimeBuilder> options) {
     this.out = out;
     this.clock = clock;
+    this.options = options;
   }
 
   /** One step of the demo. */
@@ -51,7 +59,8 @@ public final class Demo {
     SampleSecrets secrets = SampleSecrets.generate();
     Settlements settlements = new Settlements();
     SampleDatabase database = SampleDatabase.temporary(true);
-    try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> tune(b, settlements))) {
+    try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0,
+        b -> options.apply(tune(b, settlements)))) {
       n.title("  server   " + app.uri() + " (embedded Jetty), " + WORKERS + " workers, store first");
       n.title("  ledger   " + database.description());
       n.title("  handlers Billing, Subscriptions (skipStale), Tickets, Commits, Orders (skipStale)");
@@ -97,7 +106,7 @@ public final class Demo {
     }
   }
 
-  private WebhookRuntime.Builder tune(WebhookRuntime.Builder b, Settlements settlements) {
+  private WebhookRuntimeBuilder tune(WebhookRuntimeBuilder b, Settlements settlements) {
     return b.mode(ProcessingMode.STORE_FIRST)
         .workers(WORKERS)
         .clock(clock)

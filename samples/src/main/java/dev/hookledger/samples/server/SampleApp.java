@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.Secrets;
 import dev.hookledger.github.GitHubAdapter;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.samples.app.SampleHandlers;
 import dev.hookledger.samples.app.SampleSchema;
@@ -51,7 +52,7 @@ public final class SampleApp implements AutoCloseable {
    *     before it is built; {@link UnaryOperator#identity()} for the defaults
    */
   public static SampleApp start(SampleDatabase database, SampleSecrets secrets, String host, int port,
-      UnaryOperator<WebhookRuntime.Builder> tuning) {
+      UnaryOperator<WebhookRuntimeBuilder> tuning) {
     requireNonNull(database, "database");
     WebhookRuntime runtime = null;
     try {
@@ -77,8 +78,8 @@ public final class SampleApp implements AutoCloseable {
    * providers with their secrets (and Standard Webhooks as provider {@code standard} when its secret
    * is set), and the sample handlers.
    */
-  public static WebhookRuntime.Builder runtimeBuilder(DataSource dataSource, SampleSecrets secrets) {
-    WebhookRuntime.Builder b = WebhookRuntime.builder()
+  public static WebhookRuntimeBuilder runtimeBuilder(DataSource dataSource, SampleSecrets secrets) {
+    WebhookRuntimeBuilder b = WebhookRuntime.builder()
         .dataSource(dataSource)
         .schema(LEDGER_SCHEMA)
         .provider(new StripeAdapter(), Secrets.of(secrets.stripe()))

@@ -1,12 +1,14 @@
 package dev.hookledger.samples.server;
 
 import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.cli.RuntimeOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -105,7 +107,7 @@ public final class ServeCommand implements Callable<Integer> {
         ? SampleDatabase.external(databaseUrl)
         : SampleDatabase.embedded(dataDir);
     RetryPolicy policy = retryPolicy();
-    SampleApp app = SampleApp.start(database, secrets, host, port, b -> RuntimeOptions.configure(spec, b, environment));
+    SampleApp app = SampleApp.start(database, secrets, host, port, runtimeOptions());
     if (databaseUrl == null) {
       RunningServe.publish(dataDir, database.jdbcUrl()); // for status, list, retry... while it runs
     }
@@ -121,6 +123,11 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("listening on " + app.uri());
     out.flush();
     return app;
+  }
+
+  /** What the options and environment set on the runtime; each bad value is named with its option. */
+  public UnaryOperator<WebhookRuntimeBuilder> runtimeOptions() {
+    return b -> RuntimeOptions.configure(spec, b, environment);
   }
 
   /** The default policy with what the options and environment change; each bad value is named with its option. */

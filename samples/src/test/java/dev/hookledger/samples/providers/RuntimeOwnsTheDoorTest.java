@@ -12,6 +12,7 @@ import dev.hookledger.github.GitHubAdapter;
 import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.WebhookFilter;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestServer;
 import dev.hookledger.samples.server.SampleSecrets;
@@ -60,7 +61,7 @@ class RuntimeOwnsTheDoorTest {
   void aBodyLimitRaisedThroughTheRuntimeTakesEffectForEveryProvider() {
     for (Case c : cases()) {
       String id = c.adapter().id();
-      WebhookRuntime.Builder builder = runtime().provider(c.adapter(), Secrets.of(c.secret()))
+      WebhookRuntimeBuilder builder = runtime().provider(c.adapter(), Secrets.of(c.secret()))
           .maxBodyBytes(id, 1024 * 1024);
       try (WebhookRuntime runtime = started(builder)) {
         // the adapter's own default (16 bytes) is only a default: the runtime's limit is the one
@@ -73,7 +74,7 @@ class RuntimeOwnsTheDoorTest {
   void aBodyLimitLoweredThroughTheRuntimeTakesEffectForEveryProvider() {
     for (Case c : cases()) {
       String id = c.adapter().id();
-      WebhookRuntime.Builder builder = runtime().provider(c.adapter(), Secrets.of(c.secret()))
+      WebhookRuntimeBuilder builder = runtime().provider(c.adapter(), Secrets.of(c.secret()))
           .maxBodyBytes(id, 10);
       try (WebhookRuntime runtime = started(builder)) {
         DeliveryRejectedException e =
@@ -119,11 +120,11 @@ class RuntimeOwnsTheDoorTest {
     }
   }
 
-  private WebhookRuntime.Builder runtime() {
+  private WebhookRuntimeBuilder runtime() {
     return WebhookRuntime.builder().dataSource(db.dataSource()).workers(1);
   }
 
-  private static WebhookRuntime started(WebhookRuntime.Builder builder) {
+  private static WebhookRuntime started(WebhookRuntimeBuilder builder) {
     WebhookRuntime runtime = builder.build();
     runtime.migrate();
     runtime.start();

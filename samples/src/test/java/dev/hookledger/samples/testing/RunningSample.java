@@ -29,7 +29,7 @@ public final class RunningSample implements AutoCloseable {
   }
 
   /** The sample app with its runtime's builder adjusted by {@code tuning} (a retry policy, say). */
-  public RunningSample(UnaryOperator<dev.hookledger.runtime.WebhookRuntime.Builder> tuning) {
+  public RunningSample(UnaryOperator<dev.hookledger.runtime.WebhookRuntimeBuilder> tuning) {
     secrets = SampleSecrets.generate();
     app = SampleApp.start(SampleDatabase.external(TestDatabase.create().jdbcUrl()), secrets, "127.0.0.1", 0, tuning);
     client = new WebhookClient(app.uri());

@@ -7,7 +7,6 @@ import dev.hookledger.runtime.Health;
 import dev.hookledger.runtime.RefusalCount;
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.RefusedDelivery;
-import dev.hookledger.runtime.internal.ledger.SourceColumn;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.spi.ReplayReport;
 import java.time.Instant;
@@ -69,25 +68,7 @@ public final class AdminJson {
    * {@code rootCause} in one line beside the whole {@code lastError}.
    */
   public static ObjectNode summary(EventSummary e) {
-    ObjectNode o = NODES.objectNode();
-    o.put("provider", e.provider());
-    o.put("scope", e.scope());
-    o.put("eventId", e.eventId());
-    o.put("type", e.type());
-    o.put("status", StatusColumn.sql(e.status()));
-    o.put("source", SourceColumn.sql(e.source()));
-    o.put("attempts", e.attempts());
-    o.put("maxAttempts", e.maxAttempts());
-    o.put("failing", e.failing());
-    o.put("stuck", e.stuck());
-    o.put("duplicates", e.duplicates());
-    o.put("receivedAt", e.receivedAt().toString());
-    o.put("availableAt", e.availableAt().toString());
-    o.put("settledAt", text(e.settledAt()));
-    o.put("nextAttemptAt", text(e.nextAttemptAt()));
-    o.put("rootCause", e.rootCause().orElse(null));
-    o.put("lastError", e.lastError().orElse(null));
-    return o;
+    return EventSummaryJson.write(e);
   }
 
   /** One event in full: the summary fields, the evidence, the lease and the body. */

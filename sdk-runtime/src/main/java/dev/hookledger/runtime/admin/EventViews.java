@@ -19,8 +19,6 @@ import org.jooq.Record;
  * attempts and stuck threshold.
  */
 final class EventViews {
-  private static final List<Field<?>> COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, TYPE, STATUS, SOURCE,
-      ATTEMPTS, DUPLICATES, RECEIVED_AT, AVAILABLE_AT, SETTLED_AT, LAST_ERROR, MAX_ATTEMPTS);
 
   private final int maxAttempts;
   private final Field<Boolean> stuck;
@@ -30,7 +28,7 @@ final class EventViews {
   EventViews(int maxAttempts, Duration stuckAfter) {
     this.maxAttempts = maxAttempts;
     this.stuck = WaitingRows.stuckField(stuckAfter);
-    List<Field<?>> fields = new ArrayList<>(COLUMNS);
+    List<Field<?>> fields = new ArrayList<>(EventTable.summaryColumns());
     fields.add(stuck);
     this.summaryFields = List.copyOf(fields);
     List<Field<?>> whole = new ArrayList<>(EventTable.columns());
@@ -38,7 +36,7 @@ final class EventViews {
     this.detailFields = List.copyOf(whole);
   }
 
-  /** The columns a summary reads, the stuck test included. */
+  /** The columns a summary reads ({@link EventTable#summaryColumns()}), the stuck test included. */
   List<Field<?>> summaryFields() {
     return summaryFields;
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.settings.BuilderSettings;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * README's table lists them), each falling back to its environment variable
  * ({@code HOOKLEDGER_WORKERS}, ...), then to the builder's default. A command that builds a runtime
  * declares {@code @Command(modelTransformer = RuntimeOptions.class)} and passes its builder to
- * {@link #configure}. Durations are written {@code 500ms}, {@code 30s}, {@code 5m} or {@code PT30S}.
+ * {@link #configure}; an option it declares itself under a setting's name (with its own default) is
+ * that setting's, and wins over the environment variable. Durations are written {@code 500ms}, {@code 30s}, {@code 5m} or {@code PT30S}.
  */
 public final class RuntimeOptions implements CommandLine.IModelTransformer {
   /** Created by picocli for a command that names it as its model transformer. */
@@ -48,7 +50,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
    * @return {@code builder}
    * @throws CommandLine.ParameterException naming the option or variable and the bad value
    */
-  public static WebhookRuntime.Builder configure(CommandSpec spec, WebhookRuntime.Builder builder,
+  public static WebhookRuntimeBuilder configure(CommandSpec spec, WebhookRuntimeBuilder builder,
       Map<String, String> environment) {
     requireNonNull(spec, "spec");
     requireNonNull(builder, "builder");
@@ -56,8 +58,9 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
     try {
       SettingsCatalogue.applyText(builder, s -> {
         OptionSpec option = spec.findOption(s.option());
-        String given = option == null ? null : option.getValue();
-        return given != null ? given : environment.get(s.environmentVariable());
+        // an option the command declares itself (bench's --workers, an int) is read as its text
+        Object given = option == null ? null : option.getValue();
+        return given != null ? given.toString() : environment.get(s.environmentVariable());
       }, key -> name(spec, key, environment));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -67,7 +70,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
 
   /** The retry policy {@link #configure} sets: the default with what the options and environment change. */
   public static RetryPolicy retryPolicy(CommandSpec spec, Map<String, String> environment) {
-    WebhookRuntime.Builder probe = WebhookRuntime.builder();
+    WebhookRuntimeBuilder probe = WebhookRuntime.builder();
     configure(spec, probe, environment);
     return BuilderSettings.of(probe).retryPolicy();
   }

@@ -10,6 +10,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.RefusalReason;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.RefusedCount;
 import dev.hookledger.runtime.testing.LedgerRows;
@@ -132,7 +133,7 @@ class RefusedDeliveriesInStatusTest {
     }
   }
 
-  private static WebhookRuntime.Builder runtime() {
+  private static WebhookRuntimeBuilder runtime() {
     return WebhookRuntime.builder().provider(new TestHookAdapter(), Secrets.of(SECRET)).workers(0);
   }
 

@@ -6,6 +6,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.testing.Await;
@@ -36,7 +37,7 @@ final class InboxFixture {
   }
 
   /** A runtime on {@code jdbcUrl} (pooled by HikariCP, as in production), polling every 100 ms. */
-  static WebhookRuntime.Builder builder(String jdbcUrl, Object... handlers) {
+  static WebhookRuntimeBuilder builder(String jdbcUrl, Object... handlers) {
     return WebhookRuntime.builder()
         .jdbcUrl(jdbcUrl)
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
@@ -50,7 +51,7 @@ final class InboxFixture {
    * takeover of a killed node, yet long enough that a busy machine does not make one run out),
    * retries after 200 ms (±50 %), so that retries are claimed by whichever node polls first.
    */
-  static WebhookRuntime.Builder node(String jdbcUrl, Object... handlers) {
+  static WebhookRuntimeBuilder node(String jdbcUrl, Object... handlers) {
     return builder(jdbcUrl, handlers)
         .workers(2).batchSize(4).lease(Duration.ofSeconds(3))
         .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).jitter(0.5).build());

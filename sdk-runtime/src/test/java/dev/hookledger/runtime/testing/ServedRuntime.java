@@ -2,6 +2,7 @@ package dev.hookledger.runtime.testing;
 
 import dev.hookledger.runtime.WebhookFilter;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import jakarta.servlet.DispatcherType;
 import java.net.URI;
 import java.util.EnumSet;
@@ -15,12 +16,12 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
  */
 public record ServedRuntime(WebhookRuntime runtime, TestServer server) implements AutoCloseable {
 
-  public static ServedRuntime serve(WebhookRuntime.Builder builder) {
+  public static ServedRuntime serve(WebhookRuntimeBuilder builder) {
     return serve(builder, context -> {});
   }
 
-  /** As {@link #serve(WebhookRuntime.Builder)}, with more of the servlet context (the application's own servlets). */
-  public static ServedRuntime serve(WebhookRuntime.Builder builder, Consumer<ServletContextHandler> application) {
+  /** As {@link #serve(WebhookRuntimeBuilder)}, with more of the servlet context (the application's own servlets). */
+  public static ServedRuntime serve(WebhookRuntimeBuilder builder, Consumer<ServletContextHandler> application) {
     WebhookRuntime runtime = builder.build();
     runtime.migrate();
     runtime.start();

@@ -3,13 +3,14 @@ package dev.hookledger.runtime.spring;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.RuntimeTransactions;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * Wires Spring's transactions into a {@link WebhookRuntime.Builder} of the application's own, for an
+ * Wires Spring's transactions into a {@link WebhookRuntimeBuilder} of the application's own, for an
  * application that declares its own {@code WebhookRuntime} bean: the runtime's transactions (the
  * handlers' among them) are then transactions of {@code transactionManager}, and every ledger
  * statement runs on exactly the connection it bound, whatever wrappers
@@ -40,7 +41,7 @@ public final class SpringTransactions {
    * @throws IllegalStateException if {@code transactionManager} manages another {@code DataSource}
    *     than {@code dataSource}
    */
-  public static WebhookRuntime.Builder wire(WebhookRuntime.Builder builder, DataSource dataSource,
+  public static WebhookRuntimeBuilder wire(WebhookRuntimeBuilder builder, DataSource dataSource,
       PlatformTransactionManager transactionManager) {
     requireNonNull(builder, "builder");
     requireNonNull(dataSource, "dataSource");

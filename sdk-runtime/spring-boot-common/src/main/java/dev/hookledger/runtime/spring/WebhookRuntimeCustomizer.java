@@ -1,9 +1,9 @@
 package dev.hookledger.runtime.spring;
 
-import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 
 /**
- * Customizes the {@link WebhookRuntime.Builder} of the auto-configured runtime, as Boot's own
+ * Customizes the {@link WebhookRuntimeBuilder} of the auto-configured runtime, as Boot's own
  * customizers do: every builder option is in reach (the retry policy, the clock, listeners, handler
  * instances that are not beans, ...). Customizer beans are applied in their {@code @Order} after the
  * {@code hookledger.*} properties, so a customizer wins over a property.
@@ -22,5 +22,5 @@ import dev.hookledger.runtime.WebhookRuntime;
 @FunctionalInterface
 public interface WebhookRuntimeCustomizer {
   /** Changes {@code builder}; called once, on the thread that builds the runtime. */
-  void customize(WebhookRuntime.Builder builder);
+  void customize(WebhookRuntimeBuilder builder);
 }

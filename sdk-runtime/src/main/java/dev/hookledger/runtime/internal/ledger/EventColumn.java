@@ -19,8 +19,9 @@ import org.jooq.Record;
  * @param binder binds a new row's value to the one placeholder of {@code insertValue}; null if it has none
  * @param reader sets what the column holds on the event being rebuilt; null if the column is not part
  *     of the event (its state in the ledger: status, attempts, lease, ...)
+ * @param summary whether an event's summary (the admin's lists, {@code AdminJson.summary}) shows it
  */
-record EventColumn(Field<?> field, Field<?> insertValue, Binder binder, Reader reader) {
+record EventColumn(Field<?> field, Field<?> insertValue, Binder binder, Reader reader, boolean summary) {
 
   /** Binds one row's value of a column. */
   @FunctionalInterface
@@ -36,17 +37,22 @@ record EventColumn(Field<?> field, Field<?> insertValue, Binder binder, Reader r
 
   /** A column of the event itself: bound as written, and read back into the event. */
   static <T> EventColumn event(Field<T> field, Binder binder, Reader reader) {
-    return new EventColumn(field, org.jooq.impl.DSL.val(null, field), binder, reader);
+    return new EventColumn(field, org.jooq.impl.DSL.val(null, field), binder, reader, false);
   }
 
   /** A column of the row's state in the ledger, written by the insert as {@code insertValue} and not part of the event. */
   static EventColumn state(Field<?> field, Field<?> insertValue, Binder binder) {
-    return new EventColumn(field, insertValue, binder, null);
+    return new EventColumn(field, insertValue, binder, null, false);
   }
 
   /** A column the insert leaves to its default and no event is rebuilt from. */
   static EventColumn laterOnly(Field<?> field) {
-    return new EventColumn(field, null, null, null);
+    return new EventColumn(field, null, null, null, false);
+  }
+
+  /** The same column, shown in an event's summary too. */
+  EventColumn inSummary() {
+    return new EventColumn(field, insertValue, binder, reader, true);
   }
 
   boolean inserted() {

@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.name;
 import dev.hookledger.internal.EventBytes;
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.CamelCase;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.Collection;
@@ -67,11 +68,13 @@ public final class EventTable {
    */
   static final List<EventColumn> ROW = List.of(
       EventColumn.event(PROVIDER, (ps, p, row) -> ps.setString(p, row.event().provider()),
-          (r, e) -> e.provider(r.get(PROVIDER))),
-      EventColumn.event(SCOPE, (ps, p, row) -> ps.setString(p, row.event().scope()), (r, e) -> e.scope(r.get(SCOPE))),
+          (r, e) -> e.provider(r.get(PROVIDER))).inSummary(),
+      EventColumn.event(SCOPE, (ps, p, row) -> ps.setString(p, row.event().scope()),
+          (r, e) -> e.scope(r.get(SCOPE))).inSummary(),
       EventColumn.event(EVENT_ID, (ps, p, row) -> ps.setString(p, row.event().eventId()),
-          (r, e) -> e.eventId(r.get(EVENT_ID))),
-      EventColumn.event(TYPE, (ps, p, row) -> ps.setString(p, row.event().type()), (r, e) -> e.type(r.get(TYPE))),
+          (r, e) -> e.eventId(r.get(EVENT_ID))).inSummary(),
+      EventColumn.event(TYPE, (ps, p, row) -> ps.setString(p, row.event().type()),
+          (r, e) -> e.type(r.get(TYPE))).inSummary(),
       EventColumn.event(API_VERSION, (ps, p, row) -> ps.setString(p, row.event().apiVersion().orElse(null)),
           (r, e) -> e.apiVersion(r.get(API_VERSION))),
       EventColumn.event(ENTITY_KEY, (ps, p, row) -> ps.setString(p, row.event().entityKey().orElse(null)),
@@ -98,20 +101,20 @@ public final class EventTable {
           (r, e) -> e.secretId(r.get(SECRET_ID))),
       EventColumn.event(SIGNED_AT, (ps, p, row) -> RenderedSql.setInstant(ps, p, row.event().signedAt().orElse(null)),
           (r, e) -> e.signedAt(r.get(SIGNED_AT))),
-      EventColumn.state(SOURCE, DSL.val(null, SOURCE), (ps, p, row) -> ps.setString(p, SourceColumn.sql(row.source()))),
-      EventColumn.state(STATUS, DSL.val(null, STATUS), (ps, p, row) -> ps.setString(p, StatusColumn.sql(row.status()))),
-      EventColumn.state(ATTEMPTS, DSL.val(null, ATTEMPTS), (ps, p, row) -> ps.setInt(p, row.attempts())),
+      EventColumn.state(SOURCE, DSL.val(null, SOURCE), (ps, p, row) -> ps.setString(p, SourceColumn.sql(row.source()))).inSummary(),
+      EventColumn.state(STATUS, DSL.val(null, STATUS), (ps, p, row) -> ps.setString(p, StatusColumn.sql(row.status()))).inSummary(),
+      EventColumn.state(ATTEMPTS, DSL.val(null, ATTEMPTS), (ps, p, row) -> ps.setInt(p, row.attempts())).inSummary(),
       // a leased row is due when its lease runs out, as a claimed one is: then any worker takes it over
       EventColumn.state(AVAILABLE_AT, LedgerTime.nowPlusMillis(DSL.val(0L)),
-          (ps, p, row) -> ps.setLong(p, row.lease() == null ? 0L : row.lease().toMillis())),
+          (ps, p, row) -> ps.setLong(p, row.lease() == null ? 0L : row.lease().toMillis())).inSummary(),
       EventColumn.state(LEASE_OWNER, DSL.val(null, LEASE_OWNER), (ps, p, row) -> ps.setString(p, row.leaseOwner())),
       EventColumn.state(LEASE_UNTIL, LedgerTime.nowPlusMillis(DSL.val(0L)),
           (ps, p, row) -> ps.setObject(p, row.lease() == null ? null : row.lease().toMillis(), Types.BIGINT)),
-      EventColumn.state(RECEIVED_AT, LedgerTime.NOW, null),
-      EventColumn.state(SETTLED_AT, DSL.when(DSL.val(false), LedgerTime.NOW), (ps, p, row) -> ps.setBoolean(p, row.settled())),
-      EventColumn.laterOnly(LAST_ERROR),
-      EventColumn.laterOnly(DUPLICATES),
-      EventColumn.laterOnly(MAX_ATTEMPTS));
+      EventColumn.state(RECEIVED_AT, LedgerTime.NOW, null).inSummary(),
+      EventColumn.state(SETTLED_AT, DSL.when(DSL.val(false), LedgerTime.NOW), (ps, p, row) -> ps.setBoolean(p, row.settled())).inSummary(),
+      EventColumn.laterOnly(LAST_ERROR).inSummary(),
+      EventColumn.laterOnly(DUPLICATES).inSummary(),
+      EventColumn.laterOnly(MAX_ATTEMPTS).inSummary());
 
   /**
    * Rows still waiting for a worker. Inlined, not bound: with bind values a generic plan cannot
@@ -161,6 +164,17 @@ public final class EventTable {
   public static Condition statusIn(Collection<EventStatus> statuses) {
     return STATUS.in(statuses.stream().map(s -> DSL.inline(StatusColumn.sql(s))).toList());
   }
+
+  /** The columns an event's summary shows, in {@link #ROW}'s order: what a reader of summaries selects. */
+  public static List<Field<?>> summaryColumns() {
+    return ROW.stream().filter(EventColumn::summary).<Field<?>>map(EventColumn::field).toList();
+  }
+
+  /** A column's name as the admin's JSON gives it: {@code event_id} is {@code eventId}. */
+  public static String jsonName(Field<?> column) {
+    return CamelCase.of(column.getName(), "_");
+  }
+
 
   /** Every column of the row, in {@link #ROW}'s order: what a reader of whole rows selects. */
   public static List<Field<?>> columns() {

@@ -3,6 +3,7 @@ package dev.hookledger.runtime.internal.servlet;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.settings.SettingText;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
@@ -42,7 +43,7 @@ public final class InitParams {
       throw new IllegalArgumentException("init-param providers is required: the provider ids, comma-separated");
     }
     checkNames(params, providers);
-    WebhookRuntime.Builder b = WebhookRuntime.builder();
+    WebhookRuntimeBuilder b = WebhookRuntime.builder();
     jdbcUrl(b, params, environment);
     // every option of the catalogue: its init-param, else its environment variable; the builder holds the defaults
     SettingsCatalogue.applyText(b, setting -> params.containsKey(setting.key()) ? params.get(setting.key())
@@ -87,7 +88,7 @@ public final class InitParams {
     }
   }
 
-  private static void jdbcUrl(WebhookRuntime.Builder b, Map<String, String> params, Function<String, String> env) {
+  private static void jdbcUrl(WebhookRuntimeBuilder b, Map<String, String> params, Function<String, String> env) {
     if (params.containsKey("jdbc-url")) {
       b.jdbcUrl(params.get("jdbc-url").trim());
       return;
@@ -147,5 +148,5 @@ public final class InitParams {
   }
 
   /** What the init-params configure. */
-  public record Configured(WebhookRuntime.Builder builder, WebhookPath path) {}
+  public record Configured(WebhookRuntimeBuilder builder, WebhookPath path) {}
 }

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.settings;
 
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.Deadlines;
@@ -9,7 +10,7 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * Everything a {@code WebhookRuntime.Builder} was told, as one immutable value of small groups: the
+ * Everything a {@code WebhookRuntimeBuilder} was told, as one immutable value of small groups: the
  * builder fills it (its defaults the only defaults), every front door fills the builder from the
  * {@link SettingsCatalogue}, and the internal assembly turns it into collaborators.
  *

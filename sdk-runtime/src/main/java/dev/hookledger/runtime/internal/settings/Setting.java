@@ -1,7 +1,8 @@
 package dev.hookledger.runtime.internal.settings;
 
 import dev.hookledger.runtime.RetryPolicy;
-import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
+import dev.hookledger.runtime.internal.CamelCase;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -21,14 +22,14 @@ public final class Setting<T> {
   private final String property;
   private final String builderCall;
   private final Kind<T> kind;
-  private final BiConsumer<WebhookRuntime.Builder, T> onBuilder;
+  private final BiConsumer<WebhookRuntimeBuilder, T> onBuilder;
   private final BiConsumer<RetryPolicy.Builder, T> onRetry;
   private final Function<RuntimeSettings, T> read;
   private final boolean ownPoolOnly;
   private final String example;
 
   private Setting(String key, String property, String builderCall, Kind<T> kind,
-      BiConsumer<WebhookRuntime.Builder, T> onBuilder, BiConsumer<RetryPolicy.Builder, T> onRetry,
+      BiConsumer<WebhookRuntimeBuilder, T> onBuilder, BiConsumer<RetryPolicy.Builder, T> onRetry,
       Function<RuntimeSettings, T> read, boolean ownPoolOnly, String example) {
     this.key = key;
     this.property = property;
@@ -42,7 +43,7 @@ public final class Setting<T> {
   }
 
   /** An option set by one builder method. */
-  static <T> Setting<T> of(String key, Kind<T> kind, BiConsumer<WebhookRuntime.Builder, T> onBuilder,
+  static <T> Setting<T> of(String key, Kind<T> kind, BiConsumer<WebhookRuntimeBuilder, T> onBuilder,
       Function<RuntimeSettings, T> read, String example) {
     return new Setting<>(key, "hookledger." + key, camel(key) + "(" + kind.javaName() + ")", kind, onBuilder, null,
         read, false, example);
@@ -127,7 +128,7 @@ public final class Setting<T> {
   }
 
   /** Applies a value of this option's type (a door's typed value, or what {@link #parse} made of text). */
-  void apply(WebhookRuntime.Builder builder, RetryPolicy.Builder retry, Object value) {
+  void apply(WebhookRuntimeBuilder builder, RetryPolicy.Builder retry, Object value) {
     T v = kind.cast(value);
     if (onRetry != null) {
       onRetry.accept(retry, v);
@@ -142,16 +143,7 @@ public final class Setting<T> {
   }
 
   private static String camel(String kebab) {
-    StringBuilder out = new StringBuilder();
-    boolean upper = false;
-    for (char c : kebab.toCharArray()) {
-      if (c == '-' || c == '.') {
-        upper = true;
-      } else {
-        out.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return out.toString();
+    return CamelCase.of(kebab, "-.");
   }
+
 }

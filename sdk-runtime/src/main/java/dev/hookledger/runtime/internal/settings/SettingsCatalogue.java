@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.settings;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import java.util.List;
 import java.util.Map;
@@ -21,16 +22,16 @@ public final class SettingsCatalogue {
   public static final String RETRY = "retry";
 
   private static final List<Setting<?>> ALL = List.of(
-      Setting.of("schema", Kind.TEXT, WebhookRuntime.Builder::schema, RuntimeSettings::schema, "billing_ledger"),
-      Setting.of("mode", Kind.MODE, WebhookRuntime.Builder::mode, RuntimeSettings::mode, "SHADOW"),
+      Setting.of("schema", Kind.TEXT, WebhookRuntimeBuilder::schema, RuntimeSettings::schema, "billing_ledger"),
+      Setting.of("mode", Kind.MODE, WebhookRuntimeBuilder::mode, RuntimeSettings::mode, "SHADOW"),
       Setting.of("inline", Kind.LIST, (b, l) -> b.inline(l.toArray(String[]::new)),
           s -> s.inline().stream().map(TypePattern::toString).toList(), "invoice.*,customer.created"),
-      Setting.of("workers", Kind.WHOLE, WebhookRuntime.Builder::workers, s -> s.inbox().workers(), "7"),
-      Setting.of("batch-size", Kind.WHOLE, WebhookRuntime.Builder::batchSize, s -> s.inbox().batchSize(), "64"),
-      Setting.of("lease", Kind.DURATION, WebhookRuntime.Builder::lease, s -> s.inbox().lease(), "2m"),
-      Setting.of("poll-interval", Kind.DURATION, WebhookRuntime.Builder::pollInterval, s -> s.inbox().pollInterval(),
+      Setting.of("workers", Kind.WHOLE, WebhookRuntimeBuilder::workers, s -> s.inbox().workers(), "7"),
+      Setting.of("batch-size", Kind.WHOLE, WebhookRuntimeBuilder::batchSize, s -> s.inbox().batchSize(), "64"),
+      Setting.of("lease", Kind.DURATION, WebhookRuntimeBuilder::lease, s -> s.inbox().lease(), "2m"),
+      Setting.of("poll-interval", Kind.DURATION, WebhookRuntimeBuilder::pollInterval, s -> s.inbox().pollInterval(),
           "250ms"),
-      Setting.of("shutdown-timeout", Kind.DURATION, WebhookRuntime.Builder::shutdownTimeout,
+      Setting.of("shutdown-timeout", Kind.DURATION, WebhookRuntimeBuilder::shutdownTimeout,
           s -> s.inbox().shutdownTimeout(), "45s"),
       Setting.retry("retry.max-attempts", Kind.WHOLE, RetryPolicy.Builder::maxAttempts, RetryPolicy::maxAttempts, "5"),
       Setting.retry("retry.first-delay", Kind.DURATION, RetryPolicy.Builder::firstDelay, RetryPolicy::firstDelay,
@@ -38,24 +39,24 @@ public final class SettingsCatalogue {
       Setting.retry("retry.max-delay", Kind.DURATION, RetryPolicy.Builder::maxDelay, RetryPolicy::maxDelay, "10m"),
       Setting.retry("retry.factor", Kind.DECIMAL, RetryPolicy.Builder::factor, RetryPolicy::factor, "3.0"),
       Setting.retry("retry.jitter", Kind.DECIMAL, RetryPolicy.Builder::jitter, RetryPolicy::jitter, "0.1"),
-      Setting.of("handler-timeout", Kind.DURATION, WebhookRuntime.Builder::handlerTimeout,
+      Setting.of("handler-timeout", Kind.DURATION, WebhookRuntimeBuilder::handlerTimeout,
           s -> s.deadlines().handler(), "20s"),
-      Setting.of("statement-timeout", Kind.DURATION, WebhookRuntime.Builder::statementTimeout,
+      Setting.of("statement-timeout", Kind.DURATION, WebhookRuntimeBuilder::statementTimeout,
           s -> s.deadlines().statement(), "4s"),
-      Setting.of("lock-timeout", Kind.DURATION, WebhookRuntime.Builder::lockTimeout, s -> s.deadlines().lock(), "2s"),
-      Setting.of("idle-in-transaction-timeout", Kind.DURATION, WebhookRuntime.Builder::idleInTransactionTimeout,
+      Setting.of("lock-timeout", Kind.DURATION, WebhookRuntimeBuilder::lockTimeout, s -> s.deadlines().lock(), "2s"),
+      Setting.of("idle-in-transaction-timeout", Kind.DURATION, WebhookRuntimeBuilder::idleInTransactionTimeout,
           s -> s.deadlines().idleInTransaction(), "90s"),
-      Setting.of("connect-timeout", Kind.DURATION, WebhookRuntime.Builder::connectTimeout,
+      Setting.of("connect-timeout", Kind.DURATION, WebhookRuntimeBuilder::connectTimeout,
           s -> s.deadlines().connect(), "5s").ownPoolOnly(),
-      Setting.of("socket-timeout", Kind.DURATION, WebhookRuntime.Builder::socketTimeout,
+      Setting.of("socket-timeout", Kind.DURATION, WebhookRuntimeBuilder::socketTimeout,
           s -> s.deadlines().socket(), "8s").ownPoolOnly(),
-      Setting.of("ledger-writers", Kind.WHOLE, WebhookRuntime.Builder::ledgerWriters,
+      Setting.of("ledger-writers", Kind.WHOLE, WebhookRuntimeBuilder::ledgerWriters,
           s -> s.receive().ledgerWriters(), "3"),
-      Setting.of("receive-queue-capacity", Kind.WHOLE, WebhookRuntime.Builder::receiveQueueCapacity,
+      Setting.of("receive-queue-capacity", Kind.WHOLE, WebhookRuntimeBuilder::receiveQueueCapacity,
           s -> s.receive().queueCapacity(), "512"),
-      Setting.of("max-in-flight-body-bytes", Kind.BYTES, WebhookRuntime.Builder::maxInFlightBodyBytes,
+      Setting.of("max-in-flight-body-bytes", Kind.BYTES, WebhookRuntimeBuilder::maxInFlightBodyBytes,
           s -> s.receive().maxInFlightBodyBytes(), "64MB").property("hookledger.max-in-flight-body-size"),
-      Setting.of("body-read-timeout", Kind.DURATION, WebhookRuntime.Builder::bodyReadTimeout,
+      Setting.of("body-read-timeout", Kind.DURATION, WebhookRuntimeBuilder::bodyReadTimeout,
           s -> s.receive().bodyReadTimeout(), "3s"));
 
   private SettingsCatalogue() {}
@@ -82,7 +83,7 @@ public final class SettingsCatalogue {
    * @param nameOf how the door names an option (or {@link #RETRY}, the retry options together) in a message
    * @throws IllegalArgumentException naming the option, in the door's terms, and the bad value
    */
-  public static void applyText(WebhookRuntime.Builder builder, Function<Setting<?>, String> textOf,
+  public static void applyText(WebhookRuntimeBuilder builder, Function<Setting<?>, String> textOf,
       Function<String, String> nameOf) {
     apply(builder, textOf, (key, e) -> new IllegalArgumentException(nameOf.apply(key) + ": " + e.getMessage(), e));
   }
@@ -94,7 +95,7 @@ public final class SettingsCatalogue {
    *
    * @param refused turns a complaint about an option (by key, or {@link #RETRY}) into the door's own
    */
-  public static void apply(WebhookRuntime.Builder builder, Function<Setting<?>, ?> valueOf,
+  public static void apply(WebhookRuntimeBuilder builder, Function<Setting<?>, ?> valueOf,
       BiFunction<String, IllegalArgumentException, ? extends RuntimeException> refused) {
     RetryPolicy.Builder retry = null;
     for (Setting<?> s : ALL) {

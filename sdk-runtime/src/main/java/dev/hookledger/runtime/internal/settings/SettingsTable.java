@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.settings;
 
+import java.util.Optional;
 
 /** The catalogue as the Markdown table of the sdk-runtime README (a test keeps the README equal to it). */
 public final class SettingsTable {
@@ -33,10 +34,23 @@ public final class SettingsTable {
    * which the builder computes from the heap of the JVM it runs in.
    */
   public static String defaultText(Setting<?> s, RuntimeSettings defaults) {
-    if (s.key().equals("max-in-flight-body-bytes")) {
+    if (followsTheHeap(s)) {
       return HEAP;
     }
-    String text = s.format(defaults);
-    return text.isEmpty() ? NONE : text;
+    return fixedDefault(s, defaults).orElse(NONE);
+  }
+
+  /**
+   * The builder's default of {@code s} in the one grammar, where it is one value on every machine
+   * (what Spring Boot's configuration metadata shows as {@code defaultValue}); empty for the body
+   * budget, which follows the heap, and for an option that is unset by default.
+   */
+  public static Optional<String> fixedDefault(Setting<?> s, RuntimeSettings defaults) {
+    String text = followsTheHeap(s) ? "" : s.format(defaults);
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
+  }
+
+  private static boolean followsTheHeap(Setting<?> s) {
+    return s.key().equals("max-in-flight-body-bytes");
   }
 }

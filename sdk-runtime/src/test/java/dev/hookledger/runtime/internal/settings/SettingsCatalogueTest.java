@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.cli.RuntimeOptions;
 import dev.hookledger.runtime.internal.servlet.InitParams;
 import java.io.IOException;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Spec;
 /**
  * Every option of the catalogue is reachable from every text door (web.xml init-params, environment
  * variables, the command line) and lands in the settings the builder produces; the sdk-runtime
- * README's table is the catalogue's. (The Spring door has the same test in the starters.)
+ * README's table is the catalogue's. (The Spring door has the same test in the starters; the samples' serve,
+ * demo and bench, RuntimeOptionsDoorTest.)
  */
 class SettingsCatalogueTest {
   private static final Map<String, String> BASE_PARAMS = Map.of("providers", "testhook",
@@ -64,7 +66,7 @@ class SettingsCatalogueTest {
     for (Setting<?> s : SettingsCatalogue.all()) {
       RuntimeCommand command = new RuntimeCommand();
       new CommandLine(command).parseArgs(s.option(), s.example());
-      WebhookRuntime.Builder b = WebhookRuntime.builder();
+      WebhookRuntimeBuilder b = WebhookRuntime.builder();
       RuntimeOptions.configure(command.spec, b, Map.of());
       assertCarried(s, BuilderSettings.of(b), s.option());
     }

@@ -5,6 +5,8 @@ import dev.hookledger.Secrets;
 import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
+import dev.hookledger.runtime.internal.CamelCase;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
@@ -42,7 +44,7 @@ public final class SpringRuntime {
   public static WebhookRuntime build(HookledgerProperties p, DataSource dataSource, PlatformTransactionManager transactions,
       List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
       List<Object> handlers, List<WebhookRuntimeCustomizer> customizers) {
-    WebhookRuntime.Builder b = WebhookRuntime.builder();
+    WebhookRuntimeBuilder b = WebhookRuntime.builder();
     options(b, p);
     providers(b, p.getProviders(), adapterBeans);
     listeners.forEach(b::listener);
@@ -69,7 +71,7 @@ public final class SpringRuntime {
    * Registers each provider: an id in {@code hookledger.providers} or of an adapter bean, with the
    * secrets of its property; an adapter bean wins over the class path.
    */
-  private static void providers(WebhookRuntime.Builder b, Map<String, HookledgerProperties.Provider> configured,
+  private static void providers(WebhookRuntimeBuilder b, Map<String, HookledgerProperties.Provider> configured,
       List<ProviderAdapter> adapterBeans) {
     Map<String, ProviderAdapter> beans = new TreeMap<>();
     for (ProviderAdapter a : adapterBeans) {
@@ -154,9 +156,9 @@ public final class SpringRuntime {
   /**
    * Every option of the runtime's catalogue, from the property of the same name: one left unset keeps
    * the builder's default; a bad one fails naming its property. The pool options (connect and socket
-   * timeouts) are the application's pool's, not hookledger's.
+   * timeouts) are the application's pool's, not hookledger's. (Public for the starters' shared door test.)
    */
-  static void options(WebhookRuntime.Builder b, HookledgerProperties p) {
+  public static void options(WebhookRuntimeBuilder b, HookledgerProperties p) {
     BeanWrapper properties = PropertyAccessorFactory.forBeanPropertyAccess(p);
     SettingsCatalogue.apply(b, setting -> setting.isOwnPoolOnly() ? null : value(properties.getPropertyValue(path(setting))),
         (key, e) -> SettingsCatalogue.RETRY.equals(key)
@@ -171,18 +173,9 @@ public final class SpringRuntime {
 
   /** The bean property path of a setting's Spring property: {@code hookledger.retry.max-attempts} is {@code retry.maxAttempts}. */
   static String path(Setting<?> setting) {
-    StringBuilder out = new StringBuilder();
-    boolean upper = false;
-    for (char c : setting.property().substring("hookledger.".length()).toCharArray()) {
-      if (c == '-') {
-        upper = true;
-      } else {
-        out.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return out.toString();
+    return CamelCase.of(setting.property().substring("hookledger.".length()), "-");
   }
+
 
   /** A bound property as the catalogue takes it: sizes in bytes, an empty list as unset. */
   private static Object value(Object bound) {
