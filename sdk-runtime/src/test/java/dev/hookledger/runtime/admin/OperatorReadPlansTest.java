@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.testing.StatementRecorder;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -42,6 +45,7 @@ class OperatorReadPlansTest {
     ledger.row("stripe", "evt_failing").status("pending").attempts(2).lastError("boom").insert();
     ledger.row("github", "evt_pending").status("pending").insert();
     ledger.sql.execute("analyze hookledger.event");
+    ledger.sql.execute("analyze hookledger.minute_count");
     recorder.drain();
   }
 
@@ -64,6 +68,44 @@ class OperatorReadPlansTest {
     assertTrue(t.minutes().stream().mapToLong(Throughput.Minute::received).sum() > 0, "the history's last hour");
     assertNoScanOfTheEventTable();
   }
+
+  /**
+   * The chart reads the per-minute roll-up (V10), never the event table: a range of the roll-up's
+   * key, as many rows as the window has minutes (one stripe each here), whatever the history and the
+   * last hour's traffic.
+   */
+  @Test
+  void chartReadsTheWindowOfTheMinuteRollUpOnly() {
+    recorder.drain();
+    Throughput t = admin.throughput();
+    List<String> statements = recorder.drain();
+    Instant from = t.minutes().get(0).start();
+    Instant to = t.minutes().get(t.minutes().size() - 1).start().plusSeconds(60);
+    assertEquals(ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.event")
+            .where("received_at >= ?::timestamptz and received_at < ?::timestamptz", from, to)),
+        t.minutes().stream().mapToLong(Throughput.Minute::received).sum(), "the window's received events");
+    assertEquals(ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.event")
+            .where("settled_at >= ?::timestamptz and settled_at < ?::timestamptz and status in ('done', 'ignored', 'stale', 'dead')", from, to)),
+        t.minutes().stream().mapToLong(Throughput.Minute::settled).sum(), "the window's settled events");
+    assertTrue(t.minutes().stream().mapToLong(Throughput.Minute::received).sum() >= 58, "the history's last hour");
+    assertFalse(statements.isEmpty());
+    boolean rollUp = false;
+    for (String sql : statements) {
+      String plan = String.join("\n", ledger.sql.fetch("explain (analyze, costs off, timing off, summary off) " + sql)
+          .getValues(0, String.class));
+      assertFalse(plan.contains(" on event"), "reads the event table:\n" + sql + "\n" + plan);
+      Matcher scan = MINUTE_COUNT_SCAN.matcher(plan);
+      if (scan.find()) {
+        rollUp = true;
+        assertTrue(Integer.parseInt(scan.group(1)) <= 61, "reads more than the window:\n" + sql + "\n" + plan);
+      }
+      assertFalse(plan.contains("Seq Scan on minute_count"), "scans the roll-up:\n" + sql + "\n" + plan);
+    }
+    assertTrue(rollUp, "reads the roll-up by its key: " + statements);
+  }
+
+  private static final Pattern MINUTE_COUNT_SCAN =
+      Pattern.compile("Index (?:Only )?Scan using minute_count_pkey on minute_count[^\n]*actual rows=(\\d+)");
 
   @Test
   void listWithAnyFilterReadsOnlyThePageAskedFor() {

@@ -92,7 +92,7 @@ class StatusCountsTest {
   }
 
   @Test
-  void aVersion8LedgerTakesTheStatementCountsWithItsCountsIntact() {
+  void aVersion8LedgerTakesTheStatementAndMinuteCountsWithItsCountsIntact() {
     LedgerFixture v8 = new LedgerFixture("ledger_v8", 8);
     v8.row("stripe", "evt_1").status("done").duplicates(2).insert();
     v8.row("stripe", "evt_2").status("ignored").insert();
@@ -106,8 +106,8 @@ class StatusCountsTest {
     v8.sql.execute("update ledger_v8.event set status = 'done', settled_at = now() where event_id = 'evt_4'");
     v8.sql.execute("delete from ledger_v8.event where event_id = 'evt_2'");
     assertCountsMatchTheRows(v8);
-    assertEquals(List.of("event_status_count_rows_deleted", "event_status_count_rows_inserted",
-        "event_status_count_rows_updated", "event_status_count_truncate"), v8.sql.fetch("select tgname from pg_trigger"
+    assertEquals(List.of("event_minute_count_truncate", "event_status_count_rows_deleted",
+        "event_status_count_rows_inserted", "event_status_count_rows_updated", "event_status_count_truncate"), v8.sql.fetch("select tgname from pg_trigger"
         + " where tgrelid = 'ledger_v8.event'::regclass and not tgisinternal order by tgname").getValues(0, String.class));
   }
 
@@ -147,6 +147,7 @@ class StatusCountsTest {
     assertEquals(writers * each, ledger.admin().status().total());
   }
 
+  /** As {@code status} counts and the chart's per-minute roll-up read them. */
   private void assertCountsMatchTheRows() {
     assertCountsMatchTheRows(ledger);
   }
@@ -158,5 +159,14 @@ class StatusCountsTest {
     List<String> rows = ledger.sql.fetch("select provider || ' ' || status || ' ' || count(*) || ' ' || sum(duplicates)"
         + " from " + ledger.schema + ".event group by provider, status").getValues(0, String.class).stream().sorted().toList();
     assertEquals(rows, counted);
+    // the chart's roll-up (V10) is a count of the same rows, per minute
+    List<String> rolledUp = ledger.sql.fetch("select minute || ' ' || sum(received) || ' ' || sum(settled) from "
+        + ledger.schema + ".minute_count group by minute").getValues(0, String.class).stream().sorted().toList();
+    List<String> perMinute = ledger.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
+        + " select date_trunc('minute', received_at) m, 1 r, 0 s from " + ledger.schema + ".event union all"
+        + " select date_trunc('minute', settled_at), 0, 1 from " + ledger.schema + ".event"
+        + " where settled_at is not null and status not in ('pending', 'processing')) v group by m")
+        .getValues(0, String.class).stream().sorted().toList();
+    assertEquals(perMinute, rolledUp);
   }
 }

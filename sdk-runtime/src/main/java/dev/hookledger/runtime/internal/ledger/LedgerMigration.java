@@ -38,7 +38,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V5__search_indexes"),
       load("V6__refusal_counts"),
       load("V8__handler_bookkeeping"),
-      load("V9__statement_counts"));
+      load("V9__statement_counts"),
+      load("V10__minute_counts"));
 
 
   /** The newest version this build knows. */
