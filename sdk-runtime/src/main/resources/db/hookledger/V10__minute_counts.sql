@@ -8,14 +8,17 @@
 CREATE OR REPLACE FUNCTION hookledger.count_event_statement() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO hookledger.status_count AS c (provider, status, stripe, events, duplicates)
-    SELECT provider, status, pg_backend_pid() % 64, count(*), sum(duplicates)
-    FROM new_rows
-    WHERE status NOT IN ('pending', 'processing')
-    GROUP BY provider, status
-    ORDER BY provider, status
-    ON CONFLICT (provider, status, stripe)
-    DO UPDATE SET events = c.events + excluded.events, duplicates = c.duplicates + excluded.duplicates;
+    -- a receive writes waiting rows: only its minute is counted
+    IF EXISTS (SELECT 1 FROM new_rows WHERE status NOT IN ('pending', 'processing')) THEN
+      INSERT INTO hookledger.status_count AS c (provider, status, stripe, events, duplicates)
+      SELECT provider, status, pg_backend_pid() % 64, count(*), sum(duplicates)
+      FROM new_rows
+      WHERE status NOT IN ('pending', 'processing')
+      GROUP BY provider, status
+      ORDER BY provider, status
+      ON CONFLICT (provider, status, stripe)
+      DO UPDATE SET events = c.events + excluded.events, duplicates = c.duplicates + excluded.duplicates;
+    END IF;
     INSERT INTO hookledger.minute_count AS c (minute, stripe, received, settled)
     SELECT m, pg_backend_pid() % 64, sum(r), sum(s)
     FROM (SELECT date_trunc('minute', received_at), 1, 0 FROM new_rows
@@ -57,6 +60,14 @@ BEGIN
     ON CONFLICT (minute, stripe) -- another backend of this stripe wrote the minute meanwhile
     DO UPDATE SET received = c.received + excluded.received, settled = c.settled + excluded.settled;
   ELSE
+    -- a claim, a renewal, a reschedule: waiting rows before and after, the same minute received
+    -- (the runtime never changes received_at): nothing to count, said by three cheap probes
+    IF NOT EXISTS (SELECT 1 FROM old_rows WHERE status NOT IN ('pending', 'processing'))
+       AND NOT EXISTS (SELECT 1 FROM new_rows WHERE status NOT IN ('pending', 'processing'))
+       AND NOT EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n USING (provider, scope, event_id)
+                       WHERE o.received_at IS DISTINCT FROM n.received_at) THEN
+      RETURN NULL;
+    END IF;
     INSERT INTO hookledger.status_count AS c (provider, status, stripe, events, duplicates)
     SELECT p, s, pg_backend_pid() % 64, sum(e), sum(d)
     FROM (SELECT provider, status, -1, -duplicates FROM old_rows
