@@ -34,12 +34,13 @@ class OperatorReadPlansTest {
   @BeforeAll
   void history() {
     ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at,"
-        + " available_at, settled_at, duplicates)"
+        + " available_at, settled_at, duplicates, delivery_id)"
         + " select case when i % 50 = 0 then 'github' else 'stripe' end, 'evt_' || i,"
         + " case when i % 40 = 0 then 'invoice.paid' else 'customer.updated' end, '\\x7b7d',"
         + " case when i % 100 = 0 then 'ignored' else 'done' end,"
         + " now() - i * interval '1 minute', now() - i * interval '1 minute',"
-        + " now() - i * interval '1 minute' + interval '1 second', i % 2"
+        + " now() - i * interval '1 minute' + interval '1 second', i % 2,"
+        + " case when i % 50 = 0 then 'guid-' || i end"
         + " from generate_series(1, " + HISTORY + ") i");
     ledger.row("stripe", "evt_dead").status("dead").attempts(12).lastError("boom").insert();
     ledger.row("stripe", "evt_failing").status("pending").attempts(2).lastError("boom").insert();
@@ -106,6 +107,28 @@ class OperatorReadPlansTest {
 
   private static final Pattern MINUTE_COUNT_SCAN =
       Pattern.compile("Index (?:Only )?Scan using minute_count_pkey on minute_count[^\n]*actual rows=(\\d+)");
+
+  /**
+   * A delivery's id is found through a hash index (V11): equality is all the search asks, and a
+   * hash of 4 bytes a row keeps the index, which every receive writes on a random page, at less
+   * than half the btree's pages.
+   */
+  @Test
+  void listByADeliveryIdFindsItThroughTheHashIndex() {
+    recorder.drain();
+    assertEquals(List.of("evt_150"), admin.list(EventQuery.builder().id("guid-150").build()).events().stream()
+        .map(EventSummary::eventId).toList());
+    List<String> statements = recorder.drain();
+    boolean hashed = false;
+    for (String sql : statements) {
+      String plan = String.join("\n", ledger.sql.fetch("explain " + sql).getValues(0, String.class));
+      assertFalse(plan.contains("Seq Scan on event"), "scans the event table:\n" + sql + "\n" + plan);
+      hashed |= plan.contains("event_delivery_id_hash_idx");
+    }
+    assertTrue(hashed, "reads the hash index: " + statements);
+    assertEquals("hash", ledger.sql.fetchSingle("select am.amname from pg_class c join pg_am am on am.oid = c.relam"
+        + " where c.oid = 'hookledger.event_delivery_id_hash_idx'::regclass").get(0, String.class));
+  }
 
   @Test
   void listWithAnyFilterReadsOnlyThePageAskedFor() {

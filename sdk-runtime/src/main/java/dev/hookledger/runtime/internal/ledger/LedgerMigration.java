@@ -39,7 +39,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V6__refusal_counts"),
       load("V8__handler_bookkeeping"),
       load("V9__statement_counts"),
-      load("V10__minute_counts"));
+      load("V10__minute_counts"),
+      load("V11__delivery_id_hash"));
 
 
   /** The newest version this build knows. */
