@@ -46,7 +46,7 @@ class MigrationTest {
         .orElseThrow().get("indexdef");
     assertEquals("CREATE INDEX event_waiting_idx ON hookledger.event USING btree (available_at) WHERE"
         + " (status = ANY (ARRAY['pending'::text, 'processing'::text]))", index);
-    assertEquals(8, LedgerRows.number(db.dataSource(),
+    assertEquals(9, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'hookledger'"));
   }
 
@@ -61,7 +61,8 @@ class MigrationTest {
             + " WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")
         .getValues(0, String.class);
     assertEquals(List.of("billing_inbox.attempt", "billing_inbox.backfill", "billing_inbox.entity_version",
-        "billing_inbox.event", "billing_inbox.handler_applied", "billing_inbox.refusal_count",
+        "billing_inbox.event", "billing_inbox.handler_applied", "billing_inbox.minute_count",
+        "billing_inbox.refusal_count",
         "billing_inbox.schema_version", "billing_inbox.status_count"), tables);
   }
 
@@ -124,7 +125,7 @@ class MigrationTest {
       threads.shutdownNow();
       runtimes.forEach(WebhookRuntime::close);
     }
-    assertEquals(8, LedgerRows.number(db.dataSource(),
+    assertEquals(9, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'shared_ledger'"));
     assertEquals(0, InboxAdmin.builder(db.dataSource()).schema("shared_ledger").build().status().total());
   }

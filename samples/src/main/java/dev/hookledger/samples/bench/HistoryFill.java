@@ -66,21 +66,9 @@ final class HistoryFill {
         s.execute("ALTER TABLE pg_temp.bench_body ADD PRIMARY KEY (i)");
         s.execute("ANALYZE pg_temp.bench_body");
       }
-      // V2's trigger upserts one status_count row per inserted row: within one transaction each upsert
-      // passes every earlier version of that row, so a bulk insert of 100,000 settled rows took
-      // quadratic time (hours per million). Triggers off for this session (it is a superuser's, on
-      // bench's own database); the statement adds its counts itself, once per provider and status.
-      try (Statement s = c.createStatement()) {
-        s.execute("SET session_replication_role = replica");
-      }
-      try {
-        insertSteps(c, rows, start, progress);
-      } finally {
-        // the pool hands this connection to the runtime next: its triggers must fire there
-        try (Statement s = c.createStatement()) {
-          s.execute("RESET session_replication_role");
-        }
-      }
+      // counted by the ledger's statement triggers (V9, V10): one grouped upsert per step, as a bulk
+      // import's would be (V2's row triggers made this quadratic, hours per million)
+      insertSteps(c, rows, start, progress);
       try (Statement s = c.createStatement()) {
         s.execute("VACUUM ANALYZE " + schema + ".event");
         s.execute("CHECKPOINT");
@@ -142,11 +130,10 @@ final class HistoryFill {
   }
 
   /**
-   * Rows {@code ? .. ?} of {@code ?}: row g was received {@code (total - g) / total} of 30 days ago;
-   * and their counts added to {@code status_count}, as V2's trigger would have.
+   * Rows {@code ? .. ?} of {@code ?}: row g was received {@code (total - g) / total} of 30 days ago.
    */
   private String insertSql() {
-    return "WITH written AS (INSERT INTO " + schema + ".event (provider, scope, event_id, type, entity_key, entity_version,"
+    return "INSERT INTO " + schema + ".event (provider, scope, event_id, type, entity_key, entity_version,"
         + " occurred_at, delivery_id, body, headers, secret_id, source, status, attempts, available_at, received_at,"
         + " settled_at, max_attempts)"
         + " SELECT p.provider, p.scope, p.event_id, p.type, p.entity_key, p.version, p.at, p.delivery_id, b.body,"
@@ -165,9 +152,6 @@ final class HistoryFill {
         + "   CASE WHEN g % 50 = 7 THEN 'ignored' WHEN g % 97 = 11 THEN 'stale' ELSE 'done' END AS status"
         + "   FROM (SELECT ?::bigint AS total) x, generate_series(?::bigint, ?::bigint) g) p"
         + " JOIN bench_body b ON b.i = p.g % " + BODIES
-        + " ON CONFLICT DO NOTHING RETURNING provider, status)"
-        + " INSERT INTO " + schema + ".status_count AS c (provider, status, stripe, events, duplicates)"
-        + " SELECT provider, status, 0, count(*), 0 FROM written GROUP BY provider, status"
-        + " ON CONFLICT (provider, status, stripe) DO UPDATE SET events = c.events + excluded.events";
+        + " ON CONFLICT DO NOTHING";
   }
 }

@@ -5,6 +5,7 @@ import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -41,6 +42,21 @@ public final class LedgerFixture {
   public LedgerFixture(String schema) {
     this.schema = schema;
     admin().migrate();
+  }
+
+  /** A ledger as a build that knew no version after {@code version} left it: the scripts up to it applied. */
+  public LedgerFixture(String schema, int version) {
+    this.schema = schema;
+    for (LedgerMigration m : LedgerMigration.ALL) {
+      if (m.version() > version) {
+        break;
+      }
+      if (m.inTransaction()) {
+        sql.transaction(cfg -> cfg.dsl().execute(m.sql(schema)));
+      } else {
+        m.statements(schema).forEach(sql::execute);
+      }
+    }
   }
 
   /** The database's {@code now()}: the clock of due times, which the admin's {@link #CLOCK} does not move. */

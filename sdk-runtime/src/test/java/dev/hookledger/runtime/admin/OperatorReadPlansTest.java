@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.testing.StatementRecorder;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -31,17 +34,19 @@ class OperatorReadPlansTest {
   @BeforeAll
   void history() {
     ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at,"
-        + " available_at, settled_at, duplicates)"
+        + " available_at, settled_at, duplicates, delivery_id)"
         + " select case when i % 50 = 0 then 'github' else 'stripe' end, 'evt_' || i,"
         + " case when i % 40 = 0 then 'invoice.paid' else 'customer.updated' end, '\\x7b7d',"
         + " case when i % 100 = 0 then 'ignored' else 'done' end,"
         + " now() - i * interval '1 minute', now() - i * interval '1 minute',"
-        + " now() - i * interval '1 minute' + interval '1 second', i % 2"
+        + " now() - i * interval '1 minute' + interval '1 second', i % 2,"
+        + " case when i % 50 = 0 then 'guid-' || i end"
         + " from generate_series(1, " + HISTORY + ") i");
     ledger.row("stripe", "evt_dead").status("dead").attempts(12).lastError("boom").insert();
     ledger.row("stripe", "evt_failing").status("pending").attempts(2).lastError("boom").insert();
     ledger.row("github", "evt_pending").status("pending").insert();
     ledger.sql.execute("analyze hookledger.event");
+    ledger.sql.execute("analyze hookledger.minute_count");
     recorder.drain();
   }
 
@@ -63,6 +68,66 @@ class OperatorReadPlansTest {
     assertEquals(60, t.minutes().size());
     assertTrue(t.minutes().stream().mapToLong(Throughput.Minute::received).sum() > 0, "the history's last hour");
     assertNoScanOfTheEventTable();
+  }
+
+  /**
+   * The chart reads the per-minute roll-up (V10), never the event table: a range of the roll-up's
+   * key, as many rows as the window has minutes (one stripe each here), whatever the history and the
+   * last hour's traffic.
+   */
+  @Test
+  void chartReadsTheWindowOfTheMinuteRollUpOnly() {
+    recorder.drain();
+    Throughput t = admin.throughput();
+    List<String> statements = recorder.drain();
+    Instant from = t.minutes().get(0).start();
+    Instant to = t.minutes().get(t.minutes().size() - 1).start().plusSeconds(60);
+    assertEquals(ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.event")
+            .where("received_at >= ?::timestamptz and received_at < ?::timestamptz", from, to)),
+        t.minutes().stream().mapToLong(Throughput.Minute::received).sum(), "the window's received events");
+    assertEquals(ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.event")
+            .where("settled_at >= ?::timestamptz and settled_at < ?::timestamptz and status in ('done', 'ignored', 'stale', 'dead')", from, to)),
+        t.minutes().stream().mapToLong(Throughput.Minute::settled).sum(), "the window's settled events");
+    assertTrue(t.minutes().stream().mapToLong(Throughput.Minute::received).sum() >= 58, "the history's last hour");
+    assertFalse(statements.isEmpty());
+    boolean rollUp = false;
+    for (String sql : statements) {
+      String plan = String.join("\n", ledger.sql.fetch("explain (analyze, costs off, timing off, summary off) " + sql)
+          .getValues(0, String.class));
+      assertFalse(plan.contains(" on event"), "reads the event table:\n" + sql + "\n" + plan);
+      Matcher scan = MINUTE_COUNT_SCAN.matcher(plan);
+      if (scan.find()) {
+        rollUp = true;
+        assertTrue(Integer.parseInt(scan.group(1)) <= 61, "reads more than the window:\n" + sql + "\n" + plan);
+      }
+      assertFalse(plan.contains("Seq Scan on minute_count"), "scans the roll-up:\n" + sql + "\n" + plan);
+    }
+    assertTrue(rollUp, "reads the roll-up by its key: " + statements);
+  }
+
+  private static final Pattern MINUTE_COUNT_SCAN =
+      Pattern.compile("Index (?:Only )?Scan using minute_count_pkey on minute_count[^\n]*actual rows=(\\d+)");
+
+  /**
+   * A delivery's id is found through a hash index (V11): equality is all the search asks, and a
+   * hash of 4 bytes a row keeps the index, which every receive writes on a random page, at less
+   * than half the btree's pages.
+   */
+  @Test
+  void listByADeliveryIdFindsItThroughTheHashIndex() {
+    recorder.drain();
+    assertEquals(List.of("evt_150"), admin.list(EventQuery.builder().id("guid-150").build()).events().stream()
+        .map(EventSummary::eventId).toList());
+    List<String> statements = recorder.drain();
+    boolean hashed = false;
+    for (String sql : statements) {
+      String plan = String.join("\n", ledger.sql.fetch("explain " + sql).getValues(0, String.class));
+      assertFalse(plan.contains("Seq Scan on event"), "scans the event table:\n" + sql + "\n" + plan);
+      hashed |= plan.contains("event_delivery_id_hash_idx");
+    }
+    assertTrue(hashed, "reads the hash index: " + statements);
+    assertEquals("hash", ledger.sql.fetchSingle("select am.amname from pg_class c join pg_am am on am.oid = c.relam"
+        + " where c.oid = 'hookledger.event_delivery_id_hash_idx'::regclass").get(0, String.class));
   }
 
   @Test

@@ -1,6 +1,10 @@
 package dev.hookledger.runtime.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The counts {@code status} reads (kept by the ledger's triggers as rows change) always equal a
  * count of the rows themselves: after inserts, status changes, duplicate deliveries, retries,
- * pruning, truncation, and many writers at once.
+ * pruning, truncation, and many writers at once; per statement, so that a bulk write of many rows
+ * costs what it writes.
  */
 class StatusCountsTest {
   private final LedgerFixture ledger = new LedgerFixture();
@@ -44,6 +49,66 @@ class StatusCountsTest {
     ledger.sql.execute("truncate hookledger.event");
     assertCountsMatchTheRows();
     assertEquals(0, ledger.admin().status().total());
+  }
+
+  @Test
+  void aStatementOfManyRowsIsCountedAsOneChange() {
+    // one multi-row insert of mixed statuses, as BatchInsert writes a group commit's rows
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, duplicates) values"
+        + " ('stripe', 'evt_a', 't', '\\x7b7d', 'pending', 0), ('stripe', 'evt_b', 't', '\\x7b7d', 'ignored', 2),"
+        + " ('github', 'evt_c', 't', '\\x7b7d', 'ignored', 0), ('stripe', 'evt_d', 't', '\\x7b7d', 'done', 1)");
+    assertCountsMatchTheRows();
+    // one update moving rows both ways between counted statuses, and one whose changes cancel out
+    ledger.sql.execute("update hookledger.event set status = case status when 'pending' then 'done'"
+        + " when 'done' then 'pending' else status end, duplicates = duplicates + 1");
+    ledger.sql.execute("update hookledger.event set last_error = 'x'");
+    assertCountsMatchTheRows();
+    ledger.sql.execute("delete from hookledger.event where status <> 'pending'");
+    assertCountsMatchTheRows();
+  }
+
+  /**
+   * V2 upserted the count row once per row: within one transaction each upsert of the same row
+   * added a version the transaction could not prune, and the next walked them all, so 100,000 rows
+   * took over 10 minutes. Counted per statement now, this takes seconds; the statement timeout
+   * turns the old failure into a quick one.
+   */
+  @Test
+  void aHundredThousandSettledRowsWrittenInOneStatementAreCountedInLinearTime() {
+    int rows = 100_000;
+    long start = System.nanoTime();
+    ledger.sql.transaction(cfg -> {
+      cfg.dsl().execute("set local statement_timeout = '120s'");
+      cfg.dsl().execute("insert into hookledger.event (provider, event_id, type, body, status, settled_at, duplicates)"
+          + " select case when i % 10 = 0 then 'github' else 'stripe' end, 'evt_' || i, 't', '\\x7b7d',"
+          + " case when i % 4 = 0 then 'ignored' else 'done' end, now(), i % 3"
+          + " from generate_series(1, " + rows + ") i");
+      cfg.dsl().execute("update hookledger.event set status = 'stale' where status = 'done' and event_id like '%7'");
+    });
+    long seconds = (System.nanoTime() - start) / 1_000_000_000;
+    assertCountsMatchTheRows();
+    assertEquals(rows, ledger.admin().status().total());
+    assertTrue(seconds < 120, rows + " rows counted in " + seconds + " s");
+  }
+
+  @Test
+  void aVersion8LedgerTakesTheStatementAndMinuteCountsWithItsCountsIntact() {
+    LedgerFixture v8 = new LedgerFixture("ledger_v8", 8);
+    v8.row("stripe", "evt_1").status("done").duplicates(2).insert();
+    v8.row("stripe", "evt_2").status("ignored").insert();
+    v8.row("github", "evt_3").status("dead").insert();
+    v8.row("github", "evt_4").insert();
+    assertEquals(8, v8.admin().schemaVersion());
+    assertFalse(v8.admin().migrate(), "the ledger was there");
+    assertEquals(LedgerMigration.latest(), v8.admin().schemaVersion());
+    assertCountsMatchTheRows(v8);
+    // counted once from now on: V2's row triggers are gone
+    v8.sql.execute("update ledger_v8.event set status = 'done', settled_at = now() where event_id = 'evt_4'");
+    v8.sql.execute("delete from ledger_v8.event where event_id = 'evt_2'");
+    assertCountsMatchTheRows(v8);
+    assertEquals(List.of("event_minute_count_truncate", "event_status_count_rows_deleted",
+        "event_status_count_rows_inserted", "event_status_count_rows_updated", "event_status_count_truncate"), v8.sql.fetch("select tgname from pg_trigger"
+        + " where tgrelid = 'ledger_v8.event'::regclass and not tgisinternal order by tgname").getValues(0, String.class));
   }
 
   @Test
@@ -82,12 +147,26 @@ class StatusCountsTest {
     assertEquals(writers * each, ledger.admin().status().total());
   }
 
+  /** As {@code status} counts and the chart's per-minute roll-up read them. */
   private void assertCountsMatchTheRows() {
+    assertCountsMatchTheRows(ledger);
+  }
+
+  private static void assertCountsMatchTheRows(LedgerFixture ledger) {
     List<String> counted = ledger.admin().status().counts().stream()
         .map(c -> c.provider() + " " + c.status().name().toLowerCase() + " " + c.events() + " " + c.duplicates())
         .sorted().toList();
     List<String> rows = ledger.sql.fetch("select provider || ' ' || status || ' ' || count(*) || ' ' || sum(duplicates)"
-        + " from hookledger.event group by provider, status").getValues(0, String.class).stream().sorted().toList();
+        + " from " + ledger.schema + ".event group by provider, status").getValues(0, String.class).stream().sorted().toList();
     assertEquals(rows, counted);
+    // the chart's roll-up (V10) is a count of the same rows, per minute
+    List<String> rolledUp = ledger.sql.fetch("select minute || ' ' || sum(received) || ' ' || sum(settled) from "
+        + ledger.schema + ".minute_count group by minute").getValues(0, String.class).stream().sorted().toList();
+    List<String> perMinute = ledger.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
+        + " select date_trunc('minute', received_at) m, 1 r, 0 s from " + ledger.schema + ".event union all"
+        + " select date_trunc('minute', settled_at), 0, 1 from " + ledger.schema + ".event"
+        + " where settled_at is not null and status not in ('pending', 'processing')) v group by m")
+        .getValues(0, String.class).stream().sorted().toList();
+    assertEquals(perMinute, rolledUp);
   }
 }

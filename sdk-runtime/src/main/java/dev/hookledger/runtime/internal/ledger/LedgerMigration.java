@@ -37,7 +37,10 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V4__attempts"),
       load("V5__search_indexes"),
       load("V6__refusal_counts"),
-      load("V8__handler_bookkeeping"));
+      load("V8__handler_bookkeeping"),
+      load("V9__statement_counts"),
+      load("V10__minute_counts"),
+      load("V11__delivery_id_hash"));
 
 
   /** The newest version this build knows. */

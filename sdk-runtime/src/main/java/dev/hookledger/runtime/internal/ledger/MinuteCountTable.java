@@ -1,0 +1,37 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import static org.jooq.impl.DSL.field;
+import static org.jooq.impl.DSL.name;
+
+import java.time.Instant;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The {@code minute_count} table of {@code V10__minute_counts.sql}: events received (by
+ * {@code received_at}) and finished (by {@code settled_at}: done, ignored, stale, dead) per minute,
+ * kept by the event table's statement triggers, in stripes (one per backend, modulo 64) that a
+ * reader adds up. Not made on a database with the {@code citus} extension, where V2's row triggers
+ * keep the counts and nothing keeps this table.
+ */
+public final class MinuteCountTable {
+  public static final Field<Instant> MINUTE = field(name("minute"), SQLDataType.INSTANT);
+  public static final Field<Long> RECEIVED = field(name("received"), SQLDataType.BIGINT);
+  public static final Field<Long> SETTLED = field(name("settled"), SQLDataType.BIGINT);
+
+  private MinuteCountTable() {}
+
+  /** The table in {@code events}' schema. */
+  public static Table<Record> of(EventTable events) {
+    return DSL.table(name(events.schema(), "minute_count"));
+  }
+
+  /** Whether the ledger in {@code events}' schema keeps the table (version 10 or later, not on Citus). */
+  public static boolean kept(org.jooq.DSLContext db, EventTable events) {
+    return db.fetchSingle("select to_regclass(?) is not null",
+        '"' + events.schema() + "\".minute_count").get(0, Boolean.class);
+  }
+}
