@@ -51,6 +51,21 @@ class MigrationTest {
   }
 
   @Test
+  void theBackfillCursorHasItsIndexInCursorOrder() {
+    // V8 meant to build it, but reused the name of V3's index on received_at and was skipped; V12 builds it
+    TestDatabase.Database db = TestDatabase.create();
+    try (WebhookRuntime runtime = runtime(db, "hookledger")) {
+      runtime.migrate();
+    }
+    assertEquals(1, LedgerRows.number(db.dataSource(), "select count(*) from pg_indexes where schemaname = 'hookledger'"
+        + " and indexdef like '%(received_at, provider, scope, event_id)'"));
+    assertEquals("CREATE INDEX event_backfill_cursor_idx ON hookledger.event USING btree"
+        + " (received_at, provider, scope, event_id)", LedgerRows.first(db.dataSource(),
+        "select indexdef from pg_indexes where schemaname = 'hookledger' and indexname = 'event_backfill_cursor_idx'")
+        .orElseThrow().get("indexdef"));
+  }
+
+  @Test
   void appliesTheLedgerUnderTheConfiguredSchemaOnly() {
     TestDatabase.Database db = TestDatabase.create();
 

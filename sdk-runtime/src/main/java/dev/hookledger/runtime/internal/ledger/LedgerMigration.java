@@ -40,7 +40,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V8__handler_bookkeeping"),
       load("V9__statement_counts"),
       load("V10__minute_counts"),
-      load("V11__delivery_id_hash"));
+      load("V11__delivery_id_hash"),
+      load("V12__backfill_cursor_index"));
 
 
   /** The newest version this build knows. */
