@@ -5,7 +5,9 @@ import static dev.hookledger.runtime.admin.web.AdminHtml.escape;
 import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.ReconcileReport;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reconcile from the page: the form (provider, window) and the report of
@@ -70,8 +72,13 @@ final class ReconcilePage {
       if (e.ledgerStatus() == null) {
         h.append(escape(e.eventId()));
       } else {
-        h.append("<a href=\"").append(AdminHtml.link(base, "/event", java.util.Map.of("provider", provider,
-            "scope", e.scope(), "eventId", e.eventId()))).append("\">").append(escape(e.eventId())).append("</a>");
+        // in the order of the event page's own links (a Map.of would order them by chance)
+        Map<String, String> key = new LinkedHashMap<>();
+        key.put("provider", provider);
+        key.put("scope", e.scope());
+        key.put("eventId", e.eventId());
+        h.append("<a href=\"").append(AdminHtml.link(base, "/event", key)).append("\">").append(escape(e.eventId()))
+            .append("</a>");
       }
       h.append(e.scope().isEmpty() ? "" : " <span class=\"muted\">(scope " + escape(e.scope()) + ")</span>")
           .append("</td><td>").append(escape(e.type())).append("</td><td>")
