@@ -113,6 +113,17 @@ public final class BenchCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}, none).")
   long history;
 
+  @Option(names = "--backfill", defaultValue = "0", paramLabel = "N",
+      description = "After the phases on the empty ledger, store N settled events a new handler never applied and"
+          + " measure one client's ack latency idle and while a backfill of that handler runs over them (issue 22's"
+          + " 1.5x); see BackfillPhase (default: ${DEFAULT-VALUE}, none).")
+  int backfill;
+
+  @Option(names = "--bookkeeping-ab",
+      description = "After the phases on the empty ledger, settle the full load four times with and without recording"
+          + " the handlers that applied each event (A/B/A/B; a switch for benchmarks only): see BookkeepingPhase.")
+  boolean bookkeepingAb;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the event mix and order (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -196,7 +207,8 @@ public final class BenchCommand implements Callable<Integer> {
             clients, Latencies.millis(handOne.latencies().percentile(50)), Latencies.millis(handOne.latencies().percentile(99))));
       }
 
-      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, runtimeOptions());
+      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> runtimeOptions().apply(b)
+          .handlers(backfill > 0 ? new Object[] {new BackfillPhase.Probe()} : new Object[0]));
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, store first");
 
@@ -241,6 +253,10 @@ public final class BenchCommand implements Callable<Integer> {
         LoadGenerator.Run oneRun = load.run(app.uri(), singleSpec, 1, maxSeconds);
         latencyLine("at 1 client", oneRun, 1, rawOne);
         Duration allSettled = awaitProcessed(app.admin(), oneStart, deadlineAfter(oneStart));
+        BackfillPhase.Result backfilled = backfill == 0 ? null : new BackfillPhase(out).run(app, load, backfill,
+            new LoadPlan.Spec(singles, duplicates, seed + 20, entities), maxSeconds);
+        List<LoadPlan> bookkept = !bookkeepingAb ? List.of()
+            : new BookkeepingPhase(out).run(app, load, fullSpec, clients, maxSeconds);
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
         LoadPlan.Spec historySpec = new LoadPlan.Spec(deliveries, duplicates, seed + 5, entities);
         LoadPlan onHistory = history == 0 ? null : LoadPlan.of(historySpec, clock);
@@ -282,15 +298,22 @@ public final class BenchCommand implements Callable<Integer> {
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));
         List<LoadGenerator.Run> runs = new java.util.ArrayList<>(List.of(run, busyRun, halfRun, oneRun));
         runs.addAll(historyRuns);
+        if (backfilled != null) {
+          runs.addAll(backfilled.runs());
+        }
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
         List<LoadPlan> plans = new java.util.ArrayList<>(
             warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single));
         if (onHistory != null) {
           plans.add(onHistory);
         }
+        if (backfilled != null) {
+          plans.addAll(backfilled.plans());
+        }
+        plans.addAll(bookkept);
         boolean exact = complete && exactlyOnce(plans, app);
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
-        return exact && allOk ? 0 : 1;
+        return exact && allOk && (backfilled == null || backfilled.ok()) ? 0 : 1;
       }
     }
   }
@@ -346,6 +369,7 @@ public final class BenchCommand implements Callable<Integer> {
         + ", but was " + entities);
     require(history >= 0 && history <= HistoryFill.MAX_ROWS, "history must be between 0 and "
         + HistoryFill.MAX_ROWS + ", but was " + history);
+    require(backfill >= 0, "backfill must be >= 0, but was " + backfill);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
   }
@@ -367,7 +391,7 @@ public final class BenchCommand implements Callable<Integer> {
    * A read past the admin's own time bound is polled again: on a machine loaded beyond its cores the
    * bound can pass while the workers are busy, and the bench waits for them, not for one read.
    */
-  private static Duration awaitProcessed(InboxAdmin admin, long start, long deadline) throws InterruptedException {
+  static Duration awaitProcessed(InboxAdmin admin, long start, long deadline) throws InterruptedException {
     while (System.nanoTime() < deadline) {
       try {
         if (admin.backlog().waiting() == 0) {

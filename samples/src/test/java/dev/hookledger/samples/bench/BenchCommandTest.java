@@ -70,6 +70,21 @@ class BenchCommandTest {
   }
 
   @Test
+  void benchWithBackfillMeasuresOneClientBesideABackfillAndWithBookkeepingABTheRecordsCost() {
+    String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
+        "--backfill", "200", "--bookkeeping-ab");
+    assertTrue(report.contains("  backfill           200 settled stripe events of type bench.backfill stored in "), report);
+    assertTrue(report.matches("(?s).*    backfilled       done: 200 applied, 0 skipped, 0 failed in [0-9.]+ s.*"), report);
+    assertTrue(report.matches("(?s).*    backfill/idle    p50 [0-9.]+x, p99 [0-9.]+x \\(target <= 1.5\\)\n.*"), report);
+    assertTrue(report.contains("    probe effects    each stored event applied exactly once\n"), report);
+    assertEquals(2, report.split("  with record        ").length - 1, report);
+    assertEquals(2, report.split("  without record     ").length - 1, report);
+    assertTrue(report.matches("(?s).*  bookkeeping        [0-9.]+ \\(settled/s with the record / without, A/B/A/B means\\).*"),
+        report);
+    assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
   void sendsToAServerAlreadyRunningWithTheSecretsServeReads() throws Exception {
     SampleSecrets secrets = SampleSecrets.generate();
     Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, secrets.stripe(), SampleSecrets.GITHUB_ENV,

@@ -191,6 +191,36 @@ public final class AdminJson {
     return a;
   }
 
+  /**
+   * A {@link ReconcileReport}: {@code {"provider", "since", "until", "listed", "ledger", "agrees",
+   * "missingFromLedger": [{"scope", "eventId", "type", "providerDelivery", "providerDetail",
+   * "ledgerStatus"}, ...], "notListedByProvider": [...], "statusDiffers": [...]}}.
+   */
+  public static ObjectNode reconcile(ReconcileReport r) {
+    ObjectNode o = NODES.objectNode();
+    o.put("provider", r.provider());
+    o.put("since", r.since().toString());
+    o.put("until", r.until().toString());
+    o.put("listed", r.listed());
+    o.put("ledger", r.ledger());
+    o.put("agrees", r.agrees());
+    o.set("missingFromLedger", reconcileEntries(r.missing()));
+    o.set("notListedByProvider", reconcileEntries(r.unlisted()));
+    o.set("statusDiffers", reconcileEntries(r.differing()));
+    return o;
+  }
+
+  /** Entries of a {@link ReconcileReport}, as {@link #reconcile} shows them. */
+  public static ArrayNode reconcileEntries(List<ReconcileReport.Entry> entries) {
+    ArrayNode a = NODES.arrayNode();
+    for (ReconcileReport.Entry e : entries) {
+      a.addObject().put("scope", e.scope()).put("eventId", e.eventId()).put("type", e.type())
+          .put("providerDelivery", e.providerDelivery()).put("providerDetail", e.providerDetail())
+          .put("ledgerStatus", e.ledgerStatus());
+    }
+    return a;
+  }
+
   private static String lower(Enum<?> e) {
     return e.name().toLowerCase(Locale.ROOT);
   }

@@ -4,6 +4,11 @@ import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.admin.TimeText;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 
 /**
  * Times and durations as the admin tools print them, so that the command line, the admin page and
@@ -11,6 +16,34 @@ import java.time.Instant;
  */
 public final class AdminText {
   private AdminText() {}
+
+  /**
+   * A point in time as an operator types it: an ISO instant ({@code 2025-03-01T08:00:00Z}), a local
+   * date-time read as UTC ({@code 2025-03-01T08:00}, what a browser's date-time field sends), a date
+   * (UTC midnight) or a duration back from {@code now} ({@code 2h}, {@code 3d}).
+   *
+   * @param name what the value is, for the message ({@code --since}, {@code since})
+   * @throws IllegalArgumentException naming {@code name} and the text
+   */
+  public static Instant when(String name, String text, Instant now) {
+    try {
+      if (text.contains("T") && !text.startsWith("P")) {
+        return text.matches(".*(Z|[+-]\\d{2}:?\\d{2})$") ? OffsetDateTime.parse(text).toInstant()
+            : LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
+      }
+      if (text.matches("\\d{4}-\\d{2}-\\d{2}")) {
+        return LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant();
+      }
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(name + " is not an ISO instant or date: '" + text + "'");
+    }
+    try {
+      return now.minus(DurationText.parse(text));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + " is not an ISO instant, a date or a duration back from now: '" + text
+          + "' (write 2025-03-01T08:00:00Z, 2025-03-01, 90m or 3d)");
+    }
+  }
 
   /** An instant in UTC, to the second, ISO-8601: {@code 2025-03-01T12:00:07Z}. */
   public static String second(Instant at) {

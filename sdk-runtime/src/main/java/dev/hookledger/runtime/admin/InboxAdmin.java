@@ -524,6 +524,15 @@ public final class InboxAdmin {
     return cancelled;
   }
 
+  /**
+   * The names of the {@code @OnEvent} handlers registered where this admin runs, sorted: what a
+   * backfill can name. Empty if this admin does not know them (one built without
+   * {@link Builder#handlers(Set)}, as the command line's); {@code WebhookRuntime.admin()} knows its own.
+   */
+  public Optional<List<String>> handlerNames() {
+    return handlers == null ? Optional.empty() : Optional.of(List.copyOf(new TreeSet<>(handlers)));
+  }
+
   private void requireKnownHandlers(BackfillRequest request) {
     if (handlers == null) {
       return;

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.ReplaySources;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
 import java.time.Instant;
@@ -26,6 +27,6 @@ final class ProviderSourceOptions {
 
   /** The provider's replay source, configured from --set and the environment. */
   ReplaySource source() {
-    return new ReplaySources(System.getenv()).create(provider, settings);
+    return ReplaySources.fromEnvironment().create(provider, settings);
   }
 }

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.ReconcileReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
@@ -33,6 +34,6 @@ final class ReconcileCommand extends AdminCommand {
       throw new UnsupportedOperationException(options.provider + " cannot be reconciled: " + e.getMessage(), e);
     }
     ReconcileReport r = cli.admin().reconcile(source, from, to);
-    cli.print(line(), ReconcileJson.report(r), ReconcileJson.text(r).stripTrailing());
+    cli.print(line(), AdminJson.reconcile(r), ReconcileText.text(r).stripTrailing());
   }
 }

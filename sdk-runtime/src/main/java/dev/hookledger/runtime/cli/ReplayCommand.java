@@ -1,17 +1,13 @@
 package dev.hookledger.runtime.cli;
 
 import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.ReconcileReport;
-import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySource;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,8 +40,8 @@ final class ReplayCommand extends AdminCommand {
       ReconcileReport r = admin.reconcile(source, from, Clock.systemUTC().instant());
       StringBuilder text = new StringBuilder(provider + " replay since " + from + " (dry run): the provider lists "
           + r.listed() + " events, " + r.missing().size() + " not in the ledger would be fetched; nothing was written\n");
-      ReconcileJson.section(text, "would fetch", r.missing());
-      cli.print(line(), ReconcileJson.report(r).put("dryRun", true).set("wouldFetch", ReconcileJson.entries(r.missing())),
+      ReconcileText.section(text, "would fetch", r.missing());
+      cli.print(line(), AdminJson.reconcile(r).put("dryRun", true).set("wouldFetch", AdminJson.reconcileEntries(r.missing())),
           text.toString().stripTrailing());
       return;
     }
@@ -56,16 +52,7 @@ final class ReplayCommand extends AdminCommand {
   }
 
   static Instant parseSince(String text, Clock clock) {
-    try {
-      if (text.contains("T") && !text.startsWith("P")) {
-        return OffsetDateTime.parse(text).toInstant();
-      }
-      if (text.matches("\\d{4}-\\d{2}-\\d{2}")) {
-        return LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant();
-      }
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("--since is not an ISO instant or date: '" + text + "'");
-    }
-    return clock.instant().minus(DurationText.parse(text));
+    return AdminText.when("--since", text, clock.instant());
   }
+
 }

@@ -83,7 +83,7 @@ final class AdminPage {
     if (refused != null) {
       RefusedSection.render(h, refused, status.asOf());
     }
-    BackfillSection.render(h, backfills, status.asOf());
+    BackfillSection.render(h, backfills, status.asOf(), base);
     AdminHtml.end(h, nonce);
     return h.toString();
   }

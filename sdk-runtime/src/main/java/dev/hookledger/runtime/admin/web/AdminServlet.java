@@ -7,11 +7,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.WebhookException;
+import dev.hookledger.spi.ReplaySource;
 import dev.hookledger.runtime.Health;
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.AdminText;
+import dev.hookledger.runtime.admin.Backfill;
+import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.CauseCount;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventPage;
@@ -19,6 +24,8 @@ import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.admin.ReconcileReport;
+import dev.hookledger.runtime.admin.ReplaySources;
 import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.admin.StatusFilter;
 import jakarta.servlet.ServletException;
@@ -59,7 +66,14 @@ import org.slf4j.LoggerFactory;
  * {@link dev.hookledger.runtime.Health} when built over a runtime); {@code GET /event?provider=&scope=&eventId=}
  * one event; {@code GET /confirm-retry-dead} the confirmation of "retry all dead";
  * {@code GET /confirm-retry?status=failing|dead&provider=&type=&cause=} the confirmation of a bulk
- * retry of a {@link RetrySelection}, with its count. JSON:
+ * retry of a {@link RetrySelection}, with its count; {@code GET /backfill} the form that starts a
+ * backfill (handlers chosen from those registered, provider, type, window, legacy events, pace) and
+ * {@code GET /confirm-backfill} with the form's parameters, its dry-run counts
+ * ({@link InboxAdmin#planBackfill}) before anything starts; {@code GET /reconcile} the reconcile
+ * form and, with {@code provider}, {@code since} and {@code until}, the report of
+ * {@link InboxAdmin#reconcile} (as JSON with {@code Accept: application/json}), the provider's
+ * source from {@link ReplaySources} (a provider without a listing API answers 409 with its reason).
+ * JSON:
  * {@code GET /status.json}, {@code /failing.json}, {@code /dead.json}, {@code /events.json} (the
  * overview's parameters, plus {@code limit}), {@code /event.json?provider=&scope=&eventId=},
  * {@code /activity.json} (received and settled per minute, last hour), {@code /health.json} (with
@@ -71,7 +85,10 @@ import org.slf4j.LoggerFactory;
  * every dead event is retried if there are exactly that many, else nothing (409 with the count now);
  * {@code POST /retry-matching} with {@code status} ({@code failing} or {@code dead}), {@code provider},
  * {@code type}, {@code cause} and {@code confirm}: the selection's events, bound to the count likewise.
- * Each answers {@code {"retried": n, "message": "..."}}.
+ * Each answers {@code {"retried": n, "message": "..."}}. {@code POST /start-backfill} with the
+ * confirmation's parameters answers {@code {"backfill": id, "message": "..."}};
+ * {@code POST /cancel-backfill} with {@code id} answers {@code {"cancelled": id, "message": "..."}},
+ * 409 if that backfill is not running.
  *
  * <p>Actions are POST only and need the header {@value #GUARD_HEADER}{@code : 1}, else 403: a browser
  * does not let another site add a custom header to a cross-origin request without a CORS preflight,
@@ -103,6 +120,7 @@ public class AdminServlet extends HttpServlet {
   private final transient AdminAuthorizer authorizer;
   private final transient Supplier<Health> health;
   private final transient Supplier<RefusedDeliveries> refused;
+  private final transient ReplaySources sources;
 
   /**
    * A closed admin page over {@code admin}: with no authorizer, every request is answered 403.
@@ -113,15 +131,29 @@ public class AdminServlet extends HttpServlet {
     this.authorizer = null;
     this.health = null;
     this.refused = null;
+    this.sources = null;
     log.warn("AdminServlet has no AdminAuthorizer: it refuses every request (403)");
   }
 
-  /** An admin page over {@code admin}, answering only the requests {@code authorizer} permits. */
+  /**
+   * An admin page over {@code admin}, answering only the requests {@code authorizer} permits; its
+   * reconcile reads the providers' API settings from the environment
+   * ({@link ReplaySources#fromEnvironment()}).
+   */
   public AdminServlet(InboxAdmin admin, AdminAuthorizer authorizer) {
+    this(admin, authorizer, ReplaySources.fromEnvironment());
+  }
+
+  /**
+   * An admin page over {@code admin}, answering only the requests {@code authorizer} permits, whose
+   * reconcile gets each provider's source from {@code sources}.
+   */
+  public AdminServlet(InboxAdmin admin, AdminAuthorizer authorizer, ReplaySources sources) {
     this.admin = requireNonNull(admin, "admin");
     this.authorizer = requireNonNull(authorizer, "authorizer");
     this.health = null;
     this.refused = null;
+    this.sources = requireNonNull(sources, "sources");
   }
 
   /**
@@ -129,11 +161,20 @@ public class AdminServlet extends HttpServlet {
    * {@link WebhookRuntime#health()}, answering only the requests {@code authorizer} permits.
    */
   public AdminServlet(WebhookRuntime runtime, AdminAuthorizer authorizer) {
+    this(runtime, authorizer, ReplaySources.fromEnvironment());
+  }
+
+  /**
+   * As {@link #AdminServlet(WebhookRuntime, AdminAuthorizer)}, its reconcile getting each provider's
+   * source from {@code sources}.
+   */
+  public AdminServlet(WebhookRuntime runtime, AdminAuthorizer authorizer, ReplaySources sources) {
     requireNonNull(runtime, "runtime");
     this.admin = runtime.admin();
     this.authorizer = requireNonNull(authorizer, "authorizer");
     this.health = runtime::health;
     this.refused = runtime::refusedDeliveries;
+    this.sources = requireNonNull(sources, "sources");
   }
 
   /**
@@ -206,9 +247,20 @@ public class AdminServlet extends HttpServlet {
           html(resp, 200, DetailPage.confirmRetry(selection, admin.retryCount(selection), admin.status().asOf(),
               base(req), nonce));
         }
-        case "/retry", "/retry-dead", "/retry-matching" -> {
+        case "/backfill" -> {
+          String nonce = nonce(resp);
+          html(resp, 200, BackfillForm.form(admin.handlerNames(), Instant.now(), base(req), nonce));
+        }
+        case "/confirm-backfill" -> {
+          String nonce = nonce(resp);
+          Instant now = Instant.now();
+          BackfillRequest request = BackfillForm.request(req, now);
+          html(resp, 200, BackfillForm.confirm(request, admin.planBackfill(request), now, base(req), nonce));
+        }
+        case "/reconcile", "/reconcile.json" -> reconcile(req, resp);
+        case "/retry", "/retry-dead", "/retry-matching", "/start-backfill", "/cancel-backfill" -> {
           resp.setHeader("Allow", "POST");
-          json(resp, 405, error("retries are POST only"));
+          json(resp, 405, error("actions are POST only"));
         }
         default -> fail(req, resp, 404, "Not found", "no such admin page: " + route(req), "The inbox is here:");
       }
@@ -233,7 +285,8 @@ public class AdminServlet extends HttpServlet {
     String route = route(req);
     String accept = req.getHeader("Accept");
     return (route.equals("/") || route.equals("/event") || route.equals("/confirm-retry-dead")
-        || route.equals("/confirm-retry"))
+        || route.equals("/confirm-retry") || route.equals("/backfill") || route.equals("/confirm-backfill")
+        || route.equals("/reconcile"))
         && !(accept != null && accept.contains("application/json") && !accept.contains("text/html"));
   }
 
@@ -263,12 +316,16 @@ public class AdminServlet extends HttpServlet {
         case "/retry" -> retryOne(req, resp);
         case "/retry-dead" -> retryDead(req, resp);
         case "/retry-matching" -> retryMatching(req, resp);
+        case "/start-backfill" -> startBackfill(req, resp);
+        case "/cancel-backfill" -> cancelBackfill(req, resp);
         default -> json(resp, 404, error("no such admin action: " + route(req)));
       }
+    } catch (IllegalArgumentException e) {
+      fail(req, resp, 400, "Bad request", e.getMessage() + ": nothing was changed", "Check the form.");
     } catch (OperationRefusedException e) {
       fail(req, resp, 409, "Refused", e.getMessage(), "Nothing was changed.");
     } catch (LedgerUnavailableException e) {
-      log.warn("admin retry: {}", e.getMessage());
+      log.warn("admin action: {}", e.getMessage());
       fail(req, resp, 503, "The ledger cannot be written right now", e.getMessage(), "Nothing was changed.");
     }
   }
@@ -319,6 +376,68 @@ public class AdminServlet extends HttpServlet {
     json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", retried)
         .put("message", "retried " + retried + " " + selection + ": "
             + (selection.group() == RetrySelection.Group.DEAD ? "pending, due now" : "due now")));
+  }
+
+  private void startBackfill(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    Backfill b = admin.startBackfill(BackfillForm.request(req, Instant.now()));
+    json(resp, 200, JsonNodeFactory.instance.objectNode().put("backfill", b.id())
+        .put("message", "backfill " + b.id() + " started: " + String.join(", ", b.handlers()) + " over "
+            + b.selected() + " events; progress below"));
+  }
+
+  private void cancelBackfill(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    long id = intParam(req, "id", -1);
+    if (id < 0) {
+      json(resp, 400, error("cancel-backfill needs the parameter id, the backfill's number: nothing was cancelled"));
+    } else if (admin.cancelBackfill(id)) {
+      json(resp, 200, JsonNodeFactory.instance.objectNode().put("cancelled", id)
+          .put("message", "backfill " + id + " cancelled: what it applied stays applied"));
+    } else {
+      fail(req, resp, 409, "Refused", "backfill " + id + " is not running: nothing was cancelled", "Nothing was changed.");
+    }
+  }
+
+  /**
+   * The reconcile form, or with {@code provider} the report (as a page, or JSON for a JSON client). A
+   * provider whose API cannot list its events is refused with its reason (409), as the command line
+   * exits 2; the provider's API failing answers 502. Nothing is written either way.
+   */
+  private void reconcile(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    String provider = param(req, "provider");
+    boolean asJson = route(req).endsWith(".json") || !wantsHtml(req);
+    if (provider == null && !asJson) {
+      String nonce = nonce(resp);
+      html(resp, 200, ReconcilePage.form(sources.providers(), Instant.now(), base(req), nonce));
+      return;
+    }
+    Instant now = Instant.now();
+    if (provider == null || param(req, "since") == null) {
+      throw new IllegalArgumentException("a reconcile needs the parameters provider and since (and until, default now)");
+    }
+    Instant since = AdminText.when("since", param(req, "since"), now);
+    Instant until = param(req, "until") == null ? now : AdminText.when("until", param(req, "until"), now);
+    ReconcileReport report;
+    try {
+      ReplaySource source = sources.create(provider);
+      report = admin.reconcile(source, since, until);
+    } catch (UnsupportedOperationException e) {
+      fail(req, resp, 409, "Cannot reconcile " + provider, provider + " cannot be reconciled: " + e.getMessage(),
+          "Nothing was read or written.");
+      return;
+    } catch (LedgerUnavailableException e) {
+      throw e;
+    } catch (WebhookException e) {
+      log.warn("admin reconcile of {}: {}", provider, e.getMessage());
+      fail(req, resp, 502, "The provider's API failed", provider + "'s API failed: " + e.getMessage(),
+          "Nothing was written; try again.");
+      return;
+    }
+    if (asJson) {
+      json(resp, 200, AdminJson.reconcile(report));
+    } else {
+      String nonce = nonce(resp);
+      html(resp, 200, ReconcilePage.report(report, now, base(req), nonce));
+    }
   }
 
   /** The bulk retry's selection from {@code status}, {@code provider}, {@code type} and {@code cause}. */

@@ -6,7 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.EventContext;
+import dev.hookledger.OnEvent;
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
+import dev.hookledger.runtime.admin.BackfillRequest;
+import dev.hookledger.runtime.admin.BackfillStatus;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.TestServer;
 import java.time.Duration;
@@ -26,12 +34,14 @@ import org.htmlunit.html.HtmlSelect;
 import org.htmlunit.html.HtmlTextInput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
 /**
  * The admin page as a person uses it, in a browser (HtmlUnit, with its JavaScript and the page's
  * Content-Security-Policy): retry buttons, "retry all dead" with its confirmation, filters, pages,
- * the event page and the pausable refresh, against the real servlet on Jetty and PostgreSQL.
+ * the event page and the pausable refresh, a backfill started, followed and cancelled, a reconcile,
+ * against the real servlet on Jetty and PostgreSQL.
  */
 class AdminPageInBrowserTest {
   private static final String TOKEN = "admin-token-0123456789abcdef";
@@ -43,7 +53,8 @@ class AdminPageInBrowserTest {
   @BeforeEach
   void start() {
     server = TestServer.start(context -> context.addServlet(
-        new ServletHolder(new AdminServlet(ledger.admin(), AdminAuthorizer.bearerToken(TOKEN))), "/admin/*"));
+        new ServletHolder(new AdminServlet(ledger.admin(), AdminAuthorizer.bearerToken(TOKEN),
+            AdminServletTest.FIXTURE_SOURCES)), "/admin/*"));
     browser = new WebClient(BrowserVersion.CHROME);
     browser.addRequestHeader("Authorization", "Bearer " + TOKEN);
     browser.getOptions().setThrowExceptionOnFailingStatusCode(false);
@@ -237,6 +248,102 @@ class AdminPageInBrowserTest {
     assertTrue(ids(page).contains("evt_done"), ids(page).toString());
     page = ((HtmlAnchor) find(row(page, "g_00"), "a")).click();
     assertTrue(page.getElementById("last-error").getTextContent().contains("repo gone"));
+  }
+
+  /**
+   * A person starts a backfill of a handler added after the events were stored: chooses it among the
+   * runtime's handlers, sees the dry run's count, confirms, and sees it done on the overview; the
+   * runtime behind the page applies the handler to each event once.
+   */
+  @Test
+  void aBackfillStartedFromThePageAppliesTheChosenHandlerToEachStoredEventOnce() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      ledger.row("testhook", "job-" + i).type("job.count").status("done").settledAt(NOW).insert();
+    }
+    ledger.row("testhook", "other").type("other.thing").status("done").settledAt(NOW).insert();
+    ledger.sql.execute("create table page_audit (event_id text not null)");
+    try (WebhookRuntime runtime = WebhookRuntime.builder().jdbcUrl(ledger.database.jdbcUrl())
+        .provider(new TestHookAdapter(), Secrets.of("page-secret-0123456789")).handlers(new PageAudit())
+        .pollInterval(Duration.ofMillis(100)).build()) {
+      runtime.start();
+      serve(new AdminServlet(runtime, AdminAuthorizer.bearerToken(TOKEN)));
+      HtmlPage form = ((HtmlAnchor) open("/admin/").getElementById("start-backfill")).click();
+
+      HtmlForm f = (HtmlForm) form.getElementById("backfill-form");
+      List<String> offered = f.getInputsByName("handler").stream().map(i -> i.getValueAttribute()).toList();
+      assertEquals(List.of(PageAudit.NAME), offered, "the runtime's registered handlers");
+      f.getInputByName("handler").setChecked(true);
+      ((HtmlTextInput) f.getInputByName("type")).setValue("job.*");
+      ((HtmlSelect) f.getSelectByName("legacy")).setSelectedAttribute("apply", true);
+      HtmlPage confirm = ((HtmlButton) form.getElementById("count-backfill")).click();
+      assertTrue(confirm.getElementById("confirm").asNormalizedText().startsWith("Start a backfill of " + PageAudit.NAME
+          + " over 5 events?"), confirm.getElementById("confirm").asNormalizedText());
+      assertEquals(0, ledger.admin().backfills().size(), "nothing starts before the confirmation");
+
+      HtmlPage started = after(((HtmlButton) confirm.getElementById("confirm-backfill")).click());
+      long id = ledger.admin().backfills().get(0).id();
+      assertEquals("backfill " + id + " started: " + PageAudit.NAME + " over 5 events; progress below", notice(started));
+      Await.until("backfill " + id + " done", Duration.ofSeconds(30),
+          () -> ledger.admin().backfill(id).orElseThrow().status() == BackfillStatus.DONE);
+      DomElement row = open("/admin/").getElementById("backfill-" + id);
+      assertTrue(row.asNormalizedText().contains("done\t100% 100% 5/5\t5\t0\t0"), "done, 5 applied: "
+          + row.asNormalizedText());
+    }
+    assertEquals(5L, ledger.sql.fetchValue("select count(*) from page_audit", Long.class), "once per event");
+    assertEquals(5L, ledger.sql.fetchValue("select count(distinct event_id) from page_audit where event_id like 'job-%'",
+        Long.class), "every job event, nothing else");
+  }
+
+  @Test
+  void aRunningBackfillIsCancelledWithItsButtonAndSaysSo() throws Exception {
+    long id = ledger.admin().startBackfill(BackfillRequest.builder("audit.nobody").build()).id();
+    HtmlPage page = open("/admin/");
+    DomElement row = page.getElementById("backfill-" + id);
+    assertTrue(row.asNormalizedText().contains("waiting for a node"), row.asNormalizedText());
+
+    page = after(((HtmlButton) find(row, "button.cancel-backfill")).click());
+    assertEquals("backfill " + id + " cancelled: what it applied stays applied", notice(page));
+    assertEquals(BackfillStatus.CANCELLED, ledger.admin().backfill(id).orElseThrow().status());
+    assertNull(find(page.getElementById("backfill-" + id), "button.cancel-backfill"), "no cancel once cancelled");
+  }
+
+  @Test
+  void reconcileFromItsFormShowsExactlyTheDifferences() throws Exception {
+    ledger.row("fixture", "evt_b").type("fixture.created").status("done").settledAt(NOW).insert();
+    ledger.row("fixture", "evt_c").type("fixture.created").status("done").settledAt(NOW).insert();
+    HtmlPage form = ((HtmlAnchor) open("/admin/").getElementById("reconcile")).click();
+    HtmlForm f = (HtmlForm) form.getElementById("reconcile-form");
+    ((HtmlSelect) f.getSelectByName("provider")).setSelectedAttribute("fixture", true);
+    ((HtmlTextInput) f.getInputByName("since")).setValue("2025-03-01");
+    ((HtmlTextInput) f.getInputByName("until")).setValue("2025-03-02T00:00");
+    HtmlPage report = ((HtmlButton) form.getElementById("run-reconcile")).click();
+
+    assertEquals(200, report.getWebResponse().getStatusCode(), report.asNormalizedText());
+    assertEquals(List.of("evt_a"), firstColumn(report, "missing"));
+    assertEquals(List.of("evt_c"), firstColumn(report, "unlisted"));
+    assertEquals(List.of("evt_b"), firstColumn(report, "differing"));
+    assertEquals(2, ledger.count(), "reconcile wrote nothing");
+    assertEquals("done", ledger.statusOf("fixture", "", "evt_b"));
+  }
+
+  private static List<String> firstColumn(HtmlPage page, String table) {
+    return page.querySelectorAll("#" + table + " tr td:first-child").stream().map(DomNode::getTextContent).toList();
+  }
+
+  /** Serves {@code servlet} at {@code /admin/*} instead of the page over the fixture's admin. */
+  private void serve(AdminServlet servlet) throws Exception {
+    server.close();
+    server = TestServer.start(context -> context.addServlet(new ServletHolder(servlet), "/admin/*"));
+  }
+
+  /** A handler added after the events were stored. */
+  public static final class PageAudit {
+    static final String NAME = "audit.page";
+
+    @OnEvent(value = "job.*", name = NAME)
+    void audit(EventContext context, DSLContext tx) {
+      tx.execute("insert into page_audit (event_id) values (?)", context.event().eventId());
+    }
   }
 
   /** Opens a page with the auto-refresh paused, so that no reload comes in the middle of a test. */

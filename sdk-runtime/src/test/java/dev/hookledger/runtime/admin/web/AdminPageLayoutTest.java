@@ -57,7 +57,8 @@ class AdminPageLayoutTest {
     // the system clock, as in production: ages and next attempts relative to the database's now
     InboxAdmin admin = InboxAdmin.builder(ledger.database.dataSource()).build();
     server = TestServer.start(context -> context.addServlet(
-        new ServletHolder(new AdminServlet(admin, AdminAuthorizer.bearerToken(TOKEN))), "/admin/*"));
+        new ServletHolder(new AdminServlet(admin, AdminAuthorizer.bearerToken(TOKEN),
+            AdminServletTest.FIXTURE_SOURCES)), "/admin/*"));
     ChromeOptions options = new ChromeOptions();
     options.setBinary(executable("chromium", "/usr/bin/chromium"));
     options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -115,7 +116,9 @@ class AdminPageLayoutTest {
     phone();
     for (String path : List.of("/admin/?status=failing", "/admin/?status=dead", "/admin/?status=all",
         "/admin/event?provider=stripe&scope=&eventId=evt_1QxFail00", "/admin/confirm-retry?status=failing",
-        "/admin/event?provider=stripe&scope=&eventId=evt_missing")) {
+        "/admin/event?provider=stripe&scope=&eventId=evt_missing", "/admin/backfill",
+        "/admin/confirm-backfill?handler=com.acme.billing.InvoiceLedger%23paid&type=invoice.*&since=30d&legacy=apply",
+        "/admin/reconcile", "/admin/reconcile?provider=fixture&since=2025-03-01&until=2025-03-02")) {
       chrome.get(server.uri(path).toString());
       pauseRefresh();
       long viewport = number("return window.innerWidth");

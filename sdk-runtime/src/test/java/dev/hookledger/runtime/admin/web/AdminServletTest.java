@@ -10,12 +10,17 @@ import dev.hookledger.runtime.admin.Backfill;
 import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.LedgerFixture;
+import dev.hookledger.runtime.admin.BackfillStatus;
+import dev.hookledger.runtime.admin.ReplaySources;
 import dev.hookledger.internal.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -26,6 +31,12 @@ import org.junit.jupiter.api.Test;
 
 class AdminServletTest {
   static final String TOKEN = "admin-token-0123456789abcdef";
+  /**
+   * The command line's test source ({@code FixtureReplaySourceFactory}): it lists {@code evt_a}
+   * delivered and {@code evt_b} as a failed delivery (HTTP 502), at the start of the window.
+   */
+  static final ReplaySources FIXTURE_SOURCES = ReplaySources.of(Map.of("HOOKLEDGER_FIXTURE_API_KEY", "key-123",
+      "HOOKLEDGER_FIXTURE_EVENTS", "evt_a,evt_b!"));
   private static final String EVIL_ERROR = "<script>alert('x')</script> & \"quoted\"";
 
   private final LedgerFixture ledger = new LedgerFixture();
@@ -44,8 +55,8 @@ class AdminServletTest {
     connector.setPort(0);
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/app");
-    context.addServlet(new ServletHolder(new AdminServlet(ledger.admin(), AdminAuthorizer.bearerToken(TOKEN))),
-        "/admin/*");
+    context.addServlet(new ServletHolder(new AdminServlet(ledger.admin(), AdminAuthorizer.bearerToken(TOKEN),
+        FIXTURE_SOURCES)), "/admin/*");
     context.addServlet(new ServletHolder(new AdminServlet(ledger.admin())), "/closed/*");
     server.setHandler(context);
     server.start();
@@ -379,6 +390,122 @@ class AdminServletTest {
         + "<td>every provider *</td><td>running</td><td><progress max=\"100\" value=\"0\">0%</progress> 0%"
         + " <span class=\"muted\">0/1</span></td>"), page);
     assertTrue(page.contains("<td>waiting for a node</td>"), page);
+  }
+
+  @Test
+  void aBackfillStartedFromThePageShowsItsDryRunCountFirstAndIsRecordedOnlyWhenConfirmed() throws Exception {
+    HttpResponse<String> form = get("/backfill", "text/html");
+    assertEquals(200, form.statusCode());
+    assertTrue(form.body().contains("<input name=\"handler\" placeholder="), "an admin over a database alone does not"
+        + " know the handlers: their names are typed " + form.body());
+
+    HttpResponse<String> confirm = get("/confirm-backfill?handler=audit.%3Cb%3E&type=*&since=2025-01-01&until="
+        + "2025-04-01T00:00:00Z&legacy=apply&maxPerSecond=50", "text/html");
+    assertEquals(200, confirm.statusCode());
+    String page = confirm.body();
+    assertTrue(page.contains("<p id=\"confirm\">Start a backfill of <b>audit.&lt;b&gt;</b> over <b>1</b> events?"
+        + " every provider&#39;s events of type *, received from 2025-01-01T00:00:00Z to 2025-04-01T00:00:00Z;"
+        + " legacy events apply.</p>"), page);
+    assertTrue(page.contains("<dt>selected</dt><dd>1 stored, settled events</dd><dt>already applied</dt><dd>0</dd>"
+        + "<dt>legacy</dt><dd>1 (applied)</dd>"), page);
+    assertTrue(page.contains("<input type=\"hidden\" name=\"since\" value=\"2025-01-01T00:00:00Z\">"), page);
+    assertTrue(page.contains("action=\"/app/admin/start-backfill\""), page);
+    assertEquals(List.of(), ledger.admin().backfills(), "counting records nothing");
+
+    String fields = "handler=audit.%3Cb%3E&provider=&type=*&since=2025-01-01T00:00:00Z&until=2025-04-01T00:00:00Z"
+        + "&legacy=apply&maxPerSecond=50";
+    assertEquals(403, post("/start-backfill", fields, false).statusCode());
+    assertEquals(List.of(), ledger.admin().backfills(), "no guard header, nothing started");
+
+    HttpResponse<String> started = post("/start-backfill", fields, true);
+    assertEquals(200, started.statusCode(), started.body());
+    Backfill b = ledger.admin().backfills().get(0);
+    assertEquals("{\"backfill\":" + b.id() + ",\"message\":\"backfill " + b.id() + " started: audit.<b> over 1"
+        + " events; progress below\"}", started.body());
+    assertEquals(List.of("audit.<b>", "*", "2025-01-01T00:00:00Z", "APPLY"), List.of(b.handlers().get(0), b.type(),
+        b.since().toString(), b.legacy().name()));
+    assertTrue(get("/", "text/html").body().contains("<button type=\"submit\" class=\"danger cancel-backfill\">"
+        + "cancel</button>"), "a running backfill has its cancel button");
+  }
+
+  @Test
+  void aBadBackfillFormIsRefusedWithTheReasonAndStartsNothing() throws Exception {
+    HttpResponse<String> none = get("/confirm-backfill?type=*", "text/html");
+    assertEquals(400, none.statusCode());
+    assertTrue(none.body().contains("a backfill needs at least one handler: choose the handlers to run"), none.body());
+    HttpResponse<String> since = get("/confirm-backfill?handler=a&since=yesterday", "text/html");
+    assertEquals(400, since.statusCode());
+    assertTrue(since.body().contains("since is not an ISO instant, a date or a duration back from now: &#39;yesterday&#39;"
+        + " (write 2025-03-01T08:00:00Z, 2025-03-01, 90m or 3d)"), since.body());
+    HttpResponse<String> window = post("/start-backfill", "handler=a&since=2025-03-02&until=2025-03-01", true);
+    assertEquals(400, window.statusCode());
+    assertEquals("{\"error\":\"until (2025-03-01T00:00:00Z) must be after since (2025-03-02T00:00:00Z): nothing was"
+        + " changed\"}", window.body());
+    HttpResponse<String> pace = post("/start-backfill", "handler=a&maxPerSecond=0", true);
+    assertEquals("{\"error\":\"maxPerSecond must be between 1 and 10000, but was 0: nothing was changed\"}",
+        pace.body());
+    assertEquals(List.of(), ledger.admin().backfills());
+  }
+
+  @Test
+  void aRunningBackfillIsCancelledFromThePageAndASecondCancelIsRefused() throws Exception {
+    Backfill b = ledger.admin().startBackfill(BackfillRequest.builder("audit").build());
+
+    HttpResponse<String> cancelled = post("/cancel-backfill", "id=" + b.id(), true);
+    assertEquals("{\"cancelled\":" + b.id() + ",\"message\":\"backfill " + b.id() + " cancelled: what it applied"
+        + " stays applied\"}", cancelled.body());
+    assertEquals(BackfillStatus.CANCELLED, ledger.admin().backfill(b.id()).orElseThrow().status());
+    HttpResponse<String> again = post("/cancel-backfill", "id=" + b.id(), true);
+    assertEquals(409, again.statusCode());
+    assertEquals("{\"error\":\"backfill " + b.id() + " is not running: nothing was cancelled\"}", again.body());
+    assertEquals(400, post("/cancel-backfill", "id=x", true).statusCode());
+  }
+
+  @Test
+  void reconcileFromThePageShowsWhatTheProviderAndTheLedgerDisagreeOnAndWritesNothing() throws Exception {
+    Instant since = Instant.parse("2025-03-01T00:00:00Z");
+    ledger.row("fixture", "evt_b").type("fixture.created").status("done").receivedAt(since.plusSeconds(5)).insert();
+    ledger.row("fixture", "evt_<c>").type("fixture.created").status("done").receivedAt(since.plusSeconds(9)).insert();
+    long before = ledger.count();
+
+    HttpResponse<String> form = get("/reconcile", "text/html");
+    assertTrue(form.body().contains("<select name=\"provider\"><option>fixture</option><option>noapi</option>"),
+        form.body());
+    HttpResponse<String> r = get("/reconcile?provider=fixture&since=2025-03-01&until=2025-03-02", "text/html");
+    assertEquals(200, r.statusCode(), r.body());
+    String page = r.body();
+    assertTrue(page.contains("From 2025-03-01T00:00:00Z to 2025-03-02T00:00:00Z: the provider lists 2 events, the"
+        + " ledger has 2 in the window.  Nothing was written."), page);
+    assertTrue(page.contains("<h3>missing from the ledger (1)</h3>\n<div class=\"wide\"><table id=\"missing\">"
+        + "<tr><th>event</th><th>type</th><th>provider says</th><th>ledger</th></tr>\n<tr><td>evt_a</td><td>"
+        + "fixture.created</td><td>delivered <span class=\"muted\">(HTTP 200)</span></td><td>absent</td></tr>"), page);
+    assertTrue(page.contains("<table id=\"unlisted\"><tr><th>event</th><th>type</th><th>provider says</th><th>ledger"
+        + "</th></tr>\n<tr><td><a href=\"/app/admin/event?provider=fixture&amp;eventId=evt_%3Cc%3E\">"
+        + "evt_&lt;c&gt;</a></td><td>fixture.created</td><td>not listed</td><td>done</td></tr>"), page);
+    assertTrue(page.contains(">evt_b</a></td><td>fixture.created</td><td>failed <span class=\"muted\">(HTTP 502)"
+        + "</span></td><td>done</td></tr>"), page);
+
+    JsonNode json = Json.MAPPER.readTree(get("/reconcile?provider=fixture&since=2025-03-01&until=2025-03-02",
+        "application/json").body());
+    assertEquals(List.of("evt_a", "evt_<c>", "evt_b"), List.of(json.at("/missingFromLedger/0/eventId").asText(),
+        json.at("/notListedByProvider/0/eventId").asText(), json.at("/statusDiffers/0/eventId").asText()));
+    assertEquals(3, json.at("/missingFromLedger").size() + json.at("/notListedByProvider").size()
+        + json.at("/statusDiffers").size());
+    assertEquals(before, ledger.count(), "reconcile writes nothing");
+  }
+
+  @Test
+  void aProviderWithoutAListingApiIsRefusedWithItsReasonAsTheCommandLineExits2() throws Exception {
+    HttpResponse<String> page = get("/reconcile?provider=noapi&since=1d", "text/html");
+    assertEquals(409, page.statusCode());
+    assertTrue(page.body().contains("<p id=\"problem\" class=\"status-dead\">noapi cannot be reconciled: noapi has no"
+        + " API to list past deliveries: reconcile from its resource APIs instead</p>"), page.body());
+    assertEquals("{\"error\":\"noapi cannot be reconciled: noapi has no API to list past deliveries: reconcile from its"
+        + " resource APIs instead\"}", get("/reconcile.json?provider=noapi&since=1d", "application/json").body());
+    HttpResponse<String> noSince = get("/reconcile?provider=fixture", "text/html");
+    assertEquals(400, noSince.statusCode());
+    assertTrue(noSince.body().contains("a reconcile needs the parameters provider and since (and until, default now)"),
+        noSince.body());
   }
 
   private HttpResponse<String> get(String path, String accept) throws Exception {

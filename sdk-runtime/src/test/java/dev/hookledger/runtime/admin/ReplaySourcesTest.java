@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.cli;
+package dev.hookledger.runtime.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,7 +11,7 @@ class ReplaySourcesTest {
 
   @Test
   void placeholderFromTheEnvironmentIsRefusedNamingTheVariable() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ReplaySources(
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReplaySources.of(
         Map.of("HOOKLEDGER_FIXTURE_API_KEY", "${FIXTURE_API_KEY}")).create("fixture", Map.of()));
     assertEquals("environment variable HOOKLEDGER_FIXTURE_API_KEY is an unresolved placeholder (${...}): set the value"
         + " itself", e.getMessage());
@@ -20,7 +20,7 @@ class ReplaySourcesTest {
   @Test
   void placeholderGivenWithSetIsRefusedNamingTheSetting() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new ReplaySources(Map.of()).create("fixture", Map.of("api-key", "${FIXTURE_API_KEY}")));
+        () -> ReplaySources.of(Map.of()).create("fixture", Map.of("api-key", "${FIXTURE_API_KEY}")));
     assertEquals("--set api-key is an unresolved placeholder (${...}): set the value itself", e.getMessage());
   }
 }

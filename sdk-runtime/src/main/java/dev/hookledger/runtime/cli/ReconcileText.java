@@ -1,40 +1,14 @@
 package dev.hookledger.runtime.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.runtime.admin.ReconcileReport;
 import java.util.List;
 
-/** The JSON and text shapes of a {@link ReconcileReport}, for the command line's {@code reconcile} and {@code replay --dry-run}. */
-final class ReconcileJson {
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-
-  private ReconcileJson() {}
-
-  public static ObjectNode report(ReconcileReport r) {
-    ObjectNode o = NODES.objectNode();
-    o.put("provider", r.provider());
-    o.put("since", r.since().toString());
-    o.put("until", r.until().toString());
-    o.put("listed", r.listed());
-    o.put("ledger", r.ledger());
-    o.put("agrees", r.agrees());
-    o.set("missingFromLedger", entries(r.missing()));
-    o.set("notListedByProvider", entries(r.unlisted()));
-    o.set("statusDiffers", entries(r.differing()));
-    return o;
-  }
-
-  public static ArrayNode entries(List<ReconcileReport.Entry> entries) {
-    ArrayNode a = NODES.arrayNode();
-    for (ReconcileReport.Entry e : entries) {
-      a.addObject().put("scope", e.scope()).put("eventId", e.eventId()).put("type", e.type())
-          .put("providerDelivery", e.providerDelivery()).put("providerDetail", e.providerDetail())
-          .put("ledgerStatus", e.ledgerStatus());
-    }
-    return a;
-  }
+/**
+ * The text shape of a {@link ReconcileReport}, for the command line's {@code reconcile} and
+ * {@code replay --dry-run}; the JSON shape is {@link dev.hookledger.runtime.admin.AdminJson#reconcile}.
+ */
+final class ReconcileText {
+  private ReconcileText() {}
 
   /** The report as lines of text: a heading per kind of difference, one line per event. */
   public static String text(ReconcileReport r) {

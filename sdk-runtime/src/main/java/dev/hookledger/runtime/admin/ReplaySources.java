@@ -1,34 +1,82 @@
-package dev.hookledger.runtime.cli;
+package dev.hookledger.runtime.admin;
+
+import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.spi.ReplaySource;
 import dev.hookledger.spi.ReplaySourceFactory;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeSet;
 
 /**
- * Finds the {@link ReplaySourceFactory} for a provider by {@link ServiceLoader} and gives it its
- * settings: each from {@code HOOKLEDGER_<PROVIDER>_<SETTING>} in the environment
- * ({@code HOOKLEDGER_ACME_API_KEY} for provider {@code acme}'s {@code api-key}), overridden by {@code --set}.
+ * Where the command line's {@code replay} and {@code reconcile} and the admin page's reconcile get a
+ * provider's {@link ReplaySource}: the {@link ReplaySourceFactory} of that provider found by
+ * {@link ServiceLoader}, given its settings, each from the variable
+ * {@code HOOKLEDGER_<PROVIDER>_<SETTING>} ({@code HOOKLEDGER_ACME_API_KEY} for provider
+ * {@code acme}'s {@code api-key}), overridden by the command line's {@code --set}.
+ *
+ * <pre>{@code
+ * ReplaySources sources = ReplaySources.fromEnvironment();      // HOOKLEDGER_STRIPE_API_KEY, ...
+ * admin.reconcile(sources.create("stripe"), since, until);
+ * }</pre>
+ *
+ * <p>Setting values (API keys among them) are never logged nor put in a message. Immutable and
+ * thread-safe.
  */
-final class ReplaySources {
+public final class ReplaySources {
   private final Map<String, String> environment;
 
-  ReplaySources(Map<String, String> environment) {
-    this.environment = environment;
+  private ReplaySources(Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
+  }
+
+  /** Settings from the process's environment variables. */
+  public static ReplaySources fromEnvironment() {
+    return new ReplaySources(System.getenv());
   }
 
   /**
-   * Builds the source.
+   * Settings from {@code variables}, named as environment variables are
+   * ({@code HOOKLEDGER_STRIPE_API_KEY}): for settings an application reads from elsewhere.
+   */
+  public static ReplaySources of(Map<String, String> variables) {
+    return new ReplaySources(requireNonNull(variables, "variables"));
+  }
+
+  /**
+   * The providers whose factories are on the class path, sorted (Shopify's among them: its factory
+   * says why it cannot list).
+   */
+  public List<String> providers() {
+    TreeSet<String> found = new TreeSet<>();
+    ServiceLoader.load(ReplaySourceFactory.class).forEach(f -> found.add(f.provider()));
+    return List.copyOf(found);
+  }
+
+  /**
+   * Builds {@code provider}'s source from the variables alone.
+   *
+   * @see #create(String, Map)
+   */
+  public ReplaySource create(String provider) {
+    return create(provider, Map.of());
+  }
+
+  /**
+   * Builds {@code provider}'s source, each of {@code overrides} (by setting name, {@code api-key})
+   * taking the place of its variable.
    *
    * @throws IllegalArgumentException if no factory is on the class path, a {@code --set} names an
    *     unknown setting, or the factory refuses the settings
    * @throws UnsupportedOperationException if the provider has no API to replay from
    */
-  ReplaySource create(String provider, Map<String, String> overrides) {
+  public ReplaySource create(String provider, Map<String, String> overrides) {
+    requireNonNull(provider, "provider");
+    requireNonNull(overrides, "overrides");
     ReplaySourceFactory factory = find(provider);
     Map<String, String> known = factory.settings();
     for (String name : overrides.keySet()) {
@@ -53,7 +101,7 @@ final class ReplaySources {
   }
 
   /** The environment variable read for one setting: {@code HOOKLEDGER_ACME_API_KEY}. */
-  static String variable(String provider, String setting) {
+  public static String variable(String provider, String setting) {
     return ("HOOKLEDGER_" + provider + "_" + setting).toUpperCase(Locale.ROOT).replace('-', '_').replace('.', '_');
   }
 
