@@ -189,7 +189,8 @@ public final class BenchCommand implements Callable<Integer> {
             clients, Latencies.millis(handOne.latencies().percentile(50)), Latencies.millis(handOne.latencies().percentile(99))));
       }
 
-      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> b.workers(workers));
+      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0,
+          b -> b.workers(workers).sessionTimeoutsFromPool(true));
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, store first");
 

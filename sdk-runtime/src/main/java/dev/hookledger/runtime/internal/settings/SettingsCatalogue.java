@@ -45,6 +45,8 @@ public final class SettingsCatalogue {
       Setting.of("lock-timeout", Kind.DURATION, WebhookRuntime.Builder::lockTimeout, s -> s.deadlines().lock(), "2s"),
       Setting.of("idle-in-transaction-timeout", Kind.DURATION, WebhookRuntime.Builder::idleInTransactionTimeout,
           s -> s.deadlines().idleInTransaction(), "90s"),
+      Setting.of("session-timeouts-from-pool", Kind.YES_NO, WebhookRuntime.Builder::sessionTimeoutsFromPool,
+          s -> s.deadlines().fromPool(), "true"),
       Setting.of("connect-timeout", Kind.DURATION, WebhookRuntime.Builder::connectTimeout,
           s -> s.deadlines().connect(), "5s").ownPoolOnly(),
       Setting.of("socket-timeout", Kind.DURATION, WebhookRuntime.Builder::socketTimeout,
