@@ -77,6 +77,7 @@ public final class WebhookRuntimeBuilder {
   private Duration idleInTransactionTimeout = Deadlines.DEFAULT_IDLE_IN_TRANSACTION;
   private Duration connectTimeout = Deadlines.DEFAULT_CONNECT;
   private Duration socketTimeout = Deadlines.DEFAULT_SOCKET;
+  private boolean sessionTimeoutsFromPool;
   private int ledgerWriters = 2;
   private int receiveQueueCapacity = 1024;
   private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
@@ -452,9 +453,25 @@ public final class WebhookRuntimeBuilder {
     return this;
   }
 
+  /**
+   * For a {@link #dataSource}: whether its connections already carry PostgreSQL's
+   * {@code statement_timeout}, {@code lock_timeout} and {@code idle_in_transaction_session_timeout},
+   * set by the application's pool when each connection opens (HikariCP's {@code connectionInitSql},
+   * or the driver's {@code options=-c statement_timeout=5000 ...}); default false. When true, the
+   * runtime no longer sets {@link #statementTimeout}, {@link #lockTimeout} and
+   * {@link #idleInTransactionTimeout} at the start of each of its transactions ({@code SET LOCAL}, one
+   * round trip per event), and refuses to be given them: the pool's values are the ones that hold,
+   * so keep them bounded. The pool a runtime builds from a {@link #jdbcUrl} sets them on each
+   * connection itself and never sends them per transaction.
+   */
+  public WebhookRuntimeBuilder sessionTimeoutsFromPool(boolean fromPool) {
+    this.sessionTimeoutsFromPool = fromPool;
+    return this;
+  }
+
   private Deadlines deadlines() {
     return new Deadlines(handlerTimeout, statementTimeout, lockTimeout, idleInTransactionTimeout, connectTimeout,
-        socketTimeout);
+        socketTimeout, sessionTimeoutsFromPool);
   }
 
   private static Duration positive(String name, Duration d, Duration min) {
@@ -511,6 +528,17 @@ public final class WebhookRuntimeBuilder {
   }
 
   private void checkDeadlines() {
+    if (sessionTimeoutsFromPool) {
+      if (jdbcUrl != null) {
+        throw new IllegalArgumentException("sessionTimeoutsFromPool(true) is for an application's dataSource(...):"
+            + " the pool built from jdbcUrl(...) sets the session timeouts on each connection itself");
+      }
+      Deadlines defaults = Deadlines.defaults();
+      notSetWithPoolTimeouts("statementTimeout", statementTimeout, defaults.statement(), "statement_timeout");
+      notSetWithPoolTimeouts("lockTimeout", lockTimeout, defaults.lock(), "lock_timeout");
+      notSetWithPoolTimeouts("idleInTransactionTimeout", idleInTransactionTimeout, defaults.idleInTransaction(),
+          "idle_in_transaction_session_timeout");
+    }
     if (jdbcUrl != null && !statementTimeout.isZero() && socketTimeout.compareTo(statementTimeout) <= 0) {
       throw new IllegalArgumentException("socketTimeout (" + socketTimeout + ") must be longer than statementTimeout ("
           + statementTimeout + "), so that the server cancels a slow statement before the socket gives up on it");
@@ -519,6 +547,13 @@ public final class WebhookRuntimeBuilder {
       throw new IllegalArgumentException("idleInTransactionTimeout (" + idleInTransactionTimeout
           + ") must be longer than handlerTimeout (" + handlerTimeout + "), so that the server never ends a"
           + " transaction whose handler is within its time");
+    }
+  }
+
+  private static void notSetWithPoolTimeouts(String name, Duration value, Duration defaultValue, String setting) {
+    if (!value.equals(defaultValue)) {
+      throw new IllegalArgumentException(name + " (" + value + ") is not applied with sessionTimeoutsFromPool(true):"
+          + " set " + setting + " on the pool's connections instead");
     }
   }
 }

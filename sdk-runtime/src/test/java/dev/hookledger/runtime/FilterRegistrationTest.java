@@ -172,8 +172,8 @@ class FilterRegistrationTest {
         + " connect-timeout, handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, lease,"
         + " ledger-writers, lock-timeout, max-in-flight-body-bytes, mode, path-prefix, poll-interval, providers,"
         + " receive-queue-capacity, retry.factor, retry.first-delay, retry.jitter, retry.max-attempts, retry.max-delay,"
-        + " schema, shutdown-timeout, socket-timeout, statement-timeout, workers, and per listed provider <id>.secret-env,"
-        + " <id>.max-body-bytes)", e.getMessage());
+        + " schema, session-timeouts-from-pool, shutdown-timeout, socket-timeout, statement-timeout, workers, and per listed"
+        + " provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());
   }
 
   @Test

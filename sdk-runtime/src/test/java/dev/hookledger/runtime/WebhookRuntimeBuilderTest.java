@@ -162,6 +162,23 @@ class WebhookRuntimeBuilderTest {
     valid().statementTimeout(java.time.Duration.ofMinutes(1)).idleInTransactionTimeout(java.time.Duration.ZERO).build();
   }
 
+  @Test
+  void sessionTimeoutsFromPoolRefusesTimeoutsItWouldNotApplyAndAPoolOfItsOwn() {
+    assertMessage("statementTimeout (PT4S) is not applied with sessionTimeoutsFromPool(true): set statement_timeout on"
+        + " the pool's connections instead",
+        () -> valid().sessionTimeoutsFromPool(true).statementTimeout(java.time.Duration.ofSeconds(4)).build());
+    assertMessage("lockTimeout (PT0S) is not applied with sessionTimeoutsFromPool(true): set lock_timeout on the pool's"
+        + " connections instead", () -> valid().lockTimeout(java.time.Duration.ZERO).sessionTimeoutsFromPool(true).build());
+    assertMessage("idleInTransactionTimeout (PT2M) is not applied with sessionTimeoutsFromPool(true): set"
+        + " idle_in_transaction_session_timeout on the pool's connections instead", () -> valid()
+        .sessionTimeoutsFromPool(true).idleInTransactionTimeout(java.time.Duration.ofMinutes(2)).build());
+    assertMessage("sessionTimeoutsFromPool(true) is for an application's dataSource(...): the pool built from"
+        + " jdbcUrl(...) sets the session timeouts on each connection itself", () -> WebhookRuntime.builder()
+        .jdbcUrl("jdbc:postgresql://localhost/app").provider(new TestHookAdapter(), Secrets.of("s"))
+        .sessionTimeoutsFromPool(true).build());
+    valid().sessionTimeoutsFromPool(true).handlerTimeout(java.time.Duration.ofSeconds(10)).build();
+  }
+
   private static WebhookRuntimeBuilder valid() {
     return WebhookRuntime.builder().dataSource(new PGSimpleDataSource()).provider(new TestHookAdapter(), Secrets.of("s"));
   }

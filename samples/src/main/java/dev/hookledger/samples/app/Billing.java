@@ -22,6 +22,10 @@ import org.jspecify.annotations.Nullable;
  * run out, is kept as {@code dead} for an operator (the demo uses this as its poison event).
  */
 public final class Billing {
+  private static final HandlerStatement BOOK = new HandlerStatement("""
+      INSERT INTO sample.balance (customer, amount_cents) VALUES (?, ?)
+      ON CONFLICT (customer) DO UPDATE SET amount_cents = balance.amount_cents + EXCLUDED.amount_cents
+      """);
 
   /**
    * A Stripe invoice, as far as this sample needs it ({@code amount_paid} in the smallest unit).
@@ -45,9 +49,6 @@ public final class Billing {
       throw new IllegalStateException("invoice " + invoice.id() + " has no amount_paid (an API version before it"
           + " existed); this sample books amount_paid only");
     }
-    tx.execute("""
-        INSERT INTO sample.balance (customer, amount_cents) VALUES (?, ?)
-        ON CONFLICT (customer) DO UPDATE SET amount_cents = balance.amount_cents + EXCLUDED.amount_cents
-        """, invoice.customer(), invoice.amountPaid());
+    BOOK.execute(tx, invoice.customer(), invoice.amountPaid());
   }
 }

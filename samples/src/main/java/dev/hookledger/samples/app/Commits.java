@@ -12,6 +12,10 @@ import org.jooq.DSLContext;
  * ledger turns it away.
  */
 public final class Commits {
+  private static final HandlerStatement UPSERT = new HandlerStatement("""
+      INSERT INTO sample.repository_commits (repository, commits) VALUES (?, ?)
+      ON CONFLICT (repository) DO UPDATE SET commits = repository_commits.commits + EXCLUDED.commits
+      """);
 
   /** The part of GitHub's {@code push} event this handler reads. */
   public record Push(String ref, List<Commit> commits, GitHubRepository repository) {}
@@ -22,9 +26,6 @@ public final class Commits {
   @OnEvent(value = "push", provider = "github")
   void pushed(Push push, DSLContext tx) {
     int count = push.commits() == null ? 0 : push.commits().size();
-    tx.execute("""
-        INSERT INTO sample.repository_commits (repository, commits) VALUES (?, ?)
-        ON CONFLICT (repository) DO UPDATE SET commits = repository_commits.commits + EXCLUDED.commits
-        """, push.repository().fullName(), count);
+    UPSERT.execute(tx, push.repository().fullName(), count);
   }
 }

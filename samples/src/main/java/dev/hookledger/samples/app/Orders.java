@@ -16,6 +16,12 @@ import org.jooq.DSLContext;
  * newest one applied and skips an older payload.
  */
 public final class Orders {
+  private static final HandlerStatement UPSERT = new HandlerStatement("""
+      INSERT INTO sample.shop_order (id, name, total_price, financial_status)
+      VALUES (?, ?, ?::numeric, ?)
+      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, total_price = EXCLUDED.total_price,
+        financial_status = EXCLUDED.financial_status
+      """);
 
   /** A Shopify order, as far as this sample needs it (Shopify sends money as decimal strings). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -23,11 +29,6 @@ public final class Orders {
 
   @OnEvent(value = {"orders/create", "orders/updated"}, provider = "shopify", skipStale = true)
   void changed(Order order, DSLContext tx) {
-    tx.execute("""
-        INSERT INTO sample.shop_order (id, name, total_price, financial_status)
-        VALUES (?, ?, ?::numeric, ?)
-        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, total_price = EXCLUDED.total_price,
-          financial_status = EXCLUDED.financial_status
-        """, order.id(), order.name(), order.totalPrice(), order.financialStatus());
+    UPSERT.execute(tx, order.id(), order.name(), order.totalPrice(), order.financialStatus());
   }
 }

@@ -20,6 +20,11 @@ import org.jspecify.annotations.Nullable;
  * this method for an older event, which the ledger then records as {@code stale}.
  */
 public final class Subscriptions {
+  private static final HandlerStatement UPSERT = new HandlerStatement("""
+      INSERT INTO sample.subscription (id, customer, status, plan) VALUES (?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE
+        SET customer = EXCLUDED.customer, status = EXCLUDED.status, plan = EXCLUDED.plan
+      """);
 
   /** The part of a Stripe {@code customer.subscription.*} event this handler reads. */
   public record SubscriptionChanged(Data data) {
@@ -89,10 +94,6 @@ public final class Subscriptions {
       throw new IllegalStateException("the subscription of customer " + s.customer() + " has no id (an API version"
           + " before 2014-01-31, one subscription per customer); this sample keeps subscriptions by id");
     }
-    tx.execute("""
-        INSERT INTO sample.subscription (id, customer, status, plan) VALUES (?, ?, ?, ?)
-        ON CONFLICT (id) DO UPDATE
-          SET customer = EXCLUDED.customer, status = EXCLUDED.status, plan = EXCLUDED.plan
-        """, s.id(), s.customer(), s.status(), s.planName());
+    UPSERT.execute(tx, s.id(), s.customer(), s.status(), s.planName());
   }
 }

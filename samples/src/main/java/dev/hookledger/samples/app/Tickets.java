@@ -15,6 +15,9 @@ import org.slf4j.LoggerFactory;
  * once the ticket is really there.
  */
 public final class Tickets {
+  private static final HandlerStatement OPEN = new HandlerStatement(
+      "INSERT INTO sample.ticket (repository, issue_number, title) VALUES (?, ?, ?)");
+
   private static final Logger LOG = LoggerFactory.getLogger(Tickets.class);
 
   /** The part of GitHub's {@code issues} event this handler reads. */
@@ -27,8 +30,7 @@ public final class Tickets {
   void opened(IssueOpened event, DSLContext tx, EventContext ctx) {
     String repository = event.repository().fullName();
     int number = event.issue().number();
-    tx.execute("INSERT INTO sample.ticket (repository, issue_number, title) VALUES (?, ?, ?)",
-        repository, number, event.issue().title());
+    OPEN.execute(tx, repository, number, event.issue().title());
     ctx.afterCommit(() -> LOG.info("opened a ticket for {}#{}", repository, number));
   }
 }

@@ -207,8 +207,11 @@ public final class BenchCommand implements Callable<Integer> {
             clients, Latencies.millis(handOne.latencies().percentile(50)), Latencies.millis(handOne.latencies().percentile(99))));
       }
 
-      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0, b -> runtimeOptions().apply(b)
-          .handlers(backfill > 0 ? new Object[] {new BackfillPhase.Probe()} : new Object[0]));
+      // bench's pool sets the session timeouts on each connection (SampleDatabase): none per transaction,
+      // unless --session-timeouts-from-pool false says otherwise
+      try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0,
+          b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true))
+              .handlers(backfill > 0 ? new Object[] {new BackfillPhase.Probe()} : new Object[0]));
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, store first");
 
@@ -225,7 +228,11 @@ public final class BenchCommand implements Callable<Integer> {
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
         LoadGenerator.Run run = load.run(app.uri(), fullSpec, clients, maxSeconds);
-        // at once, while the workers still process what the full load left waiting
+        // at once, while the workers still process what the full load left waiting: first a lone durable
+        // insert (short), the part of a lone client's wait that is the database's (its commits' WAL flushes
+        // shared with the workers'), then one client over HTTP, the ack path's
+        long backlogBeforeRaw = waiting(app.admin());
+        RawInsertLimit.Result rawBusy = raw.measure(1, Math.max(50, busy.deliveries() / 2));
         long backlogBefore = waiting(app.admin());
         LoadGenerator.Run busyRun = load.run(app.uri(), busySpec, 1, maxSeconds);
         long backlogAfter = waiting(app.admin());
@@ -238,6 +245,9 @@ public final class BenchCommand implements Callable<Integer> {
         latencyLine("while processing", busyRun, 1, rawOne);
         line("  backlog", String.format("%d events waiting when it began, %d when it ended%s", backlogBefore,
             backlogAfter, backlogAfter == 0 ? " (NOT processing throughout)" : ""));
+        rawLine("raw, 1 client busy", rawBusy);
+        line("  backlog", String.format("%d events waiting when it began, %d when it ended%s", backlogBeforeRaw,
+            backlogBefore, backlogBefore == 0 ? " (NOT processing throughout)" : ""));
         double cpuPerEvent = cpu > 0 ? cpu / 1e3 / settledEvents : -1;
         if (cpu > 0) {
           line("JVM CPU", String.format("%.0f us per settled event (the server's JVM: Jetty, runtime and workers;"
@@ -290,9 +300,11 @@ public final class BenchCommand implements Callable<Integer> {
               settledPerSecond / handPerSecond, handPerSecond / inlinePerSecond, run.perSecond() / rawFull.perSecond()));
         }
         double rawP50 = rawOne.latencies().percentile(50).toNanos();
-        line("  1-client p50", String.format("%.1fx one raw insert idle, %.1fx while processing (target <= 1.5);"
-            + " CPU %.0f us per settled event (target < 500)", oneRun.latencies().percentile(50).toNanos() / rawP50,
-            busyRun.latencies().percentile(50).toNanos() / rawP50, cpuPerEvent));
+        line("  1-client p50", String.format("%.1fx one raw insert idle, %.1fx while processing (target <= 1.5),"
+            + " %.1fx a raw insert while processing; CPU %.0f us per settled event (target < 500)",
+            oneRun.latencies().percentile(50).toNanos() / rawP50, busyRun.latencies().percentile(50).toNanos() / rawP50,
+            busyRun.latencies().percentile(50).toNanos() / (double) rawBusy.latencies().percentile(50).toNanos(),
+            cpuPerEvent));
 
         line("heap used", String.format("peak %d MiB, now %d MiB (the server's JVM)",
             heap.peakBytes() >> 20, HeapSampler.used() >> 20));

@@ -14,6 +14,9 @@ import javax.sql.DataSource;
  */
 public final class SampleDatabase implements AutoCloseable {
   private static final int POOL_SIZE = 16;
+  /** The runtime's default statement, lock and idle-in-transaction timeouts, as the pool sets them. */
+  static final String SESSION_TIMEOUTS = "set statement_timeout = '5s'; set lock_timeout = '3s';"
+      + " set idle_in_transaction_session_timeout = '60s'";
 
   private final EmbeddedDatabase embedded;
   private final HikariDataSource pool;
@@ -28,6 +31,10 @@ public final class SampleDatabase implements AutoCloseable {
     HikariConfig config = new HikariConfig();
     config.setPoolName("samples");
     config.setMaximumPoolSize(poolSize);
+    // the runtime's default session timeouts on every connection as it opens: a runtime told
+    // sessionTimeoutsFromPool(true) (bench's) then sends no SET LOCAL per transaction; one that is
+    // not (serve's, whose timeouts are options) still sets its own per transaction over these
+    config.setConnectionInitSql(SESSION_TIMEOUTS);
     if (unpooled != null) {
       config.setDataSource(unpooled);
     } else {

@@ -46,7 +46,10 @@ class BenchCommandTest {
     assertTrue(report.matches("(?s).*JVM CPU            \\d+ us per settled event \\(the server's JVM.*"), report);
     assertTrue(report.matches("(?s).*targets            settled \\(c\\)/\\(i\\) [0-9.]+ \\(target >= 0.8\\), \\(c\\)/\\(h\\) [0-9.]+,"
         + " \\(h\\)/\\(i\\) [0-9.]+; acked \\(b\\)/\\(a\\) [0-9.]+ \\(target >= 0.8\\).*"), report);
-    assertTrue(report.matches("(?s).*    1-client p50     [0-9.]+x one raw insert idle, [0-9.]+x while processing.*"), report);
+    assertTrue(report.matches("(?s).*    1-client p50     [0-9.]+x one raw insert idle, [0-9.]+x while processing"
+        + " \\(target <= 1.5\\), [0-9.]+x a raw insert while processing;.*"), report);
+    assertTrue(report.matches("(?s).*raw, 1 client busy \\d+ durable single-row inserts/s over 1 connections \\(50 in .*"),
+        report);
     assertTrue(report.matches("(?s).*settled \\(c\\)/\\(a\\)    [0-9.]+ of the raw limit.*"), report);
     assertTrue(report.matches("(?s).*at half load       p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);
     assertTrue(report.matches("(?s).*at 1 client        p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms with 1 clients.*"), report);

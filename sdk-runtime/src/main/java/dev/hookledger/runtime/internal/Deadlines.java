@@ -7,9 +7,12 @@ import java.time.Duration;
  * one statement, one lock wait and one idle open transaction may last on the runtime's sessions,
  * and the JDBC connect and socket timeouts of the pool a runtime builds for itself. A zero
  * statement, lock or idle timeout turns that one off, as in PostgreSQL.
+ *
+ * @param fromPool whether the application's pool sets the session timeouts on its connections itself,
+ *     so that the runtime sends none per transaction (and its statement, lock and idle ones are unused)
  */
 public record Deadlines(Duration handler, Duration statement, Duration lock, Duration idleInTransaction,
-    Duration connect, Duration socket) {
+    Duration connect, Duration socket, boolean fromPool) {
   public static final Duration DEFAULT_HANDLER = Duration.ofSeconds(30);
   public static final Duration DEFAULT_STATEMENT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_LOCK = Duration.ofSeconds(3);
@@ -19,7 +22,7 @@ public record Deadlines(Duration handler, Duration statement, Duration lock, Dur
 
   public static Deadlines defaults() {
     return new Deadlines(DEFAULT_HANDLER, DEFAULT_STATEMENT, DEFAULT_LOCK, DEFAULT_IDLE_IN_TRANSACTION,
-        DEFAULT_CONNECT, DEFAULT_SOCKET);
+        DEFAULT_CONNECT, DEFAULT_SOCKET, false);
   }
 
   /**

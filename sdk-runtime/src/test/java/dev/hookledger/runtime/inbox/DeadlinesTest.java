@@ -7,6 +7,8 @@ import static dev.hookledger.runtime.inbox.InboxFixture.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.hookledger.EventContext;
 import dev.hookledger.OnEvent;
 import dev.hookledger.Secrets;
@@ -17,6 +19,9 @@ import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -25,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
@@ -138,6 +144,78 @@ class DeadlinesTest {
     }
     assertEquals(List.of("5s", "3s", "1min"), pooled.seen);
     assertEquals(List.of("1500ms", "700ms", "2min"), given.seen);
+  }
+
+  @Test
+  void aPoolThatSetsTheSessionTimeoutsItselfGetsNoSetLocalAndItsTimeoutsHold() {
+    List<String> prepared = new CopyOnWriteArrayList<>();
+    try (HikariDataSource pool = poolWithTimeouts()) {
+      DataSource watched = statementsOf(pool, prepared);
+      Settings given = new Settings();
+      try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(watched)
+          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(given, new Slow()).workers(1)
+          .sessionTimeoutsFromPool(true).retryPolicy(QUICK_RETRY).listener(retries(heard))
+          .pollInterval(Duration.ofMillis(100)).build()) {
+        runtime.start();
+        InboxFixture.receive(runtime, "evt_pool", "job.settings", "{}");
+        InboxFixture.receive(runtime, "evt_pool_sql", "job.sql", "{}");
+        InboxFixture.awaitStatus(db, "evt_pool", "done");
+        InboxFixture.awaitStatus(db, "evt_pool_sql", "done");
+      }
+      assertEquals(List.of("400ms", "300ms", "45s"), given.seen, "the pool's timeouts, not the runtime's defaults");
+      assertEquals(List.of("retried 1: canceling statement due to statement timeout"), heard.stream()
+          .map(h -> h.replaceAll("^(retried 1: ).*(canceling statement due to statement timeout).*$", "$1$2"))
+          .toList(), "the pool's statement timeout cancelled the first attempt's 60 s sleep");
+      assertEquals(List.of(), prepared.stream().filter(sql -> sql.contains("set_config")).toList());
+
+      // the same pool without the option: the watch sees each transaction's SET LOCAL
+      try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(watched)
+          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(new Settings()).workers(1)
+          .pollInterval(Duration.ofMillis(100)).build()) {
+        runtime.start();
+        InboxFixture.receive(runtime, "evt_local", "job.settings", "{}");
+        InboxFixture.awaitStatus(db, "evt_local", "done");
+      }
+      assertTrue(prepared.stream().anyMatch(sql -> sql.contains("set_config('statement_timeout', '5000', true)")),
+          "the watch sees SET LOCAL where it is sent");
+    }
+  }
+
+  /** A pool whose connections carry their own session timeouts, set as each one opens. */
+  private HikariDataSource poolWithTimeouts() {
+    HikariConfig c = new HikariConfig();
+    c.setJdbcUrl(db.jdbcUrl());
+    c.setMaximumPoolSize(6);
+    c.setPoolName("sets-its-timeouts");
+    c.setConnectionInitSql("set statement_timeout = '400ms'; set lock_timeout = '300ms';"
+        + " set idle_in_transaction_session_timeout = '45s'");
+    return new HikariDataSource(c);
+  }
+
+  /** {@code target}, recording the text of every statement prepared on its connections into {@code prepared}. */
+  private static DataSource statementsOf(DataSource target, List<String> prepared) {
+    return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+        (proxy, method, args) -> {
+          Object result = invoke(method, target, args);
+          if (result instanceof Connection c) {
+            return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (p, m, a) -> {
+                  if (m.getName().equals("prepareStatement")) {
+                    prepared.add((String) a[0]);
+                  }
+                  return invoke(m, c, a);
+                });
+          }
+          return result;
+        });
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
   }
 
   private static WebhookListener retries(List<String> heard) {

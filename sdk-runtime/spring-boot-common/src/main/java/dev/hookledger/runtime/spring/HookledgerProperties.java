@@ -92,6 +92,13 @@ public class HookledgerProperties {
   /** PostgreSQL's idle_in_transaction_session_timeout in the runtime's transactions; 0 turns it off. */
   private Duration idleInTransactionTimeout;
 
+  /**
+   * Whether the DataSource's pool sets statement_timeout, lock_timeout and idle_in_transaction_session_timeout on
+   * each connection itself (e.g. spring.datasource.hikari.connection-init-sql), so that the runtime sends none per
+   * transaction; the three timeouts above must then be left unset.
+   */
+  private Boolean sessionTimeoutsFromPool;
+
   /** Events claimed at most by one claim, 1 to 1000. */
   private Integer batchSize;
 
@@ -271,6 +278,14 @@ public class HookledgerProperties {
 
   public void setMaxInFlightBodySize(DataSize maxInFlightBodySize) {
     this.maxInFlightBodySize = maxInFlightBodySize;
+  }
+
+  public Boolean getSessionTimeoutsFromPool() {
+    return sessionTimeoutsFromPool;
+  }
+
+  public void setSessionTimeoutsFromPool(Boolean sessionTimeoutsFromPool) {
+    this.sessionTimeoutsFromPool = sessionTimeoutsFromPool;
   }
 
   public Duration getBodyReadTimeout() {

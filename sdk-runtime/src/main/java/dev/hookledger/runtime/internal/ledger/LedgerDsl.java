@@ -42,10 +42,14 @@ public final class LedgerDsl {
    * As {@link #on(DataSource)}, and each transaction begins by setting {@code deadlines}' statement,
    * lock and idle-in-transaction timeouts for itself ({@code SET LOCAL}): for a data source the
    * application pools, whose sessions carry whatever the application set, so that the runtime's
-   * transactions (the handlers' among them) are bounded all the same. One round trip per transaction.
+   * transactions (the handlers' among them) are bounded all the same. One round trip per transaction,
+   * saved where the application says its pool sets them on its connections ({@link Deadlines#fromPool()}).
    */
   public static DSLContext on(DataSource dataSource, Deadlines deadlines) {
     DSLContext dsl = on(dataSource);
+    if (deadlines.fromPool()) {
+      return dsl;
+    }
     String setLocal = deadlines.localSql(); // built once: the deadlines never change
     dsl.configuration().set(new TransactionListener() {
       @Override

@@ -22,6 +22,8 @@ public record Kind<T>(String javaName, Class<?> type, String grammar, Function<S
       String::valueOf);
   static final Kind<Duration> DURATION = new Kind<>("Duration", Duration.class, "duration: 500ms, 30s, 5m, PT30S",
       SettingText::duration, SettingText::format);
+  static final Kind<Boolean> YES_NO = new Kind<>("boolean", Boolean.class, "true or false", SettingText::yesNo,
+      String::valueOf);
   static final Kind<String> TEXT = new Kind<>("String", String.class, "text", String::trim, s -> s);
   static final Kind<ProcessingMode> MODE = new Kind<>("ProcessingMode", ProcessingMode.class,
       "STORE_FIRST, INLINE or SHADOW", SettingText::mode, Enum::name);

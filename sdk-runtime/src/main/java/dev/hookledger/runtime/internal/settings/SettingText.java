@@ -115,6 +115,15 @@ public final class SettingText {
     }
   }
 
+  /** {@code true} or {@code false}, in any case; anything else is refused, never read as false. */
+  public static boolean yesNo(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (!t.equals("true") && !t.equals("false")) {
+      throw new IllegalArgumentException("must be true or false, but was '" + text + "'");
+    }
+    return t.equals("true");
+  }
+
   /** Comma-separated values, each trimmed, blanks dropped. */
   public static List<String> list(String text) {
     List<String> out = new ArrayList<>();

@@ -46,6 +46,8 @@ public final class SettingsCatalogue {
       Setting.of("lock-timeout", Kind.DURATION, WebhookRuntimeBuilder::lockTimeout, s -> s.deadlines().lock(), "2s"),
       Setting.of("idle-in-transaction-timeout", Kind.DURATION, WebhookRuntimeBuilder::idleInTransactionTimeout,
           s -> s.deadlines().idleInTransaction(), "90s"),
+      Setting.of("session-timeouts-from-pool", Kind.YES_NO, WebhookRuntimeBuilder::sessionTimeoutsFromPool,
+          s -> s.deadlines().fromPool(), "true"),
       Setting.of("connect-timeout", Kind.DURATION, WebhookRuntimeBuilder::connectTimeout,
           s -> s.deadlines().connect(), "5s").ownPoolOnly(),
       Setting.of("socket-timeout", Kind.DURATION, WebhookRuntimeBuilder::socketTimeout,
