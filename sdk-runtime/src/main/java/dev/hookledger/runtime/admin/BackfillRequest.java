@@ -156,7 +156,10 @@ public final class BackfillRequest {
       return this;
     }
 
-    /** The most events applied per second, 1 to 10000; default {@value #DEFAULT_MAX_PER_SECOND}. */
+    /**
+     * The most events applied per second, 1 to 10000; default {@value #DEFAULT_MAX_PER_SECOND}. While the
+     * node running the backfill receives live deliveries, it applies a tenth of that: live deliveries keep priority.
+     */
     public Builder maxPerSecond(int n) {
       if (n < 1 || n > 10_000) {
         throw new IllegalArgumentException("maxPerSecond must be between 1 and 10000, but was " + n);

@@ -60,6 +60,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -102,6 +103,8 @@ public final class Assembly implements Door {
   private final GroupCommit writer;
   private final EventProcessor processor;
   private final Receiver receiver;
+  /** Deliveries this node was handed, the live traffic a backfill yields to. */
+  private final AtomicLong received = new AtomicLong();
   private final HeaderCheck headerCheck;
   private final RefusalLog refusals;
   private final RefusalFlusher refusalFlusher;
@@ -251,7 +254,7 @@ public final class Assembly implements Door {
     }
     if (pool != null && !handlerNames.isEmpty()) {
       backfills = BackfillWorker.start(dsl, events, backfillRows, backfillStep, handlerNames, owner, inbox.lease(),
-          inbox.pollInterval(), name + "-backfill");
+          inbox.pollInterval(), received::get, name + "-backfill");
     }
     writer.start();
     refusalFlusher.start();
@@ -305,6 +308,7 @@ public final class Assembly implements Door {
 
   /** Verifies, records and (by mode) processes one delivery; the facade checks its lifecycle first. */
   public Receipt receive(String providerId, InboundDelivery delivery) {
+    received.incrementAndGet(); // live traffic: the backfill worker yields to it
     return receiver.receive(providerId, delivery);
   }
 
