@@ -307,8 +307,9 @@ public class AdminServlet extends HttpServlet {
   @Override
   protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     if (!"1".equals(req.getHeader(GUARD_HEADER))) {
-      fail(req, resp, 403, "Refused", "a retry needs the header " + GUARD_HEADER + ": 1 (cross-site request guard)",
-          "The page's buttons send it with JavaScript on; nothing was retried.");
+      String action = guardedAction(route(req));
+      fail(req, resp, 403, "Refused", action + " needs the header " + GUARD_HEADER + ": 1 (cross-site request guard)",
+          "The page's buttons send it with JavaScript on; nothing was changed.");
       return;
     }
     try {
@@ -328,6 +329,16 @@ public class AdminServlet extends HttpServlet {
       log.warn("admin action: {}", e.getMessage());
       fail(req, resp, 503, "The ledger cannot be written right now", e.getMessage(), "Nothing was changed.");
     }
+  }
+
+  /** What a POST to {@code route} does, as the guard's refusal names it. */
+  private static String guardedAction(String route) {
+    return switch (route) {
+      case "/start-backfill" -> "starting a backfill";
+      case "/cancel-backfill" -> "cancelling a backfill";
+      case "/retry", "/retry-dead", "/retry-matching" -> "a retry";
+      default -> "an admin action";
+    };
   }
 
   private void retryOne(HttpServletRequest req, HttpServletResponse resp) throws IOException {

@@ -119,7 +119,7 @@ class AdminServletTest {
         .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString("confirm=1")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertEquals(403, noScript.statusCode());
-    assertTrue(noScript.body().contains("JavaScript on; nothing was retried."), noScript.body());
+    assertTrue(noScript.body().contains("JavaScript on; nothing was changed."), noScript.body());
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
 
     HttpResponse<String> unauthorized = http.send(HttpRequest.newBuilder(URI.create(base + "/")).header("Accept", "text/html")
@@ -267,6 +267,11 @@ class AdminServletTest {
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
     assertEquals(403, post("/retry-dead", "confirm=1", false).statusCode());
     assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-<1>"));
+    // the refusal names what was refused
+    HttpResponse<String> cancel = post("/cancel-backfill", "id=1", false);
+    assertEquals(403, cancel.statusCode());
+    assertEquals("cancelling a backfill needs the header X-Hookledger-Admin: 1 (cross-site request guard)",
+        Json.MAPPER.readTree(cancel.body()).get("error").asText());
   }
 
   @Test
