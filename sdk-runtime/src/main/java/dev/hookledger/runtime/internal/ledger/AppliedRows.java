@@ -7,9 +7,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
  * The {@code handler_applied} table (V8): which named {@code @OnEvent} methods have applied which
@@ -25,10 +27,10 @@ import org.jooq.impl.DSL;
  * <em>legacy</em> event): every handler registered then applied it, which the ledger cannot name.
  */
 public final class AppliedRows {
-  private final String recordSql;
-  private static final org.jooq.Field<String> HANDLER = DSL.field(DSL.name("handler"), org.jooq.impl.SQLDataType.VARCHAR);
+  private static final Field<String> HANDLER = DSL.field(DSL.name("handler"), SQLDataType.VARCHAR);
 
   private final Table<Record> table;
+  private final String recordSql;
 
   public AppliedRows(String schema) {
     this.table = DSL.table(DSL.name(EventTable.requireSchemaName(schema), "handler_applied"));
@@ -62,14 +64,18 @@ public final class AppliedRows {
         ps.setString(2, key.scope());
         ps.setString(3, key.eventId());
         Array array = c.createArrayOf("text", names.toArray());
-        ps.setArray(4, array);
-        Set<String> recorded = new HashSet<>();
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            recorded.add(rs.getString(1));
+        try {
+          ps.setArray(4, array);
+          Set<String> recorded = new HashSet<>();
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              recorded.add(rs.getString(1));
+            }
           }
+          return recorded;
+        } finally {
+          array.free();
         }
-        return recorded;
       }
     });
   }
