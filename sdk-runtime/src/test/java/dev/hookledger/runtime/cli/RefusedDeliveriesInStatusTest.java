@@ -101,9 +101,13 @@ class RefusedDeliveriesInStatusTest {
     }
   }
 
+  /**
+   * Thousands of forged requests (more than one flush of the node's counts apart) leave one row per node,
+   * provider and reason, not one per request: the row count does not depend on how many were sent.
+   */
   @Test
-  void tenThousandForgeriesLeaveAHandfulOfRowsAndAreAllCounted() throws Exception {
-    int forgeries = 10_000;
+  void thousandsOfForgeriesLeaveAHandfulOfRowsAndAreAllCounted() throws Exception {
+    int forgeries = 2_000;
     try (ServedRuntime served = ServedRuntime.serve(runtime().jdbcUrl(db.jdbcUrl()))) {
       ExecutorService senders = Executors.newFixedThreadPool(8);
       try {
