@@ -3,8 +3,11 @@ package dev.hookledger.runtime.admin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
+import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,11 +47,9 @@ class MinuteRollUpTest {
   @Test
   void aPassAfterDowntimeCatchesUpAndTheChartCountsTheRowsThroughout() {
     ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '50 hours'");
-    for (int i = 0; i < 120; i++) {
-      String received = "now() - interval '" + (i * 25) + " minutes'";
-      insert("evt_" + i, i % 7 == 0 ? "pending" : i % 11 == 0 ? "dead" : "done", received,
-          i % 7 == 0 ? "null" : received + " + interval '" + (i % 3) + " minutes'");
-    }
+    insertSeries(120, "case when i % 7 = 0 then 'pending' when i % 11 = 0 then 'dead' else 'done' end",
+        "now() - i * interval '25 minutes'",
+        "case when i % 7 <> 0 then now() - i * interval '25 minutes' + (i % 3) * interval '1 minute' end");
     assertChartCountsTheRows(); // the window read from the event table: nothing rolled up since
     long minutes = rollUp.pass(ledger.sql);
     assertTrue(minutes >= 50 * 60 - 2 && minutes <= 50 * 60, "minutes closed: " + minutes);
@@ -60,13 +61,29 @@ class MinuteRollUpTest {
     assertRollUpCountsTheRows();
   }
 
+  /** A started runtime runs the pass on its own: the roll-up closed two hours ago is caught up within seconds. */
+  @Test
+  void aStartedRuntimeRollsUpTheMinutesClosedSinceTheLastPass() throws InterruptedException {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '2 hours'");
+    insert("evt_1", "done", "now() - interval '90 minutes'", "now() - interval '89 minutes'");
+    try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(ledger.database.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of("s")).workers(0).build()) {
+      runtime.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (Duration.between(closedBefore(), ledger.databaseNow()).compareTo(Duration.ofMinutes(3)) > 0) {
+        assertTrue(System.nanoTime() < deadline, "not rolled up within 60 s: closed before " + closedBefore());
+        Thread.sleep(100);
+      }
+    }
+    assertRollUpCountsTheRows();
+    assertTrue(ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.minute_count")) >= 2, "the event's minutes");
+  }
+
   /** A prune takes its rows out of their closed minutes, and the minutes it empties go. */
   @Test
   void aPruneKeepsTheRollUpRight() {
-    for (int i = 0; i < 300; i++) {
-      String received = "now() - interval '" + (i * 20) + " minutes'";
-      insert("evt_" + i, i % 13 == 0 ? "ignored" : "done", received, received + " + interval '1 minute'");
-    }
+    insertSeries(300, "case when i % 13 = 0 then 'ignored' else 'done' end", "now() - i * interval '20 minutes'",
+        "now() - i * interval '20 minutes' + interval '1 minute'");
     rollUp.pass(ledger.sql);
     assertRollUpCountsTheRows();
     PruneReport report = admin.prune(Duration.ofDays(3), true);
@@ -92,6 +109,13 @@ class MinuteRollUpTest {
     ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at, available_at,"
         + " settled_at) values ('stripe', ?, 't', '\\x7b7d', ?, " + receivedAt + ", " + receivedAt + ", " + settledAt + ")",
         id, status);
+  }
+
+  /** Rows 0 to n - 1 in one statement, each column an expression of i. */
+  private void insertSeries(int n, String status, String receivedAt, String settledAt) {
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at, available_at,"
+        + " settled_at) select 'stripe', 'evt_' || i, 't', '\\x7b7d', " + status + ", " + receivedAt + ", " + receivedAt
+        + ", " + settledAt + " from generate_series(0, " + (n - 1) + ") i");
   }
 
   private String rollUpRows() {
