@@ -1,9 +1,9 @@
 package dev.hookledger.runtime.internal.inbox;
 
+import dev.hookledger.runtime.internal.DaemonTimer;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
@@ -41,11 +41,7 @@ public final class RollUpTimer implements AutoCloseable {
     if (timer != null) {
       return;
     }
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
-    });
+    timer = DaemonTimer.start(threadName);
     timer.scheduleWithFixedDelay(this::tick, 1, EVERY.toSeconds(), TimeUnit.SECONDS);
   }
 
