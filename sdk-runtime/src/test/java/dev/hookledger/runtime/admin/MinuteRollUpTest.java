@@ -43,7 +43,7 @@ class MinuteRollUpTest {
     assertChartCountsTheRows();
   }
 
-  /** No runtime ran for two days: the first pass counts them, a day a transaction, and the chart stays exact throughout. */
+  /** No runtime ran for two days: the first pass counts them, ten minutes a transaction, and the chart stays exact throughout. */
   @Test
   void aPassAfterDowntimeCatchesUpAndTheChartCountsTheRowsThroughout() {
     ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '50 hours'");

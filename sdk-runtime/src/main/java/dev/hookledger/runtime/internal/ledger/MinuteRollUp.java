@@ -27,8 +27,11 @@ import org.jooq.Record;
 public final class MinuteRollUp {
   /** "hkru": the first key of the pass's advisory lock, the second being the schema's hash. */
   static final int LOCK_CLASS = 0x686b7275;
-  /** The most minutes one transaction counts: a bounded transaction after a long downtime. */
-  static final Duration STEP = Duration.ofDays(1);
+  /**
+   * The most minutes one transaction counts: after a long downtime the catch-up is many short
+   * transactions, each within the statement timeout at thousands of events a second.
+   */
+  static final Duration STEP = Duration.ofMinutes(10);
 
   private final EventTable events;
   private final String rollUp;
