@@ -46,7 +46,7 @@ class MigrationTest {
         .orElseThrow().get("indexdef");
     assertEquals("CREATE INDEX event_waiting_idx ON hookledger.event USING btree (available_at) WHERE"
         + " (status = ANY (ARRAY['pending'::text, 'processing'::text]))", index);
-    assertEquals(9, LedgerRows.number(db.dataSource(),
+    assertEquals(10, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'hookledger'"));
   }
 
@@ -77,6 +77,7 @@ class MigrationTest {
         .getValues(0, String.class);
     assertEquals(List.of("billing_inbox.attempt", "billing_inbox.backfill", "billing_inbox.entity_version",
         "billing_inbox.event", "billing_inbox.handler_applied", "billing_inbox.minute_count",
+        "billing_inbox.minute_roll_up",
         "billing_inbox.refusal_count",
         "billing_inbox.schema_version", "billing_inbox.status_count"), tables);
   }
@@ -91,6 +92,44 @@ class MigrationTest {
     assertTrue(ddl.contains("CREATE TABLE IF NOT EXISTS \"x\".event ("), ddl);
     // string literals survive the comment removal
     assertTrue(ddl.contains("headers         jsonb       NOT NULL DEFAULT '{}'::jsonb,"), ddl);
+  }
+
+  /**
+   * V13 takes a V12 ledger's roll-up, kept by V10's triggers in every writer's stripe, as the counts
+   * of its closed minutes (summed into one stripe), leaves the open minute to the pass, and stops
+   * the trigger writing the roll-up on the live path.
+   */
+  @Test
+  void aVersion12LedgerKeepsItsMinuteCountsAsClosedMinutesAndTheLivePathStopsWritingThem() {
+    LedgerFixture v12 = new LedgerFixture("ledger_v12", 12);
+    for (int w = 0; w < 3; w++) { // three statements, three backends' stripes for the same minutes
+      v12.sql.execute("insert into ledger_v12.event (provider, event_id, type, body, status, received_at, available_at,"
+          + " settled_at) select 'stripe', 'evt_" + w + "_' || i, 't', '\\x7b7d', 'done',"
+          + " now() - i * interval '7 minutes', now() - i * interval '7 minutes', now() - i * interval '7 minutes'"
+          + " + interval '30 seconds' from generate_series(0, 40) i");
+    }
+    v12.sql.execute("insert into ledger_v12.event (provider, event_id, type, body) values ('stripe', 'evt_open', 't', '\\x7b7d')");
+    assertEquals(12, v12.admin().schemaVersion());
+
+    assertFalse(v12.admin().migrate(), "the ledger was there");
+
+    assertEquals(13, v12.admin().schemaVersion());
+    String closed = "(select closed_before from ledger_v12.minute_roll_up)";
+    List<String> perMinute = v12.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
+        + " select date_trunc('minute', received_at) m, 1 r, 0 s from ledger_v12.event union all"
+        + " select date_trunc('minute', settled_at), 0, 1 from ledger_v12.event where settled_at is not null) v"
+        + " where m < " + closed + " group by m order by m").getValues(0, String.class);
+    assertTrue(perMinute.size() >= 40, "closed minutes: " + perMinute);
+    assertEquals(perMinute, v12.sql.fetch("select minute::text || ' ' || received || ' ' || settled from ledger_v12.minute_count"
+        + " where stripe = 0 order by minute").getValues(0, String.class));
+    assertEquals(perMinute.size(), v12.sql.fetchCount(v12.sql.selectOne().from("ledger_v12.minute_count")),
+        "one row a closed minute, none for the open one");
+    String rollUp = v12.sql.fetch("select minute::text || received || settled || xmin from ledger_v12.minute_count order by 1")
+        .getValues(0, String.class).toString();
+    v12.sql.execute("insert into ledger_v12.event (provider, event_id, type, body) values ('stripe', 'evt_live', 't', '\\x7b7d')");
+    v12.sql.execute("update ledger_v12.event set status = 'done', settled_at = now() where event_id in ('evt_live', 'evt_open')");
+    assertEquals(rollUp, v12.sql.fetch("select minute::text || received || settled || xmin from ledger_v12.minute_count order by 1")
+        .getValues(0, String.class).toString(), "the live path wrote the roll-up");
   }
 
   @Test
@@ -140,7 +179,7 @@ class MigrationTest {
       threads.shutdownNow();
       runtimes.forEach(WebhookRuntime::close);
     }
-    assertEquals(9, LedgerRows.number(db.dataSource(),
+    assertEquals(10, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'shared_ledger'"));
     assertEquals(0, InboxAdmin.builder(db.dataSource()).schema("shared_ledger").build().status().total());
   }

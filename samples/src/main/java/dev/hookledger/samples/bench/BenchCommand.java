@@ -109,7 +109,8 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--history", defaultValue = "0", paramLabel = "N",
       description = "After the phases on the empty ledger, fill it with N settled events (a month of a store's"
           + " traffic, written by the database itself) and run the full-load phase again on it: acked and"
-          + " settled events/s on both ledgers, with their ratio; at most " + HistoryFill.MAX_ROWS
+          + " settled events/s on both ledgers, with their ratio, the operator's reads, then a prune of 70 % of it"
+          + " while one client sends; at most " + HistoryFill.MAX_ROWS
           + " (default: ${DEFAULT-VALUE}, none).")
   long history;
 
@@ -270,6 +271,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
         LoadPlan.Spec historySpec = new LoadPlan.Spec(deliveries, duplicates, seed + 5, entities);
         LoadPlan onHistory = history == 0 ? null : LoadPlan.of(historySpec, clock);
+        PrunePhase.Result pruned = null;
         if (onHistory != null) {
           HistoryFill fill = new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA);
           fill.fill(history, out);
@@ -291,6 +293,12 @@ public final class BenchCommand implements Callable<Integer> {
             line("settled hist/empty", String.format("%.2f", historyRate / emptyRate));
           }
           allSettled = historySettled == null ? null : allSettled; // the effects are checked only when all settled
+          pruned = new PrunePhase(out).run(app, load, new LoadPlan.Spec(singles, duplicates, seed + 30, entities),
+              maxSeconds, clock);
+          historyRuns.addAll(pruned.runs());
+          // the deadline runs from the prune's end: it takes minutes, and one client's events settle as sent
+          long pruneEnd = System.nanoTime();
+          allSettled = awaitProcessed(app.admin(), pruneEnd, deadlineAfter(pruneEnd)) == null ? null : allSettled;
         }
 
         if (settledAfter != null) {
@@ -318,6 +326,7 @@ public final class BenchCommand implements Callable<Integer> {
             warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single));
         if (onHistory != null) {
           plans.add(onHistory);
+          plans.addAll(pruned.plans());
         }
         if (backfilled != null) {
           plans.addAll(backfilled.plans());

@@ -25,7 +25,9 @@ import org.jooq.impl.SQLDataType;
 /**
  * Reads {@link Throughput}: the last hour's rows of the per-minute roll-up ({@code minute_count},
  * schema V10), a range of its primary key, so that the cost is the window's minutes whatever the
- * traffic and the history. Where the ledger has no roll-up (on Citus), two grouped selects over the
+ * traffic and the history. From V13 the roll-up holds the minutes its pass has closed (all but the
+ * last one to three, while a runtime runs): the minutes after them are read as below, from index
+ * ranges as small as those minutes' traffic. Where the ledger has no roll-up (on Citus), two grouped selects over the
  * last hour's received and settled rows, each a range of an index ({@code received_at};
  * {@code settled_at} of settled rows, and the small set of dead ones), whose cost follows the last
  * hour's traffic.
@@ -44,6 +46,8 @@ final class ThroughputReader {
   private final Clock clock;
   /** Set once the roll-up is seen; asked again while it is not (a ledger migrated after this reader was made). */
   private volatile boolean rollUp;
+  /** Set once the roll-up is seen kept by its pass (V13), as {@link #rollUp}. */
+  private volatile boolean rollUpPass;
 
   ThroughputReader(DSLContext db, EventTable events, Clock clock) {
     this.db = db;
@@ -56,11 +60,20 @@ final class ThroughputReader {
     Instant first = last.minus(Duration.ofMinutes(MINUTES - 1));
     Instant end = last.plus(Duration.ofMinutes(1));
     Map<Instant, long[]> counts = new HashMap<>();
+    // the minutes from `open` on are counted from the event table's indexes
+    Instant open = first;
     if (rollUp || (rollUp = MinuteCountTable.kept(db, events))) {
-      countRolledUp(first, end, counts);
-    } else {
-      count(RECEIVED_AT, noCondition(), first, end, counts, 0);
-      count(SETTLED_AT, FINISHED, first, end, counts, 1);
+      open = rollUpPass || (rollUpPass = MinuteCountTable.rolledUp(db, events))
+          ? MinuteCountTable.closedBefore(db, events) : end;
+      if (open.isAfter(first)) {
+        countRolledUp(first, open.isBefore(end) ? open : end, counts);
+      } else {
+        open = first; // the pass is more than the window behind (no runtime ran for an hour)
+      }
+    }
+    if (open.isBefore(end)) {
+      count(RECEIVED_AT, noCondition(), open, end, counts, 0);
+      count(SETTLED_AT, FINISHED, open, end, counts, 1);
     }
     List<Throughput.Minute> minutes = new ArrayList<>(MINUTES);
     for (Instant m = first; m.isBefore(end); m = m.plus(Duration.ofMinutes(1))) {
@@ -87,6 +100,6 @@ final class ThroughputReader {
         .where(rows, column.ge(from), column.lt(to))
         .groupBy(minute)
         .fetch()
-        .forEach(r -> counts.computeIfAbsent(r.value1(), k -> new long[2])[slot] = r.value2());
+        .forEach(r -> counts.computeIfAbsent(r.value1(), k -> new long[2])[slot] += r.value2());
   }
 }

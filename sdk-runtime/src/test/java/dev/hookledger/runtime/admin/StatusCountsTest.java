@@ -159,14 +159,17 @@ class StatusCountsTest {
     List<String> rows = ledger.sql.fetch("select provider || ' ' || status || ' ' || count(*) || ' ' || sum(duplicates)"
         + " from " + ledger.schema + ".event group by provider, status").getValues(0, String.class).stream().sorted().toList();
     assertEquals(rows, counted);
-    // the chart's roll-up (V10) is a count of the same rows, per minute
+    // the chart's roll-up (V10) is a count of the same rows, per minute: from V13 of the minutes its
+    // pass has closed (MinuteRollUpTest), rows written into them later counted by the trigger
+    String closed = "(select closed_before from " + ledger.schema + ".minute_roll_up)";
     List<String> rolledUp = ledger.sql.fetch("select minute || ' ' || sum(received) || ' ' || sum(settled) from "
-        + ledger.schema + ".minute_count group by minute").getValues(0, String.class).stream().sorted().toList();
+        + ledger.schema + ".minute_count group by minute having sum(received) <> 0 or sum(settled) <> 0")
+        .getValues(0, String.class).stream().sorted().toList();
     List<String> perMinute = ledger.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
         + " select date_trunc('minute', received_at) m, 1 r, 0 s from " + ledger.schema + ".event union all"
         + " select date_trunc('minute', settled_at), 0, 1 from " + ledger.schema + ".event"
-        + " where settled_at is not null and status not in ('pending', 'processing')) v group by m")
-        .getValues(0, String.class).stream().sorted().toList();
+        + " where settled_at is not null and status not in ('pending', 'processing')) v where m < " + closed
+        + " group by m").getValues(0, String.class).stream().sorted().toList();
     assertEquals(perMinute, rolledUp);
   }
 }

@@ -16,6 +16,7 @@ import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
+import dev.hookledger.runtime.internal.inbox.RollUpTimer;
 import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
@@ -32,6 +33,7 @@ import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
@@ -108,6 +110,7 @@ public final class Assembly implements Door {
   private final HeaderCheck headerCheck;
   private final RefusalLog refusals;
   private final RefusalFlusher refusalFlusher;
+  private final RollUpTimer rollUp;
   private final BodyBudget bodyBudget;
   private final ReadDeadline bodyReadDeadline;
   private final HandlerDeadline deadline;
@@ -159,6 +162,7 @@ public final class Assembly implements Door {
     // the CLI runs in another process: it reads this node's counts from the ledger, written every 2 s
     this.refusalFlusher = new RefusalFlusher(refusals, dsl, new RefusalCountRows(s.schema()), owner, providers.ids(), s.clock(),
         name + "-refusals");
+    this.rollUp = new RollUpTimer(new MinuteRollUp(events), dsl, s.schema(), name + "-rollup");
     this.bodyBudget = BodyBudget.of(s.receive().maxInFlightBodyBytes());
     this.bodyReadDeadline = ReadDeadline.of(s.receive().bodyReadTimeout());
   }
@@ -258,6 +262,7 @@ public final class Assembly implements Door {
     }
     writer.start();
     refusalFlusher.start();
+    rollUp.start();
     PoolSettings.logInBackground(dataSource, name);
     return pool == null ? 0 : inbox.workers();
   }
@@ -290,6 +295,7 @@ public final class Assembly implements Door {
     }
     notifier.close();
     deadline.close();
+    rollUp.close();
     refusalFlusher.close(); // its last counts, while a pool built here is still open
     if (ownedPool != null) {
       ownedPool.close();

@@ -41,7 +41,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V9__statement_counts"),
       load("V10__minute_counts"),
       load("V11__delivery_id_hash"),
-      load("V12__backfill_cursor_index"));
+      load("V12__backfill_cursor_index"),
+      load("V13__minute_roll_up"));
 
 
   /** The newest version this build knows. */

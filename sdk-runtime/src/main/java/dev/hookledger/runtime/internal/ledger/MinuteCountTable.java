@@ -4,6 +4,7 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 
 import java.time.Instant;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Table;
@@ -14,7 +15,8 @@ import org.jooq.impl.SQLDataType;
  * The {@code minute_count} table of {@code V10__minute_counts.sql}: events received (by
  * {@code received_at}) and finished (by {@code settled_at}: done, ignored, stale, dead) per minute,
  * kept by the event table's statement triggers, in stripes (one per backend, modulo 64) that a
- * reader adds up. Not made on a database with the {@code citus} extension, where V2's row triggers
+ * reader adds up; from version 13 the minutes before {@link #closedBefore} only, counted by
+ * {@link MinuteRollUp} and corrected by the trigger for rows written into them later. Not made on a database with the {@code citus} extension, where V2's row triggers
  * keep the counts and nothing keeps this table.
  */
 public final class MinuteCountTable {
@@ -29,8 +31,26 @@ public final class MinuteCountTable {
     return DSL.table(name(events.schema(), "minute_count"));
   }
 
+  /**
+   * Where the roll-up pass has counted to ({@code minute_roll_up.closed_before}): the table holds
+   * the minutes before it. Only on a ledger that {@link #rolledUp} says has the pass.
+   */
+  public static Instant closedBefore(DSLContext db, EventTable events) {
+    return db.fetchSingle("select closed_before from \"" + events.schema() + "\".minute_roll_up").get(0, Instant.class);
+  }
+
+  /**
+   * Whether the table of the ledger in {@code events}' schema is kept by the roll-up pass
+   * ({@link MinuteRollUp}, version 13 or later, not on Citus) rather than by the triggers alone
+   * (versions 10 to 12, every minute).
+   */
+  public static boolean rolledUp(DSLContext db, EventTable events) {
+    return db.fetchSingle("select to_regclass(?) is not null",
+        '"' + events.schema() + "\".minute_roll_up").get(0, Boolean.class);
+  }
+
   /** Whether the ledger in {@code events}' schema keeps the table (version 10 or later, not on Citus). */
-  public static boolean kept(org.jooq.DSLContext db, EventTable events) {
+  public static boolean kept(DSLContext db, EventTable events) {
     return db.fetchSingle("select to_regclass(?) is not null",
         '"' + events.schema() + "\".minute_count").get(0, Boolean.class);
   }

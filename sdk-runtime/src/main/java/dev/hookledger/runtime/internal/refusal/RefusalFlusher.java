@@ -1,6 +1,7 @@
 package dev.hookledger.runtime.internal.refusal;
 
 import dev.hookledger.runtime.RefusedDeliveries;
+import dev.hookledger.runtime.internal.DaemonTimer;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
@@ -12,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
@@ -72,11 +72,7 @@ public final class RefusalFlusher implements AutoCloseable {
     if (timer != null) {
       return;
     }
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
-    });
+    timer = DaemonTimer.start(threadName);
     timer.scheduleWithFixedDelay(this::tick, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
 

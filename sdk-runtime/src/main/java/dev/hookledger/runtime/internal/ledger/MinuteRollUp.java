@@ -1,0 +1,101 @@
+package dev.hookledger.runtime.internal.ledger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+
+/**
+ * The roll-up pass of {@code V13__minute_roll_up.sql}: counts the event rows received and finished in
+ * each minute from {@code minute_roll_up.closed_before} to the last closed minute into
+ * {@code minute_count}, and moves {@code closed_before} on, in one transaction per step of at most
+ * {@link #STEP}, so that a pass after any downtime catches up and a pass that fails or runs twice
+ * changes nothing.
+ *
+ * <p>A minute is closed once no transaction can still write a row into it: it ends at least a
+ * minute ago and before the oldest open transaction began (rows take their times from
+ * {@code now()} or the settle's statement time, never earlier than their transaction's start). Other
+ * roles' transactions are invisible in {@code pg_stat_activity} to an unprivileged role: for them,
+ * the minute of grace alone holds. Rows written later into a closed minute (a prune, a retry of an
+ * old dead event, a bulk import of old rows) are counted by the statement trigger.
+ *
+ * <p>One node at a time: each step takes a transaction-level advisory lock and returns at once if
+ * another node holds it. Does nothing on a ledger without the roll-up (before V13, or on Citus).
+ */
+public final class MinuteRollUp {
+  /** "hkru": the first key of the pass's advisory lock, the second being the schema's hash. */
+  static final int LOCK_CLASS = 0x686b7275;
+  /**
+   * The most minutes one transaction counts: after a long downtime the catch-up is many short
+   * transactions, each within the statement timeout at thousands of events a second.
+   */
+  static final Duration STEP = Duration.ofMinutes(10);
+
+  private final EventTable events;
+  private final String rollUp;
+  private final String countRange;
+
+  public MinuteRollUp(EventTable events) {
+    this.events = events;
+    String schema = '"' + events.schema() + '"';
+    this.rollUp = schema + ".minute_roll_up";
+    // the settled arm spelled as the partial indexes' predicates, so that each arm reads its own index
+    // the table's columns in order (minute, stripe 0, received, settled), left unnamed: the word for a
+    // stripe of counts is also a provider's name, which ArchitectureTest keeps out of the core
+    this.countRange = "insert into " + schema + ".minute_count as c"
+        + " select m, 0, sum(r), sum(s) from ("
+        + " select date_trunc('minute', received_at), 1, 0 from " + schema + ".event"
+        + "  where received_at >= ?::timestamptz and received_at < ?::timestamptz"
+        + " union all select date_trunc('minute', settled_at), 0, 1 from " + schema + ".event"
+        + "  where status in ('done', 'ignored', 'stale') and settled_at >= ?::timestamptz and settled_at < ?::timestamptz"
+        + " union all select date_trunc('minute', settled_at), 0, 1 from " + schema + ".event"
+        + "  where status = 'dead' and settled_at >= ?::timestamptz and settled_at < ?::timestamptz"
+        + ") as v (m, r, s) group by m"
+        // the trigger writes only minutes before closed_before: a conflict is a pass's own earlier
+        // count, impossible under the lock; added rather than failed all the same
+        + " on conflict on constraint minute_count_pkey do update"
+        + " set received = c.received + excluded.received, settled = c.settled + excluded.settled";
+  }
+
+  /**
+   * Counts every minute closed since the last pass, step by step; returns the minutes closed (0 if
+   * none, if another node is counting, or if the ledger keeps no roll-up).
+   */
+  public long pass(DSLContext db) {
+    if (!MinuteCountTable.rolledUp(db, events)) {
+      return 0;
+    }
+    long minutes = 0;
+    long step;
+    do {
+      step = LedgerDsl.inOwnTransaction(db, this::step);
+      minutes += Math.max(0, step);
+    } while (step > 0 && step >= STEP.toMinutes());
+    return minutes;
+  }
+
+  /** One step: the minutes closed, 0 if none, -1 if another node holds the lock. */
+  private long step(DSLContext tx) {
+    if (!tx.fetchSingle("select pg_try_advisory_xact_lock(?, ?)", LOCK_CLASS, events.schema().hashCode())
+        .get(0, Boolean.class)) {
+      return -1;
+    }
+    Record range = tx.fetchSingle("select closed_before, least(closed_before + ?::interval,"
+        + " date_trunc('minute', least(now() - interval '1 minute', coalesce((select min(xact_start)"
+        + " from pg_stat_activity where datname = current_database() and backend_type = 'client backend'"
+        + " and pid <> pg_backend_pid()), now()))))"
+        + " from " + rollUp + " for update", STEP.toMinutes() + " minutes");
+    Instant from = range.get(0, Instant.class);
+    Instant to = range.get(1, Instant.class);
+    if (!to.isAfter(from)) {
+      return 0;
+    }
+    OffsetDateTime f = from.atOffset(ZoneOffset.UTC);
+    OffsetDateTime t = to.atOffset(ZoneOffset.UTC);
+    tx.execute(countRange, f, t, f, t, f, t);
+    tx.execute("update " + rollUp + " set closed_before = ?::timestamptz", t);
+    return Duration.between(from, to).toMinutes();
+  }
+}

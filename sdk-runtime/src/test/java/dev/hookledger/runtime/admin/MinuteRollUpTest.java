@@ -1,0 +1,162 @@
+package dev.hookledger.runtime.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hookledger.Secrets;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart's per-minute roll-up from V13: closed minutes counted by a periodic pass, the open ones
+ * read from the event table, and the statement trigger writing a minute only when a row lands in a
+ * closed one. Every figure is checked against a count of the event rows themselves.
+ */
+class MinuteRollUpTest {
+  private final LedgerFixture ledger = new LedgerFixture();
+  private final MinuteRollUp rollUp = new MinuteRollUp(new EventTable("hookledger"));
+  /** On the system clock, as the database's: the chart's window and the prune's cutoff are now. */
+  private final InboxAdmin admin = InboxAdmin.builder(ledger.database.dataSource())
+      .readTimeout(Duration.ofSeconds(30)).build();
+
+  /** A receive, a claim and a settle, the live path's statements, leave the roll-up untouched. */
+  @Test
+  void theLivePathWritesNoMinuteCount() {
+    // an event received in a closed minute: its row is counted into the roll-up as it is written
+    insert("evt_old", "pending", "now() - interval '10 minutes'", "null");
+    String before = rollUpRows();
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body) values ('stripe', 'evt_new', 't', '\\x7b7d')");
+    for (String id : List.of("evt_old", "evt_new")) {
+      ledger.sql.execute("update hookledger.event set status = 'processing', lease_owner = 'n', attempts = 1 where event_id = ?", id);
+      ledger.sql.execute("update hookledger.event set status = 'done', settled_at = statement_timestamp(),"
+          + " lease_owner = null where event_id = ?", id);
+    }
+    assertEquals(before, rollUpRows(), "the roll-up's rows, versions included");
+    assertChartCountsTheRows();
+  }
+
+  /** No runtime ran for two days: the first pass counts them, ten minutes a transaction, and the chart stays exact throughout. */
+  @Test
+  void aPassAfterDowntimeCatchesUpAndTheChartCountsTheRowsThroughout() {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '50 hours'");
+    insertSeries(120, "case when i % 7 = 0 then 'pending' when i % 11 = 0 then 'dead' else 'done' end",
+        "now() - i * interval '25 minutes'",
+        "case when i % 7 <> 0 then now() - i * interval '25 minutes' + (i % 3) * interval '1 minute' end");
+    assertChartCountsTheRows(); // the window read from the event table: nothing rolled up since
+    long minutes = rollUp.pass(ledger.sql);
+    assertTrue(minutes >= 50 * 60 - 2 && minutes <= 50 * 60, "minutes closed: " + minutes);
+    Instant closed = closedBefore();
+    assertTrue(Duration.between(closed, ledger.databaseNow()).compareTo(Duration.ofMinutes(3)) < 0, "closed before " + closed);
+    assertRollUpCountsTheRows();
+    assertChartCountsTheRows();
+    assertEquals(0, rollUp.pass(ledger.sql), "a second pass at once has nothing to close");
+    assertRollUpCountsTheRows();
+  }
+
+  /** A started runtime runs the pass on its own: the roll-up closed two hours ago is caught up within seconds. */
+  @Test
+  void aStartedRuntimeRollsUpTheMinutesClosedSinceTheLastPass() throws InterruptedException {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '2 hours'");
+    insert("evt_1", "done", "now() - interval '90 minutes'", "now() - interval '89 minutes'");
+    try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(ledger.database.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of("s")).workers(0).build()) {
+      runtime.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (Duration.between(closedBefore(), ledger.databaseNow()).compareTo(Duration.ofMinutes(3)) > 0) {
+        assertTrue(System.nanoTime() < deadline, "not rolled up within 60 s: closed before " + closedBefore());
+        Thread.sleep(100);
+      }
+    }
+    assertRollUpCountsTheRows();
+    assertTrue(ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.minute_count")) >= 2, "the event's minutes");
+  }
+
+  /** A prune takes its rows out of their closed minutes, and the minutes it empties go. */
+  @Test
+  void aPruneKeepsTheRollUpRight() {
+    insertSeries(300, "case when i % 13 = 0 then 'ignored' else 'done' end", "now() - i * interval '20 minutes'",
+        "now() - i * interval '20 minutes' + interval '1 minute'");
+    rollUp.pass(ledger.sql);
+    assertRollUpCountsTheRows();
+    PruneReport report = admin.prune(Duration.ofDays(3), true);
+    assertTrue(report.deleted() > 50, "pruned " + report.deleted());
+    assertRollUpCountsTheRows();
+    assertEquals(0, ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.minute_count")
+        .where("received = 0 and settled = 0")), "rows of emptied minutes");
+    assertChartCountsTheRows();
+  }
+
+  /** An operator retries an old dead event: its settled minute, closed, loses it; its settle later counts it in the open minute. */
+  @Test
+  void aRetryOfAnOldDeadEventTakesItOutOfItsClosedMinute() {
+    insert("evt_dead", "dead", "now() - interval '30 minutes'", "now() - interval '20 minutes'");
+    insert("evt_done", "done", "now() - interval '30 minutes'", "now() - interval '20 minutes'");
+    rollUp.pass(ledger.sql);
+    ledger.sql.execute("update hookledger.event set status = 'pending', settled_at = null, attempts = 0 where event_id = 'evt_dead'");
+    assertRollUpCountsTheRows();
+    assertChartCountsTheRows();
+  }
+
+  private void insert(String id, String status, String receivedAt, String settledAt) {
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at, available_at,"
+        + " settled_at) values ('stripe', ?, 't', '\\x7b7d', ?, " + receivedAt + ", " + receivedAt + ", " + settledAt + ")",
+        id, status);
+  }
+
+  /** Rows 0 to n - 1 in one statement, each column an expression of i. */
+  private void insertSeries(int n, String status, String receivedAt, String settledAt) {
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at, available_at,"
+        + " settled_at) select 'stripe', 'evt_' || i, 't', '\\x7b7d', " + status + ", " + receivedAt + ", " + receivedAt
+        + ", " + settledAt + " from generate_series(0, " + (n - 1) + ") i");
+  }
+
+  private String rollUpRows() {
+    return ledger.sql.fetch("select minute || '/' || stripe || '/' || received || '/' || settled || '/' || xmin"
+        + " from hookledger.minute_count order by minute, stripe").getValues(0, String.class).toString();
+  }
+
+  private Instant closedBefore() {
+    return ledger.sql.fetchSingle("select closed_before from hookledger.minute_roll_up").get(0, Instant.class);
+  }
+
+  /** The roll-up holds exactly the minutes before closed_before, each a count of the rows. */
+  private void assertRollUpCountsTheRows() {
+    Instant closed = closedBefore();
+    assertEquals(perMinute("m < ?::timestamptz", closed).toString(),
+        ledger.sql.fetch("select minute, received, settled from hookledger.minute_count where received <> 0 or settled <> 0"
+            + " order by minute").stream()
+            .map(r -> r.get(0, Instant.class) + "=" + r.get(1, Long.class) + "/" + r.get(2, Long.class)).toList().toString());
+    assertEquals(0, ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.minute_count")
+        .where("minute >= ?::timestamptz or stripe <> 0", closed)), "rows past closed_before or in other stripes");
+  }
+
+  /** The chart's 60 minutes equal a count of the rows received and finished in each. */
+  private void assertChartCountsTheRows() {
+    Throughput t = admin.throughput();
+    Instant from = t.minutes().get(0).start();
+    Instant to = t.minutes().get(t.minutes().size() - 1).start().plusSeconds(60);
+    List<String> expected = perMinute("m >= ?::timestamptz and m < ?::timestamptz", from, to);
+    List<String> charted = t.minutes().stream().filter(m -> m.received() != 0 || m.settled() != 0)
+        .map(m -> m.start() + "=" + m.received() + "/" + m.settled()).toList();
+    assertEquals(expected, charted);
+  }
+
+  private List<String> perMinute(String where, Object... bounds) {
+    Map<Instant, String> rows = new TreeMap<>();
+    ledger.sql.fetch("select m, sum(r), sum(s) from ("
+        + " select date_trunc('minute', received_at) m, 1 r, 0 s from hookledger.event union all"
+        + " select date_trunc('minute', settled_at), 0, 1 from hookledger.event"
+        + " where settled_at is not null and status not in ('pending', 'processing')) v (m, r, s)"
+        + " where " + where + " group by m", bounds)
+        .forEach(r -> rows.put(r.get(0, Instant.class), r.get(1, Long.class) + "/" + r.get(2, Long.class)));
+    return rows.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList();
+  }
+}
