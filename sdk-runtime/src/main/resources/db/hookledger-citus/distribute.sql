@@ -28,6 +28,8 @@ BEGIN
     -- they are dropped for the copy of the rows into the shards, which would count each row again,
     -- and made again on the distributed table, on every shard (the counts kept so far are kept). The
     -- triggers' drop holds writers to the table until this transaction commits: no change is missed.
+    -- A later version that puts other triggers or a roll-up on the event table on plain PostgreSQL
+    -- (and none on Citus, as V9 and V10) adds their drop here, for a ledger made before the extension.
     DROP TRIGGER IF EXISTS event_status_count_rows_inserted ON hookledger.event;
     DROP TRIGGER IF EXISTS event_status_count_rows_updated ON hookledger.event;
     DROP TRIGGER IF EXISTS event_status_count_rows_deleted ON hookledger.event;
