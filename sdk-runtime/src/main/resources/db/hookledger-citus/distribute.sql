@@ -21,7 +21,37 @@ BEGIN
     PERFORM create_reference_table('hookledger.status_count');
   END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.event'::regclass) THEN
+    -- A ledger made before the extension was installed has V9's statement triggers, whose transition
+    -- tables Citus cannot pass to a shard ("could not find named tuplestore"), and V10's roll-up,
+    -- which a trigger on a shard could not keep on several nodes: both go, and the chart reads the
+    -- event table's indexes, as on a ledger made on Citus. V2's row triggers count there instead;
+    -- they are dropped for the copy of the rows into the shards, which would count each row again,
+    -- and made again on the distributed table, on every shard (the counts kept so far are kept). The
+    -- triggers' drop holds writers to the table until this transaction commits: no change is missed.
+    -- A later version that puts other triggers or a roll-up on the event table on plain PostgreSQL
+    -- (and none on Citus, as V9 and V10) adds their drop here, for a ledger made before the extension.
+    DROP TRIGGER IF EXISTS event_status_count_rows_inserted ON hookledger.event;
+    DROP TRIGGER IF EXISTS event_status_count_rows_updated ON hookledger.event;
+    DROP TRIGGER IF EXISTS event_status_count_rows_deleted ON hookledger.event;
+    DROP TRIGGER IF EXISTS event_minute_count_truncate ON hookledger.event;
+    DROP TABLE IF EXISTS hookledger.minute_count;
+    DROP TRIGGER IF EXISTS event_status_count_insert ON hookledger.event;
+    DROP TRIGGER IF EXISTS event_status_count_update ON hookledger.event;
+    DROP TRIGGER IF EXISTS event_status_count_delete ON hookledger.event;
     PERFORM create_distributed_table('hookledger.event', 'scope');
+    -- V2's row triggers, as V2 made them
+    CREATE TRIGGER event_status_count_insert AFTER INSERT ON hookledger.event
+      FOR EACH ROW WHEN (NEW.status NOT IN ('pending', 'processing'))
+      EXECUTE FUNCTION hookledger.count_event_status();
+    CREATE TRIGGER event_status_count_update AFTER UPDATE OF provider, status, duplicates ON hookledger.event
+      FOR EACH ROW
+      WHEN ((OLD.provider IS DISTINCT FROM NEW.provider OR OLD.status IS DISTINCT FROM NEW.status
+             OR OLD.duplicates IS DISTINCT FROM NEW.duplicates)
+            AND (OLD.status NOT IN ('pending', 'processing') OR NEW.status NOT IN ('pending', 'processing')))
+      EXECUTE FUNCTION hookledger.count_event_status();
+    CREATE TRIGGER event_status_count_delete AFTER DELETE ON hookledger.event
+      FOR EACH ROW WHEN (OLD.status NOT IN ('pending', 'processing'))
+      EXECUTE FUNCTION hookledger.count_event_status();
   END IF;
   -- an event's attempts are written in the transaction that reschedules, buries or settles it
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.attempt'::regclass) THEN

@@ -3,8 +3,10 @@ package dev.hookledger.runtime.admin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
+import dev.hookledger.runtime.testing.TestDatabase;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,6 +77,7 @@ class StatusCountsTest {
    */
   @Test
   void aHundredThousandSettledRowsWrittenInOneStatementAreCountedInLinearTime() {
+    assumeFalse(TestDatabase.citus(), "V2's row triggers count on Citus: quadratic in one statement (README)");
     int rows = 100_000;
     long start = System.nanoTime();
     ledger.sql.transaction(cfg -> {
@@ -93,6 +96,7 @@ class StatusCountsTest {
 
   @Test
   void aVersion8LedgerTakesTheStatementAndMinuteCountsWithItsCountsIntact() {
+    assumeFalse(TestDatabase.citus(), "no statement counts on Citus: CitusLedgerTest takes a V8 ledger there");
     LedgerFixture v8 = new LedgerFixture("ledger_v8", 8);
     v8.row("stripe", "evt_1").status("done").duplicates(2).insert();
     v8.row("stripe", "evt_2").status("ignored").insert();
@@ -125,13 +129,15 @@ class StatusCountsTest {
             String id = "evt_" + writer + "_" + i;
             String settled = i % 3 == 0 ? "ignored" : "done";
             ledger.row(writer % 2 == 0 ? "stripe" : "github", id).insert();
+            // by the scope too, as the runtime writes a row: one shard's on Citus, not a statement on all of them
             ledger.sql.transaction(cfg -> {
-              cfg.dsl().execute("update hookledger.event set status = 'processing' where event_id = ?", id);
-              cfg.dsl().execute("update hookledger.event set status = ?, settled_at = now() where event_id = ?",
-                  settled, id);
+              cfg.dsl().execute("update hookledger.event set status = 'processing' where scope = '' and event_id = ?", id);
+              cfg.dsl().execute("update hookledger.event set status = ?, settled_at = now()"
+                  + " where scope = '' and event_id = ?", settled, id);
             });
             if (i % 5 == 0) {
-              ledger.sql.execute("update hookledger.event set duplicates = duplicates + 1 where event_id = ?", id);
+              ledger.sql.execute("update hookledger.event set duplicates = duplicates + 1 where scope = '' and event_id = ?",
+                  id);
             }
           }
           return null;
@@ -159,6 +165,9 @@ class StatusCountsTest {
     List<String> rows = ledger.sql.fetch("select provider || ' ' || status || ' ' || count(*) || ' ' || sum(duplicates)"
         + " from " + ledger.schema + ".event group by provider, status").getValues(0, String.class).stream().sorted().toList();
     assertEquals(rows, counted);
+    if (TestDatabase.citus()) {
+      return; // V10 and V13 make no roll-up on Citus
+    }
     // the chart's roll-up (V10) is a count of the same rows, per minute: from V13 of the minutes its
     // pass has closed (MinuteRollUpTest), rows written into them later counted by the trigger
     String closed = "(select closed_before from " + ledger.schema + ".minute_roll_up)";

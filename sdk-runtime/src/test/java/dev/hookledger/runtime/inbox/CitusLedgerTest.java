@@ -4,6 +4,7 @@ import static dev.hookledger.runtime.inbox.InboxFixture.SIGNER;
 import static dev.hookledger.runtime.inbox.InboxFixture.event;
 import static dev.hookledger.runtime.inbox.InboxFixture.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.runtime.Receipt;
@@ -13,7 +14,10 @@ import dev.hookledger.runtime.admin.BackfillPlan;
 import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.BackfillStatus;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.LedgerFixture;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
@@ -69,6 +73,90 @@ class CitusLedgerTest {
     assertEquals(1, number(db, "select count(*) from pg_indexes where schemaname = 'hookledger'"
         + " and indexname = 'event_received_idx'"));
     assertEquals(5, number(db, "select count(*) from hookledger.event where status = 'done'"));
+  }
+
+  @Test
+  void aLedgerDistributedAtVersion8TakesVersions9To12InPlaceWithItsIndexesOnEveryShardAndItsEventsAndCountsKept() {
+    // as migrate() left a ledger on Citus at version 8: its scripts, then the distribution script
+    TestDatabase.Database db = new LedgerFixture("hookledger", 8).database;
+    LedgerDsl.on(db.dataSource()).transaction(cfg -> cfg.dsl().execute(CitusLedger.sql("hookledger")));
+    assertEquals(PLACEMENT, placement(db));
+    writeHistory(db);
+
+    // V9 and V10 keep V2's row triggers and make no roll-up there; V11 and V12 build their indexes
+    // CONCURRENTLY on the distributed events, which Citus builds on each shard
+    assertFalse(SchemaMigrator.migrate(LedgerDsl.on(db.dataSource()), "hookledger"), "the ledger was there");
+
+    assertEquals(number(db, "select count(*) from pg_dist_shard where logicalrelid = 'hookledger.event'::regclass"),
+        number(db, "select count(*) from run_command_on_shards('hookledger.event', $cmd$"
+            + " select count(*) filter (where c.relname like 'event_delivery_id_hash_idx%%' and i.indisvalid)"
+            + " || ' ' || count(*) filter (where c.relname like 'event_backfill_cursor_idx%%' and i.indisvalid)"
+            + " || ' ' || count(*) filter (where c.relname like 'event_delivery_id_idx%%')"
+            + " from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = '%s'::regclass"
+            + " $cmd$) where success and result = '1 1 0'"), "V11's and V12's indexes valid on every shard, V3's btree gone");
+    assertDistributedWithItsHistoryAndProcessing(db);
+  }
+
+  @Test
+  void aLedgerMadeBeforeTheExtensionWasInstalledIsDistributedByMigrateWithItsEventsAndCountsKept() {
+    // made and used on PostgreSQL without Citus: V9's statement triggers, V10's roll-up
+    TestDatabase.Database db = TestDatabase.createWithoutCitus();
+    SchemaMigrator.migrate(LedgerDsl.on(db.dataSource()), "hookledger");
+    writeHistory(db);
+    TestDatabase.addCitus(db);
+
+    // before: "executor could not find named tuplestore new_rows" as the rows were copied into the
+    // shards (and before V9, each copied row counted a second time)
+    assertFalse(SchemaMigrator.migrate(LedgerDsl.on(db.dataSource()), "hookledger"), "the ledger was there");
+
+    assertDistributedWithItsHistoryAndProcessing(db);
+  }
+
+  /** Ten settled events of five scopes, a pending one and one whose first attempt failed, as a V8 ledger takes them. */
+  private static void writeHistory(TestDatabase.Database db) {
+    db.execute("create table effect_count (event_id text primary key, n int not null, processed_by text not null)");
+    db.execute("insert into hookledger.event (provider, scope, event_id, type, body, status, settled_at, duplicates,"
+        + " attempts, last_error) select 'testhook', 'acct_' || (i % 5), 'evt_' || i, 'job.count', '\\x7b7d',"
+        + " case when i = 11 or i = 12 then 'pending' when i % 3 = 0 then 'ignored' else 'done' end,"
+        + " case when i < 11 then now() end, i % 2, case when i = 12 then 1 else 0 end,"
+        + " case when i = 12 then 'failed before the upgrade' end from generate_series(1, 12) i");
+  }
+
+  /**
+   * The ledger distributed as migrate() places it on Citus, counted by V2's row triggers on each shard
+   * (no roll-up), its history intact: the waiting events and a new one processed once each, the
+   * status counts a count of the rows before and after.
+   */
+  private static void assertDistributedWithItsHistoryAndProcessing(TestDatabase.Database db) {
+    assertEquals(LedgerMigration.latest(), SchemaMigrator.version(LedgerDsl.on(db.dataSource()), "hookledger"));
+    assertEquals(PLACEMENT, placement(db));
+    assertEquals(List.of("event_status_count_delete", "event_status_count_insert", "event_status_count_truncate",
+        "event_status_count_update"), LedgerDsl.on(db.dataSource()).fetch("select tgname from pg_trigger where tgrelid ="
+        + " 'hookledger.event'::regclass and not tgisinternal order by tgname").getValues(0, String.class));
+    assertEquals(0, number(db, "select count(*) from pg_class where oid = to_regclass('hookledger.minute_count')"));
+    assertEquals(12, number(db, "select count(*) from hookledger.event"));
+    assertCountsMatchTheRows(db);
+
+    try (WebhookRuntime node = InboxFixture.node(db.jdbcUrl(), new CountingHandler("B", null)).build()) {
+      node.start();
+      receive(node, "acct_e", "evt_new", "{}");
+      for (String id : List.of("evt_11", "evt_12", "evt_new")) {
+        InboxFixture.awaitStatus(db, id, "done");
+      }
+    }
+    assertEquals(2, event(db, "evt_12").get("attempts"));
+    assertEquals(3, number(db, "select count(*) from effect_count where n = 1 and processed_by = 'B'"));
+    assertCountsMatchTheRows(db);
+  }
+
+  private static void assertCountsMatchTheRows(TestDatabase.Database db) {
+    List<String> counted = InboxAdmin.builder(db.dataSource()).build().status().counts().stream()
+        .map(c -> c.provider() + " " + c.status().name().toLowerCase() + " " + c.events() + " " + c.duplicates())
+        .sorted().toList();
+    List<String> rows = LedgerDsl.on(db.dataSource()).fetch("select provider || ' ' || status || ' ' || count(*)"
+        + " || ' ' || sum(duplicates) from hookledger.event group by provider, status")
+        .getValues(0, String.class).stream().sorted().toList();
+    assertEquals(rows, counted);
   }
 
   /** The ledger's tables as Citus places them: table, method (h: hash, n: reference), distribution column, co-located with the events. */

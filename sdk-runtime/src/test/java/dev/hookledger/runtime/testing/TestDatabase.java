@@ -37,6 +37,15 @@ public final class TestDatabase {
 
   /** A fresh, empty database on the shared test server. */
   public static Database create() {
+    Database db = createWithoutCitus();
+    if (citus()) {
+      addCitus(db);
+    }
+    return db;
+  }
+
+  /** As {@link #create()}, without the citus extension even on a Citus coordinator: as a ledger made before it was installed. */
+  public static Database createWithoutCitus() {
     PGSimpleDataSource root = admin();
     String name = "hl_test_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
     try (Connection c = root.getConnection(); Statement s = c.createStatement()) {
@@ -50,15 +59,17 @@ public final class TestDatabase {
     ds.setDatabaseName(name);
     ds.setUser(root.getUser());
     ds.setPassword(root.getPassword());
-    Database db = new Database(ds);
-    if (citus()) {
-      // Citus keeps its nodes per database: this one's coordinator is the one node, holding the shards
-      db.execute("CREATE EXTENSION citus");
-      String node = "'" + root.getServerNames()[0] + "', " + root.getPortNumbers()[0];
-      db.execute("SELECT citus_set_coordinator_host(" + node + ")");
-      db.execute("SELECT citus_set_node_property(" + node + ", 'shouldhaveshards', true)");
-    }
-    return db;
+    return new Database(ds);
+  }
+
+  /** Installs the citus extension in {@code db} on the Citus coordinator the tests run on ({@link #citus()}). */
+  public static void addCitus(Database db) {
+    // Citus keeps its nodes per database: this one's coordinator is the one node, holding the shards
+    PGSimpleDataSource root = admin();
+    db.execute("CREATE EXTENSION citus");
+    String node = "'" + root.getServerNames()[0] + "', " + root.getPortNumbers()[0];
+    db.execute("SELECT citus_set_coordinator_host(" + node + ")");
+    db.execute("SELECT citus_set_node_property(" + node + ", 'shouldhaveshards', true)");
   }
 
   /** Whether the tests run on a Citus coordinator ({@value #CITUS}). */
