@@ -4,19 +4,23 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * A real data source that holds the first connection a ledger writer thread asks for until the
- * test opens it, so that the requests sent meanwhile queue up for one batch. Other threads pass.
+ * A real data source that holds each connection a ledger write asks for (a writer thread's, or
+ * the request thread's that writes a lone delivery itself) until the test opens it, so that the
+ * requests sent meanwhile queue up for one batch. Every other connection passes.
  */
 public final class WriterGate implements DataSource {
   private final DataSource target;
   private final CountDownLatch opened = new CountDownLatch(1);
   private final CountDownLatch held = new CountDownLatch(1);
+  private final List<String> heldThreads = new CopyOnWriteArrayList<>();
 
   public WriterGate(DataSource target) {
     this.target = target;
@@ -33,9 +37,15 @@ public final class WriterGate implements DataSource {
     }
   }
 
+  /** The names of the threads held at the gate so far, in order. */
+  public List<String> heldThreads() {
+    return List.copyOf(heldThreads);
+  }
+
   @Override
   public Connection getConnection() throws SQLException {
-    if (Thread.currentThread().getName().contains("ledger-writer") && opened.getCount() > 0) {
+    if (opened.getCount() > 0 && aLedgerWrite()) {
+      heldThreads.add(Thread.currentThread().getName());
       held.countDown();
       try {
         if (!opened.await(30, TimeUnit.SECONDS)) {
@@ -47,6 +57,11 @@ public final class WriterGate implements DataSource {
       }
     }
     return target.getConnection();
+  }
+
+  private static boolean aLedgerWrite() {
+    return StackWalker.getInstance().walk(frames -> frames.anyMatch(f ->
+        f.getClassName().equals(GroupCommit.class.getName()) && f.getMethodName().equals("writeBatch")));
   }
 
   @Override
