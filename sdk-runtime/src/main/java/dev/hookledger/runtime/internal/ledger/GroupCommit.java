@@ -9,10 +9,8 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,14 +20,11 @@ import org.slf4j.LoggerFactory;
  * threads, each taking every request waiting when its previous commit returns and writing them as
  * one sorted multi-row insert in autocommit, one statement that is its own transaction
  * ({@link BatchInsert}), then counting the duplicates among them. There is no timer: a request that
- * arrives alone, finding nothing waiting and a writer's permit free, is written at once by its own
- * thread, in one round trip (a hand-off to a writer thread and back is two thread wake-ups, which
- * on a machine whose cores are busy with the workers' transactions cost more than the insert);
- * under load, requests queue while commits are in flight and share the next one, so one WAL flush
- * serves many deliveries. The permits, one per writer, bound the batches in flight whichever
- * thread writes them. A request is answered only after the commit that holds its row.
+ * arrives alone is written at once, alone, in one round trip; under load, requests queue while a
+ * commit is in flight and share the next one, so one WAL flush serves many deliveries. A request
+ * is answered only after the commit that holds its row.
  *
- * <p>The requests waiting for a batch are bounded: when there are as many as the capacity, {@link #write} refuses at once
+ * <p>The queue in front of the writers is bounded: when it is full, {@link #write} refuses at once
  * (the filter answers 503 with {@code Retry-After}) rather than holding a request thread. A batch
  * is bounded by rows and by bytes (bodies and payloads): a row that would take a batch past the
  * bytes starts the writer's next batch. A batch whose insert fails writes nothing; if the database
@@ -78,11 +73,6 @@ public final class GroupCommit implements AutoCloseable {
   private final long maxBatchBytes;
   private final Duration maxWait;
   private final ArrayBlockingQueue<Request> queue;
-  private final int capacity;
-  /** Requests taken by no batch yet: queued, or held by a writer that waits for a permit. */
-  private final AtomicInteger waiting = new AtomicInteger();
-  /** One per writer: a batch is written only under one, by a writer thread or a lone request's own. */
-  private final Semaphore permits;
   private final List<Thread> writers = new ArrayList<>();
   private final java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean started;
@@ -95,9 +85,7 @@ public final class GroupCommit implements AutoCloseable {
     this.maxBatchBytes = maxBatchBytes;
     this.insert = new BatchInsert(events, this.maxBatch);
     this.maxWait = maxWait;
-    this.capacity = Math.max(1, capacity);
-    this.queue = new ArrayBlockingQueue<>(this.capacity);
-    this.permits = new Semaphore(writers);
+    this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
     for (int i = 1; i <= writers; i++) {
       Thread t = new Thread(this::writeLoop, name + "-ledger-writer-" + i);
       t.setDaemon(true);
@@ -147,19 +135,10 @@ public final class GroupCommit implements AutoCloseable {
       writeBatch(List.of(request));
       return await(request);
     }
-    if (waiting.get() == 0 && permits.tryAcquire()) {
-      try {
-        writeBatch(List.of(request));
-      } finally {
-        permits.release();
-      }
-      return await(request);
-    }
-    if (waiting.incrementAndGet() > capacity || !queue.offer(request)) {
-      int queued = waiting.decrementAndGet();
+    if (!queue.offer(request)) {
       after.failed();
       throw new LedgerUnavailableException("cannot record " + row.key() + ": the ledger writers are saturated ("
-          + queued + " deliveries waiting for a commit)", null);
+          + queue.size() + " deliveries waiting for a commit)", null);
     }
     return await(request);
   }
@@ -197,14 +176,8 @@ public final class GroupCommit implements AutoCloseable {
           continue;
         }
         batch.add(first);
-        permits.acquire();
-        try {
-          carried = fill(batch, first.bytes);
-          waiting.addAndGet(-batch.size());
-          writeBatch(batch);
-        } finally {
-          permits.release();
-        }
+        carried = fill(batch, first.bytes);
+        writeBatch(batch);
       } catch (InterruptedException e) {
         failAll(batch, new LedgerUnavailableException("the ledger writer was interrupted", e));
         return;
@@ -320,9 +293,9 @@ public final class GroupCommit implements AutoCloseable {
     return batches.get();
   }
 
-  /** How many requests wait for a batch now. */
+  /** How many requests wait for a writer now. */
   public int waiting() {
-    return waiting.get();
+    return queue.size();
   }
 
   /**

@@ -31,8 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Group commit against PostgreSQL: what one batch decides for copies of one event, a batch whose
  * commit fails, a full queue, and concurrent batches holding the same ids in opposite orders. The
- * first request, which finds nothing waiting, is written by its own thread and held at its
- * connection by a {@link WriterGate}; it holds the one writer's permit, so that the requests sent
+ * writer is held at its first connection by a {@link WriterGate}, so that the requests sent
  * meanwhile queue up and are written together in the next batch.
  */
 class GroupCommitTest {
@@ -79,24 +78,6 @@ class GroupCommitTest {
     assertEquals(3, LedgerRows.events(db.dataSource(), SCHEMA));
     assertEquals(1, ((Number) LedgerRows.event(db.dataSource(), SCHEMA, "evt_twice").orElseThrow().get("duplicates")).intValue());
     assertEquals(0, ((Number) LedgerRows.event(db.dataSource(), SCHEMA, "evt_other").orElseThrow().get("duplicates")).intValue());
-  }
-
-  @Test
-  void aRequestThatFindsNothingWaitingIsWrittenByItsOwnThreadAndTheNextQueueForTheWriter() throws Exception {
-    start(1, 100);
-    Future<Boolean> first = CompletableFuture.supplyAsync(() -> writer.write(row("evt_alone"), GroupCommit.AfterWrite.NOTHING),
-        runnable -> new Thread(runnable, "request-1").start());
-    gate.awaitHeld();
-    assertEquals(List.of("request-1"), gate.heldThreads(), "no hand-off to a writer thread and back");
-    Future<Boolean> queued = send(row("evt_queued"));
-    Await.until("the next request waits for the writer's permit", () -> writer.waiting() == 1);
-
-    gate.open();
-
-    assertTrue(first.get(10, TimeUnit.SECONDS));
-    assertTrue(queued.get(10, TimeUnit.SECONDS));
-    assertEquals(2, writer.batchesCommitted());
-    assertEquals(2, LedgerRows.events(db.dataSource(), SCHEMA));
   }
 
   @Test
