@@ -213,7 +213,10 @@ public final class WebhookEvent {
     return tree().deepCopy();
   }
 
-  /** The one parsed tree, shared: never handed out, only read. */
+  /**
+   * The one parsed tree, shared: never handed out but to the runtime's payload parameters, which
+   * only read it (through {@code dev.hookledger.internal.PayloadTree}: keep this method's name).
+   */
   private JsonNode tree() {
     JsonNode p = payload;
     if (p == null) {

@@ -5,12 +5,16 @@ import static dev.hookledger.runtime.inbox.InboxFixture.builder;
 import static dev.hookledger.runtime.inbox.InboxFixture.number;
 import static dev.hookledger.runtime.inbox.InboxFixture.receive;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.EventContext;
 import dev.hookledger.OnEvent;
+import dev.hookledger.Secrets;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.StatementRecorder;
 import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -66,6 +70,23 @@ class HandlerBookkeepingTest {
     settleAgain("evt_3");
     assertEquals(1, number(db, "select n from effect_count where event_id = 'evt_3'"), "counted once");
     assertEquals(2, number(db, "select count(*) from audit where event_id = 'evt_3'"), "audit, not recorded, ran again");
+  }
+
+  @Test
+  void aFirstAttemptRecordsItsHandlersInTheStatementThatSettlesAndCommits() {
+    runtime.close();
+    StatementRecorder recorder = new StatementRecorder(db.dataSource());
+    runtime = WebhookRuntime.builder().dataSource(recorder.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET))
+        .handlers(new CountingHandler("a", null), new Audit()).build();
+    runtime.start();
+    receive(runtime, "evt_4", "job.count", "{}");
+    awaitStatus(db, "evt_4", "done");
+    List<String> recording = recorder.drain().stream().filter(sql -> sql.contains("handler_applied")).toList();
+    assertEquals(1, recording.size(), "one statement records the handlers: " + recording);
+    assertTrue(recording.get(0).contains("with settled as (update") && recording.get(0).endsWith("; commit"),
+        "the settle's, with the COMMIT: " + recording.get(0));
+    assertEquals(2, number(db, "select count(*) from hookledger.handler_applied where event_id = 'evt_4'"));
   }
 
   /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.hookledger.internal.Json;
+import dev.hookledger.internal.PayloadTree;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -39,7 +40,8 @@ final class PayloadReader implements ParameterBinder {
 
   @Override
   public Object bind(Invocation invocation) {
-    JsonNode payload = invocation.event().payload();
+    // the shared tree, not a copy of it: a pointer, the check and the mapping only read it
+    JsonNode payload = PayloadTree.of(invocation.event());
     JsonNode node = pointer == null ? payload : payload.at(pointer);
     if (node.isMissingNode()) {
       return absence.absent();

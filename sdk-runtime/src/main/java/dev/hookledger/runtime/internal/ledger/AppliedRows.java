@@ -16,10 +16,12 @@ import org.jooq.impl.SQLDataType;
 /**
  * The {@code handler_applied} table (V8): which named {@code @OnEvent} methods have applied which
  * event, written inside the handlers' own transaction by one statement per event for all of its
- * handlers, {@code INSERT ... SELECT unnest(?) ON CONFLICT DO NOTHING RETURNING handler}, before
- * they run: only the names it returns run (a first attempt, a backfill visit). A later attempt (a
- * retry, a takeover) reads it first and inserts after its handlers ran, since the attempt it took
- * over may hold uncommitted rows of the key for as long as its handler hangs. Live processing and a backfill never visit one event at once:
+ * handlers, {@code INSERT ... SELECT unnest(?) ON CONFLICT DO NOTHING RETURNING handler}. A backfill
+ * visit inserts before its handlers run, and only the names it returns run. Live processing inserts
+ * after they ran, in the settle's own statement ({@link ProcessingRows#settleLeased}), which fails
+ * a first attempt that finds one recorded already; a later attempt (a retry, a takeover) reads the
+ * record first, since the attempt it took over may hold uncommitted rows of the key for as long as
+ * its handler hangs. Live processing and a backfill never visit one event at once:
  * a backfill takes only settled events, under a row lock. So live processing, retries, replays and
  * backfills never apply one handler to one event twice. Thread-safe.
  *
@@ -34,10 +36,19 @@ public final class AppliedRows {
 
   public AppliedRows(String schema) {
     this.table = DSL.table(DSL.name(EventTable.requireSchemaName(schema), "handler_applied"));
+    this.recordSql = recordSql(schema, "");
+  }
+
+  /**
+   * The insert of {@link #record}, its four bind values the key's three and the names as an array,
+   * rows inserted only where {@code condition} (SQL, empty for always) holds: {@link ProcessingRows}
+   * runs it as a part of the settle, once the fence has settled the row.
+   */
+  static String recordSql(String schema, String condition) {
     // the key's order is the primary key's, so that concurrent inserts of several names lock in one order
-    this.recordSql = "insert into \"" + schema + "\".handler_applied (provider, scope, event_id, handler) "
-        + "select ?, ?, ?, h from unnest(?::text[]) as h order by h "
-        + "on conflict (provider, scope, event_id, handler) do nothing returning handler";
+    return "insert into \"" + schema + "\".handler_applied (provider, scope, event_id, handler) "
+        + "select ?, ?, ?, h from unnest(?::text[]) as h " + (condition.isEmpty() ? "" : "where " + condition + " ")
+        + "order by h on conflict (provider, scope, event_id, handler) do nothing returning handler";
   }
 
   /**

@@ -6,10 +6,12 @@ import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 
 import dev.hookledger.runtime.EventStatus;
+import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -27,12 +29,19 @@ public final class ProcessingRows {
   private final EventTable events;
   private final AttemptRows attempts;
   private final int maxAttempts;
+  /**
+   * The fenced settle and the record of the handlers that ran, in one statement: the insert into
+   * {@code handler_applied} runs only once the fenced update settled the row (so it follows the
+   * event row's lock, in the order a backfill takes them), and the statement's one value divides
+   * one by the settled rows and by whether the insert recorded as many names as it must, so that a
+   * lost lease or a handler found applied already fails it (division by zero) and, with it, the
+   * transaction on the server.
+   */
   private final String settleLeasedSql;
   /**
-   * {@link #settleLeasedSql} and {@code COMMIT} as one request, one round trip: the count of settled
-   * rows divides one, so a settle that found the lease gone (no row) fails with division by zero,
-   * and the server skips the {@code COMMIT} that follows it in the same request (an error discards
-   * the rest up to the Sync), leaving the transaction aborted for the caller to roll back.
+   * {@link #settleLeasedSql} and {@code COMMIT} as one request, one round trip: when the settle fails,
+   * the server skips the {@code COMMIT} that follows it in the same request (an error discards the
+   * rest up to the Sync), leaving the transaction aborted for the caller to roll back.
    */
   private final String settleLeasedAndCommitSql;
   /** Whether the runtime's transactions are jOOQ's own on a connection of their own, which it may commit itself. */
@@ -44,7 +53,7 @@ public final class ProcessingRows {
     this.events = events;
     this.attempts = new AttemptRows(events.schema());
     this.maxAttempts = maxAttempts;
-    this.settleLeasedSql = RenderedSql.render(RenderedSql.renderer().update(events.table())
+    String update = RenderedSql.render(RenderedSql.renderer().update(events.table())
         .set(STATUS, val(""))
         .set(MAX_ATTEMPTS, val(0))
         .set(SETTLED_AT, LedgerTime.STATEMENT_TIME)
@@ -54,8 +63,10 @@ public final class ProcessingRows {
         .where(PROVIDER.eq(val(""))).and(SCOPE.eq(val(""))).and(EVENT_ID.eq(val("")))
         .and(STATUS.eq(inline(StatusColumn.sql(EventStatus.PROCESSING))))
         .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 7);
-    this.settleLeasedAndCommitSql = "with settled as (" + settleLeasedSql + " returning 1)"
-        + " select 1 / count(*) from settled; commit";
+    this.settleLeasedSql = "with settled as (" + update + " returning 1),"
+        + " recorded as (" + AppliedRows.recordSql(events.schema(), "exists (select from settled)") + ")"
+        + " select 1 / (select count(*) from settled) / ((select count(*) from recorded) >= ?)::int";
+    this.settleLeasedAndCommitSql = settleLeasedSql + "; commit";
     this.commitsItself = dsl.configuration().transactionProvider() instanceof DefaultTransactionProvider;
   }
 
@@ -68,20 +79,55 @@ public final class ProcessingRows {
   }
 
   /**
-   * As {@link #settleLeased}, and commits the transaction in the same round trip: the fence is checked
-   * by the server, which fails the transaction instead of committing it when the lease no longer
-   * holds. The connection's commit that follows (jOOQ's) then finds no transaction open and sends
-   * nothing. Only where {@link #commitsWithSettle()}.
+   * As {@link #settleLeased}, and commits the transaction in the same round trip: the server fails
+   * the transaction instead of committing it when the settle fails. The connection's commit that
+   * follows (jOOQ's) then finds no transaction open and sends nothing. Only where
+   * {@link #commitsWithSettle()}.
    *
-   * @return false if the lease no longer held (taken over): nothing was committed, and the caller
-   *     must roll back
+   * @return false if the settle failed: nothing was committed, and the caller must roll back
    */
-  public boolean settleLeasedAndCommit(DSLContext tx, Lease lease, EventStatus status) {
+  public boolean settleLeasedAndCommit(DSLContext tx, Lease lease, EventStatus status, Applied applied) {
+    return settle(tx, settleLeasedAndCommitSql, lease, status, applied);
+  }
+
+  /**
+   * Settles a leased row if {@code lease} still holds, and records the handlers that applied the
+   * event, in one statement: the fenced {@code UPDATE ... WHERE lease_owner = ? AND attempts = ?}
+   * both checks the lease under the row's lock and settles it, so no claim can take the event over
+   * between the check and the commit. It is the last statement before the commit, so the row is
+   * locked only for that long (a duplicate delivery's counter waits for it), while a slow handler
+   * before it does not keep an expired lease from being taken over.
+   *
+   * @return false if the settle failed, the lease no longer holding (taken over) or, where
+   *     {@link Applied#allNew}, a handler recorded as applied already by a committed transaction:
+   *     the transaction is failed, and the caller must roll back
+   */
+  public boolean settleLeased(DSLContext tx, Lease lease, EventStatus status, Applied applied) {
+    return settle(tx, settleLeasedSql, lease, status, applied);
+  }
+
+  private boolean settle(DSLContext tx, String sql, Lease lease, EventStatus status, Applied applied) {
     return tx.connectionResult(c -> {
-      try (PreparedStatement ps = c.prepareStatement(settleLeasedAndCommitSql)) {
-        bindSettle(ps, lease, status);
-        ps.execute();
-        return true;
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, StatusColumn.sql(status));
+        ps.setInt(2, maxAttempts);
+        ps.setString(3, lease.key().provider());
+        ps.setString(4, lease.key().scope());
+        ps.setString(5, lease.key().eventId());
+        ps.setString(6, lease.owner());
+        ps.setInt(7, lease.attempt());
+        ps.setString(8, lease.key().provider());
+        ps.setString(9, lease.key().scope());
+        ps.setString(10, lease.key().eventId());
+        Array names = c.createArrayOf("text", applied.handlers().toArray());
+        try {
+          ps.setArray(11, names);
+          ps.setInt(12, applied.allNew() ? applied.handlers().size() : 0);
+          ps.execute();
+          return true;
+        } finally {
+          names.free();
+        }
       } catch (SQLException e) {
         if (DIVISION_BY_ZERO.equals(e.getSQLState())) {
           return false;
@@ -91,37 +137,19 @@ public final class ProcessingRows {
     });
   }
 
-  /** What the settle's fence raises, and only it can in that statement: no row settled. */
+  /** What the settle's fence raises, and only it can in that statement: nothing settled or recorded as it must be. */
   private static final String DIVISION_BY_ZERO = "22012";
 
   /**
-   * Settles a leased row if {@code lease} still holds, in one statement: the fenced
-   * {@code UPDATE ... WHERE lease_owner = ? AND attempts = ?} both checks the lease under the row's
-   * lock and settles it, so no claim can take the event over between the check and the commit.
-   * It is the last statement before the commit, so the row is locked only for that long (a
-   * duplicate delivery's counter waits for it), while a slow handler before it does not keep an
-   * expired lease from being taken over.
+   * The handlers an attempt ran, recorded in {@code handler_applied} by its settle.
    *
-   * @return false if the lease no longer held (taken over): nothing was changed, and the caller
-   *     must roll back
+   * @param handlers their names, never null (empty when none ran)
+   * @param allNew whether each must be new to the record, else the settle fails: a first attempt,
+   *     which did not read the record before its handlers ran
    */
-  public boolean settleLeased(DSLContext tx, Lease lease, EventStatus status) {
-    return tx.connectionResult(c -> {
-      try (PreparedStatement ps = c.prepareStatement(settleLeasedSql)) {
-        bindSettle(ps, lease, status);
-        return ps.executeUpdate() == 1;
-      }
-    });
-  }
-
-  private void bindSettle(PreparedStatement ps, Lease lease, EventStatus status) throws SQLException {
-    ps.setString(1, StatusColumn.sql(status));
-    ps.setInt(2, maxAttempts);
-    ps.setString(3, lease.key().provider());
-    ps.setString(4, lease.key().scope());
-    ps.setString(5, lease.key().eventId());
-    ps.setString(6, lease.owner());
-    ps.setInt(7, lease.attempt());
+  public record Applied(List<String> handlers, boolean allNew) {
+    /** No handler ran: nothing to record. */
+    public static final Applied NONE = new Applied(List.of(), false);
   }
 
   /**

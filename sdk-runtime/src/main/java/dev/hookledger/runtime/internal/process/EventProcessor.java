@@ -15,10 +15,12 @@ import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
@@ -28,12 +30,12 @@ import org.slf4j.LoggerFactory;
  * One attempt at one leased event, in one transaction: check the lease unless it is fresh, ask the
  * ordering guard, run the matching {@code @OnEvent} methods with that transaction, then settle the
  * row with one statement fenced by the lease's owner and attempt; after the commit, run the
- * {@code afterCommit} actions. A fresh event costs one commit and, besides its handlers' own
- * statements, two statements (three with the ordering guard): the record of its handlers
- * ({@link AppliedRows}: inserted after they run, one statement for all their names) and the settle. A
- * later attempt (a retry, a takeover) reads that record first and inserts after its handlers, so that
- * it never waits for the uncommitted rows of an attempt it took over. Where the runtime's transactions
- * are jOOQ's own, the settle and the COMMIT travel in one round trip. A handler failure
+ * {@code afterCommit} actions. A fresh event costs, besides its handlers' own statements, one round
+ * trip (two with the ordering guard): the settle, which also records its handlers
+ * ({@link AppliedRows}: one insert for all their names, after they ran) and, where the runtime's
+ * transactions are jOOQ's own, carries the COMMIT. A later attempt (a retry, a takeover) reads that
+ * record first and records after its handlers, so that it never waits for the uncommitted rows of
+ * an attempt it took over. A handler failure
  * rolls all of it back and is then recorded by {@link Retries}; a lease taken over meanwhile rolls
  * it back and records nothing (the new holder decides). Thread-safe; any number of threads may
  * process at once.
@@ -84,9 +86,9 @@ public final class EventProcessor {
     try {
       Settled settled;
       try {
-        settled = attempt(lease, start, lease.attempt() > 1);
-      } catch (AlreadyApplied e) {
-        settled = attempt(lease, start, true);
+        settled = attempt(lease, start, lease.attempt() > 1, false);
+      } catch (NotSettled e) {
+        settled = attempt(lease, start, true, true);
       }
       return Optional.of(committed(settled, start));
     } catch (LeaseLostException e) {
@@ -101,30 +103,45 @@ public final class EventProcessor {
     return Optional.empty();
   }
 
-  private Settled attempt(Lease lease, long start, boolean read) {
+  /**
+   * @param read whether to read the record of applied handlers before they run (see {@link #dispatch})
+   * @param again whether a first run of this attempt failed to settle: its lease was lost, or its
+   *     handlers were found applied by a committed transaction; the lease is checked first
+   */
+  private Settled attempt(Lease lease, long start, boolean read, boolean again) {
     return dsl.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
       // fail fast for a lease that may have been lost while queued: a fresh one cannot have been,
       // and the check that counts is the fenced settle below
-      if (!lease.fresh() && !rows.holds(tx, lease, false)) {
-        throw new LeaseLostException(lease, "before it started");
+      if ((again || !lease.fresh()) && !rows.holds(tx, lease, false)) {
+        throw new LeaseLostException(lease, again ? "while its handlers ran" : "before it started");
       }
-      Settled s = dispatch(tx, lease.event(), lease.attempt(), read);
+      List<String> ran = new ArrayList<>();
+      Settled s = dispatch(tx, lease.event(), lease.attempt(), read, ran::addAll);
       rows.recordSuccess(tx, lease, s.status(), Duration.ofNanos(System.nanoTime() - start));
-      // the fenced settle is the last statement; where the runtime commits itself, the COMMIT rides
-      // in its round trip (one fewer per event), and the server fails the transaction when the fence does
-      boolean held = settleAndCommit ? rows.settleLeasedAndCommit(tx, lease, s.status())
-          : rows.settleLeased(tx, lease, s.status());
-      if (!held) {
+      ProcessingRows.Applied applied = !read && Boolean.getBoolean(BENCH_SKIP_BOOKKEEPING) ? ProcessingRows.Applied.NONE
+          : new ProcessingRows.Applied(ran, !read);
+      // the fenced settle, which also records the handlers that ran, is the last statement; where the
+      // runtime commits itself, the COMMIT rides in its round trip, and the server fails the
+      // transaction when the settle fails
+      boolean held = settleAndCommit ? rows.settleLeasedAndCommit(tx, lease, s.status(), applied)
+          : rows.settleLeased(tx, lease, s.status(), applied);
+      if (!held && read) {
         throw new LeaseLostException(lease, "while its handlers ran");
+      }
+      if (!held) {
+        throw new NotSettled();
       }
       return s;
     });
   }
 
-  /** Rolls back a first attempt whose handlers were found applied already by a committed transaction. */
-  private static final class AlreadyApplied extends RuntimeException {
-    AlreadyApplied() {
+  /**
+   * Rolls back a first attempt whose settle failed: either its lease was lost or its handlers were
+   * found applied by a committed transaction; the attempt runs again, reading that record first.
+   */
+  private static final class NotSettled extends RuntimeException {
+    NotSettled() {
       super(null, null, false, false);
     }
   }
@@ -136,8 +153,14 @@ public final class EventProcessor {
    * @throws HandlerFailedException if a handler failed; the caller must roll back
    */
   public Settled runInTransaction(DSLContext tx, WebhookEvent event, int attempt) {
-    Settled settled = dispatch(tx, event, attempt);
-    rows.settle(tx, EventKey.of(event), settled.status(), attempt);
+    EventKey key = EventKey.of(event);
+    boolean read = attempt > 1;
+    Settled settled = dispatch(tx, event, attempt, read, names -> {
+      if (applied.record(tx, key, names).size() != names.size() && !read) {
+        throw new IllegalStateException(key + " was applied already by " + names + " before its first attempt");
+      }
+    });
+    rows.settle(tx, key, settled.status(), attempt);
     return settled;
   }
 
@@ -154,23 +177,18 @@ public final class EventProcessor {
   /**
    * The guard, then the handlers. The guard runs only for events that a {@code skipStale} method
    * matches: the entity's version is the newest one those methods have seen.
-   */
-  private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt) {
-    return dispatch(tx, event, attempt, attempt > 1);
-  }
-
-  /**
+   *
    * @param read whether to read the record of applied handlers first: a retry, a takeover, or a first
-   *     attempt found applied already. A first attempt reads nothing (an event just received has no
-   *     record): its handlers run and are then recorded, and if the insert finds one recorded by a
-   *     committed transaction meanwhile, {@link AlreadyApplied} rolls the attempt back to run again
-   *     reading first. Recording after the handlers, never before, means an attempt never waits for
-   *     the uncommitted record of an attempt it took over while that one's handler hangs.
+   *     attempt whose settle failed. A first attempt reads nothing (an event just received has no
+   *     record): its handlers run and are then recorded by the settle, which fails if one is found
+   *     recorded by a committed transaction meanwhile, rolling the attempt back to run again reading
+   *     first. Recording after the handlers, never before, means an attempt never waits for the
+   *     uncommitted record of an attempt it took over while that one's handler hangs.
+   * @param ran told the names of the handlers that ran, to record
    */
-  private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt, boolean read) {
+  private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt, boolean read, Consumer<List<String>> ran) {
     TransactionEventContext context = new TransactionEventContext(event, attempt);
     boolean stale = dispatcher.skipsStale(event) && guard.isStale(tx, event);
-    EventKey key = EventKey.of(event);
     Dispatcher.AppliedHandlers record = new Dispatcher.AppliedHandlers() {
       @Override
       public Set<String> record(Invocation invocation, List<String> names) {
@@ -178,18 +196,13 @@ public final class EventProcessor {
           return Set.copyOf(names);
         }
         Set<String> toRun = new HashSet<>(names);
-        toRun.removeAll(applied.appliedOf(tx, key, names));
+        toRun.removeAll(applied.appliedOf(tx, EventKey.of(event), names));
         return toRun;
       }
 
       @Override
       public void ran(Invocation invocation, List<String> names) {
-        if (!read && Boolean.getBoolean(BENCH_SKIP_BOOKKEEPING)) {
-          return;
-        }
-        if (applied.record(tx, key, names).size() != names.size() && !read) {
-          throw new AlreadyApplied();
-        }
+        ran.accept(names);
       }
     };
     Dispatcher.Dispatched d = deadline.run(tx, event,

@@ -12,6 +12,7 @@ import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,7 +49,7 @@ class SettleAndCommitTest {
     assertTrue(rows.commitsWithSettle(), "jOOQ's own transactions: the runtime may commit them");
     dsl.transaction(cfg -> {
       cfg.dsl().execute("insert into effect values ('evt_1')");
-      assertTrue(rows.settleLeasedAndCommit(cfg.dsl(), lease, EventStatus.DONE));
+      assertTrue(rows.settleLeasedAndCommit(cfg.dsl(), lease, EventStatus.DONE, ProcessingRows.Applied.NONE));
       // seen from another connection before the transaction's callback has returned: committed
       assertEquals(1, LedgerRows.number(ds, "select count(*) from effect"));
       assertEquals(1, LedgerRows.number(ds, "select count(*) from hookledger.event where status = 'done'"));
@@ -63,12 +64,41 @@ class SettleAndCommitTest {
     dsl.execute("update hookledger.event set lease_owner = 'node-b', attempts = attempts + 1");
     IllegalStateException lost = assertThrows(IllegalStateException.class, () -> dsl.transaction(cfg -> {
       cfg.dsl().execute("insert into effect values ('evt_1')");
-      assertFalse(rows.settleLeasedAndCommit(cfg.dsl(), lease, EventStatus.DONE));
+      assertFalse(rows.settleLeasedAndCommit(cfg.dsl(), lease, EventStatus.DONE, ProcessingRows.Applied.NONE));
       throw new IllegalStateException("lease lost");
     }));
     assertEquals("lease lost", lost.getMessage());
     assertEquals(0, LedgerRows.number(ds, "select count(*) from effect"));
     assertEquals(1, LedgerRows.number(ds,
         "select count(*) from hookledger.event where status = 'processing' and lease_owner = 'node-b'"));
+  }
+
+  @Test
+  void theSettleRecordsTheHandlersThatRanAndCommitsThemWithTheEvent() {
+    Lease lease = claimer.claim("node-a", Duration.ofSeconds(30), 1, 12, Long.MAX_VALUE).leases().get(0);
+    dsl.transaction(cfg -> assertTrue(rows.settleLeasedAndCommit(cfg.dsl(), lease, EventStatus.DONE,
+        new ProcessingRows.Applied(List.of("b", "a"), true))));
+    assertEquals(2, LedgerRows.number(ds, "select count(*) from hookledger.handler_applied where event_id = 'evt_1'"));
+  }
+
+  @Test
+  void aFirstSettleThatFindsAHandlerAppliedAlreadyFailsAndCommitsNothing() {
+    Lease lease = claimer.claim("node-a", Duration.ofSeconds(30), 1, 12, Long.MAX_VALUE).leases().get(0);
+    dsl.execute("insert into hookledger.handler_applied (provider, scope, event_id, handler)"
+        + " values ('testhook', '', 'evt_1', 'a')");
+    assertThrows(IllegalStateException.class, () -> dsl.transaction(cfg -> {
+      cfg.dsl().execute("insert into effect values ('evt_1')");
+      assertFalse(rows.settleLeasedAndCommit(cfg.dsl(), lease, EventStatus.DONE,
+          new ProcessingRows.Applied(List.of("a", "b"), true)));
+      throw new IllegalStateException("applied already");
+    }));
+    assertEquals(0, LedgerRows.number(ds, "select count(*) from effect"));
+    assertEquals(1, LedgerRows.number(ds, "select count(*) from hookledger.handler_applied"), "b not recorded");
+    assertEquals(1, LedgerRows.number(ds, "select count(*) from hookledger.event where status = 'processing'"));
+    // a later attempt, which read the record first, records what it ran beside what was there
+    dsl.transaction(cfg -> assertTrue(rows.settleLeased(cfg.dsl(), lease, EventStatus.DONE,
+        new ProcessingRows.Applied(List.of("a", "b"), false))));
+    assertEquals(2, LedgerRows.number(ds, "select count(*) from hookledger.handler_applied"));
+    assertEquals(1, LedgerRows.number(ds, "select count(*) from hookledger.event where status = 'done'"));
   }
 }
