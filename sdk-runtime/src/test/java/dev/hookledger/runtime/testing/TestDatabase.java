@@ -122,6 +122,7 @@ public final class TestDatabase {
         String url = System.getenv(ENV);
         if (url != null && !url.isBlank()) {
           ds.setUrl(url);
+          Runtime.getRuntime().addShutdownHook(new Thread(() -> dropOwnDatabases(ds), "hl-test-drop-databases"));
         } else if (citus()) {
           throw new IllegalStateException(CITUS + "=true needs " + ENV + " naming a Citus coordinator");
         } else {
@@ -134,6 +135,29 @@ public final class TestDatabase {
         admin = ds;
       }
       return admin;
+    }
+  }
+
+  /**
+   * Drops the databases this JVM made on a server the tests do not own ({@code HOOKLEDGER_TEST_DATABASE_URL}),
+   * when the JVM exits: a run left hundreds of them behind on a Citus coordinator, each costing it a
+   * maintenance worker. {@code WITH (FORCE)} ends what a child process left connected. Best effort: a
+   * failure is printed, the run's result stands. The embedded server goes away with its JVM.
+   */
+  private static void dropOwnDatabases(PGSimpleDataSource root) {
+    String prefix = "hl\\_test\\_" + ProcessHandle.current().pid() + "\\_%";
+    try (Connection c = root.getConnection(); Statement s = c.createStatement()) {
+      java.util.List<String> names = new java.util.ArrayList<>();
+      try (java.sql.ResultSet r = s.executeQuery("SELECT datname FROM pg_database WHERE datname LIKE '" + prefix + "'")) {
+        while (r.next()) {
+          names.add(r.getString(1));
+        }
+      }
+      for (String name : names) {
+        s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      }
+    } catch (SQLException e) {
+      System.err.println("TestDatabase: could not drop this run's test databases: " + e.getMessage());
     }
   }
 
