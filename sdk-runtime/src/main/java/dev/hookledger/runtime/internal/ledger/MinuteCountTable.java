@@ -16,8 +16,9 @@ import org.jooq.impl.SQLDataType;
  * {@code received_at}) and finished (by {@code settled_at}: done, ignored, stale, dead) per minute,
  * kept by the event table's statement triggers, in stripes (one per backend, modulo 64) that a
  * reader adds up; from version 13 the minutes before {@link #closedBefore} only, counted by
- * {@link MinuteRollUp} and corrected by the trigger for rows written into them later. Not made on a database with the {@code citus} extension, where V2's row triggers
- * keep the counts and nothing keeps this table.
+ * {@link MinuteRollUp} and corrected by the trigger for rows written into them later. Not made on a
+ * database with the {@code citus} extension, where V2's row triggers keep the counts and nothing keeps
+ * this table.
  */
 public final class MinuteCountTable {
   public static final Field<Instant> MINUTE = field(name("minute"), SQLDataType.INSTANT);
@@ -45,13 +46,15 @@ public final class MinuteCountTable {
    * (versions 10 to 12, every minute).
    */
   public static boolean rolledUp(DSLContext db, EventTable events) {
-    return db.fetchSingle("select to_regclass(?) is not null",
-        '"' + events.schema() + "\".minute_roll_up").get(0, Boolean.class);
+    return exists(db, events, "minute_roll_up");
   }
 
   /** Whether the ledger in {@code events}' schema keeps the table (version 10 or later, not on Citus). */
   public static boolean kept(DSLContext db, EventTable events) {
-    return db.fetchSingle("select to_regclass(?) is not null",
-        '"' + events.schema() + "\".minute_count").get(0, Boolean.class);
+    return exists(db, events, "minute_count");
+  }
+
+  private static boolean exists(DSLContext db, EventTable events, String table) {
+    return db.fetchSingle("select to_regclass(?) is not null", '"' + events.schema() + "\"." + table).get(0, Boolean.class);
   }
 }
