@@ -284,7 +284,7 @@ public final class BenchCommand implements Callable<Integer> {
           line("database, empty", emptyCosts);
           line("database, history", LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA)
               .since(historyBefore, onHistory.distinctEvents()));
-          fill.timeReads(app.admin(), out);
+          fill.timeReads(app.admin(), app.uri(), secrets.adminToken(), out);
           historyRuns.add(historyRun);
           line("acked hist/empty", String.format("%.2f", historyRun.perSecond() / run.perSecond()));
           if (historySettled != null && settledAfter != null) {
