@@ -68,7 +68,7 @@ class BenchCommandTest {
     assertTrue(report.matches("(?s).*database, empty    [0-9.]+ KiB of WAL, [0-9.]+ updates of the event row per event \\(\\d+% HOT\\)\n"
         + "  database, history  [0-9.]+ KiB of WAL, .*"), report);
     assertTrue(report.matches("(?s).*operator reads     status \\d+/\\d+ ms, backlog \\(/healthz\\) \\d+/\\d+ ms, chart \\d+/\\d+ ms,"
-        + " list \\d+/\\d+ ms,( list --status [a-z]+ \\d+/\\d+ ms,)* list --status stuck \\d+/\\d+ ms \\(median/p95 of 20\\)\n.*"),
+        + " list \\d+/\\d+ ms,( list --status [a-z]+ \\d+/\\d+ ms,)* list --status stuck \\d+/\\d+ ms,( GET /admin/[a-z.]* \\d+/\\d+ ms,)+ GET /healthz \\d+/\\d+ ms \\(median/p95 of 20\\)\n.*"),
         report);
     assertTrue(report.matches("(?s).*prune of events settled over 9 days ago, while one client sends:\n  pruned             \\d+ events"
         + " in \\d+ batches.*p99 during/without [0-9.]+\\).*"), report);
