@@ -31,8 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class StoreFirstFloor {
   private static final String SCHEMA = "bench_store_first";
 
-  /** The raw loop's figures while the processors ran, and how many events they settled meanwhile. */
-  record Busy(RawInsertLimit.Result raw, int processed, int waitingAtEnd, double processedPerSecond) {}
+  /** The raw loop's figures idle and while the processors ran, and how many events they settled meanwhile. */
+  record Busy(RawInsertLimit.Result idle, RawInsertLimit.Result raw, int processed, int waitingAtEnd,
+      double processedPerSecond) {}
 
   private final String jdbcUrl;
   private final InlineDesign design = new InlineDesign(SCHEMA);
@@ -85,11 +86,14 @@ final class StoreFirstFloor {
   }
 
   /**
-   * {@code raw}'s loop of {@code rows} inserts over {@code clients} connections while {@code workers}
-   * connections process a backlog of the plan's distinct events, stored pending before it starts.
+   * {@code raw}'s loop of {@code rows} inserts over {@code clients} connections, idle and then while
+   * {@code workers} connections process a backlog of the plan's distinct events, stored pending
+   * before it starts: the idle loop just before, not (a), is the ratio's base, so that both run as
+   * warm as each other.
    */
   Busy rawWhileProcessing(RawInsertLimit raw, LoadPlan plan, int clients, int rows, int workers) throws Exception {
     prepare();
+    RawInsertLimit.Result idle = raw.measure(clients, rows);
     InlineLimit.Deliveries d = InlineLimit.Deliveries.of(plan);
     Map<String, InlineDesign.Effect> byKey = new HashMap<>();
     try (Connection c = DriverManager.getConnection(jdbcUrl)) {
@@ -118,7 +122,7 @@ final class StoreFirstFloor {
       for (Future<?> f : running) {
         f.get();
       }
-      return new Busy(busy, settled, byKey.size() - processed.get(), rate);
+      return new Busy(idle, busy, settled, byKey.size() - processed.get(), rate);
     } finally {
       pool.shutdownNow();
     }
