@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.ledger;
 
+import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.HashSet;
@@ -73,14 +74,19 @@ public final class AppliedRows {
         ps.setString(1, key.provider());
         ps.setString(2, key.scope());
         ps.setString(3, key.eventId());
-        ps.setObject(4, names.toArray(String[]::new)); // text[], as the settle binds the same names
-        Set<String> recorded = new HashSet<>();
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            recorded.add(rs.getString(1));
+        Array array = c.createArrayOf("text", names.toArray());
+        try {
+          ps.setArray(4, array);
+          Set<String> recorded = new HashSet<>();
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              recorded.add(rs.getString(1));
+            }
           }
+          return recorded;
+        } finally {
+          array.free();
         }
-        return recorded;
       }
     });
   }
