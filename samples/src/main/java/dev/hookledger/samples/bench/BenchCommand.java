@@ -1,11 +1,13 @@
 package dev.hookledger.samples.bench;
 
 import dev.hookledger.LedgerUnavailableException;
+import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.cli.RuntimeOptions;
 import dev.hookledger.samples.Main;
 import dev.hookledger.samples.app.ExpectedState;
+import dev.hookledger.samples.app.SampleHandlers;
 import dev.hookledger.samples.app.SampleState;
 import dev.hookledger.samples.server.SampleApp;
 import dev.hookledger.samples.server.SampleDatabase;
@@ -125,6 +127,22 @@ public final class BenchCommand implements Callable<Integer> {
           + " the handlers that applied each event (A/B/A/B; a switch for benchmarks only): see BookkeepingPhase.")
   boolean bookkeepingAb;
 
+  @Option(names = "--floor",
+      description = "Also measure the store-first design's floor at the database alone (f): per event a transaction"
+          + " inserting the ledger row, then one claiming it, applying the effect and settling it, over as many"
+          + " connections as clients; and the raw insert loop while --workers connections process such rows.")
+  boolean floor;
+
+  @Option(names = "--noop-handlers",
+      description = "Register handlers for the plan's types that do nothing instead of the sample's (no effect's"
+          + " statement, no payload mapping): the framework's own cost per event. Effects are then not checked.")
+  boolean noopHandlers;
+
+  @Option(names = "--load-cpus", paramLabel = "LIST",
+      description = "Pin the load generator's process to these CPUs with taskset (Linux), e.g. 1; start bench"
+          + " itself with taskset -c 0 so that the server and PostgreSQL keep the others (default: not pinned).")
+  String loadCpus;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the event mix and order (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -170,11 +188,15 @@ public final class BenchCommand implements Callable<Integer> {
     SampleSecrets secrets = SampleSecrets.generate();
     // the pool holds one connection per worker besides the ledger writers, poller, notifier and listener
     try (SampleDatabase database = SampleDatabase.temporary(true, Math.max(16, workers + 8));
-        LoadProcess load = LoadProcess.start(secrets)) {
+        LoadProcess load = LoadProcess.start(secrets, loadCpus)) {
       out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients in a second"
           + " process, %d entities, loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100,
           clients, entities);
       line("database", database.description());
+      if (loadCpus != null) {
+        line("load generator", "pinned to CPUs " + loadCpus + " (taskset); this process to "
+            + LoadProcess.affinity(ProcessHandle.current().pid()));
+      }
 
       RawInsertLimit raw = new RawInsertLimit(database.jdbcUrl(), new byte[full.typicalBodyBytes()]);
       raw.prepare();
@@ -192,17 +214,22 @@ public final class BenchCommand implements Callable<Integer> {
           inline.rows(), inline.elapsedNanos() / 1e9, Latencies.millis(inline.latencies().percentile(50)),
           Latencies.millis(inline.latencies().percentile(99)), clients));
 
+      Floor floorFigures = floor ? measureFloor(database.jdbcUrl(), raw, full, inlinePerSecond, rawFull) : null;
+
       double handPerSecond;
       try (HandWrittenEndpoint hand = HandWrittenEndpoint.start(database.jdbcUrl(), secrets, clients)) {
         if (warmSpec != null) {
           load.run(hand.uri(), warmSpec, clients, maxSeconds);
         }
+        long handCpuBefore = processCpuNanos();
         LoadGenerator.Run handFull = load.run(hand.uri(), fullSpec, clients, maxSeconds);
+        long handCpu = processCpuNanos() - handCpuBefore;
         LoadGenerator.Run handOne = load.run(hand.uri(), singleSpec, 1, maxSeconds);
         handPerSecond = full.distinctEvents() * 1e9 / handFull.elapsedNanos();
         line("hand-written (h)", String.format("%.0f events/s settled (%.0f deliveries/s over HTTP), %.2f of (i): HMAC"
-            + " and parse by hand, the inline design per request on HikariCP", handPerSecond, handFull.perSecond(),
-            handPerSecond / inlinePerSecond));
+            + " and parse by hand, the inline design per request on HikariCP; JVM CPU %.0f us per settled event",
+            handPerSecond, handFull.perSecond(), handPerSecond / inlinePerSecond,
+            handCpu / 1e3 / full.distinctEvents()));
         line("  latency", String.format("p50 %s, p99 %s with %d clients; p50 %s, p99 %s with 1 client",
             Latencies.millis(handFull.latencies().percentile(50)), Latencies.millis(handFull.latencies().percentile(99)),
             clients, Latencies.millis(handOne.latencies().percentile(50)), Latencies.millis(handOne.latencies().percentile(99))));
@@ -211,10 +238,13 @@ public final class BenchCommand implements Callable<Integer> {
       // bench's pool sets the session timeouts on each connection (SampleDatabase): none per transaction,
       // unless --session-timeouts-from-pool false says otherwise
       try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0,
+          noopHandlers ? List.of(new NoopHandlers()) : SampleHandlers.all(),
           b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true))
               .handlers(backfill > 0 ? new Object[] {new BackfillPhase.Probe()} : new Object[0]));
           HeapSampler heap = new HeapSampler()) {
-        line("server", app.uri() + ", " + workers + " workers, store first");
+        line("server", app.uri() + ", " + workers + " workers, "
+            + app.runtime().mode().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+            + (noopHandlers ? ", handlers that do nothing" : ""));
 
         if (warmSpec != null) {
           long warmStart = System.nanoTime();
@@ -242,7 +272,12 @@ public final class BenchCommand implements Callable<Integer> {
         String emptyCosts = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA)
             .since(emptyBefore, full.distinctEvents() + busy.distinctEvents());
         int settledEvents = full.distinctEvents() + busy.distinctEvents();
-        reportFull(run, settledAfter, settledEvents, rawFull);
+        // INLINE settles each event before its answer: the full load's own span is its settled rate, not that
+        // span plus the lone client's that follows (which a store-first backlog overlaps)
+        boolean inlineMode = app.runtime().mode() == ProcessingMode.INLINE;
+        Duration settledSpan = settledAfter == null || !inlineMode ? settledAfter : Duration.ofNanos(run.elapsedNanos());
+        int settledInSpan = inlineMode ? full.distinctEvents() : settledEvents;
+        reportFull(run, settledSpan, settledInSpan, rawFull);
         latencyLine("while processing", busyRun, 1, rawOne);
         line("  backlog", String.format("%d events waiting when it began, %d when it ended%s", backlogBefore,
             backlogAfter, backlogAfter == 0 ? " (NOT processing throughout)" : ""));
@@ -301,11 +336,17 @@ public final class BenchCommand implements Callable<Integer> {
           allSettled = awaitProcessed(app.admin(), pruneEnd, deadlineAfter(pruneEnd)) == null ? null : allSettled;
         }
 
-        if (settledAfter != null) {
-          double settledPerSecond = settledEvents * 1e9 / settledAfter.toNanos();
+        if (settledSpan != null) {
+          double settledPerSecond = settledInSpan * 1e9 / settledSpan.toNanos();
           line("targets", String.format("settled (c)/(i) %.2f (target >= 0.8), (c)/(h) %.2f, (h)/(i) %.2f;"
               + " acked (b)/(a) %.2f (target >= 0.8)", settledPerSecond / inlinePerSecond,
               settledPerSecond / handPerSecond, handPerSecond / inlinePerSecond, run.perSecond() / rawFull.perSecond()));
+          if (floorFigures != null) {
+            line("  floor", String.format("(f)/(i) %.2f: what any store-first design reaches here; (c)/(f) %.2f: what"
+                + " hookledger loses to it; raw while (f) processes / raw idle %.2f: what any store-first design's acks"
+                + " keep (target >= 0.8 of (b)/(a))", floorFigures.perSecond() / inlinePerSecond,
+                settledPerSecond / floorFigures.perSecond(), floorFigures.busyShare()));
+          }
         }
         double rawP50 = rawOne.latencies().percentile(50).toNanos();
         line("  1-client p50", String.format("%.1fx one raw insert idle, %.1fx while processing (target <= 1.5),"
@@ -332,11 +373,40 @@ public final class BenchCommand implements Callable<Integer> {
           plans.addAll(backfilled.plans());
         }
         plans.addAll(bookkept);
-        boolean exact = complete && exactlyOnce(plans, app);
+        boolean exact = complete && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app));
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
         return exact && allOk && (backfilled == null || backfilled.ok()) ? 0 : 1;
       }
     }
+  }
+
+  /** The store-first floor's figures: its settled rate, and the raw insert rate while its processors run. */
+  private record Floor(double perSecond, double busyShare) {}
+
+  private Floor measureFloor(String jdbcUrl, RawInsertLimit raw, LoadPlan full, double inlinePerSecond,
+      RawInsertLimit.Result rawFull) throws Exception {
+    StoreFirstFloor floorDesign = new StoreFirstFloor(jdbcUrl);
+    RawInsertLimit.Result f = floorDesign.measure(full, clients);
+    double perSecond = full.distinctEvents() * 1e9 / f.elapsedNanos();
+    line("floor, db (f)", String.format("%.0f events/s settled (%d deliveries in %.2f s, p50 %s, p99 %s), %.2f of (i):"
+        + " ledger row in one transaction, then claim, effect and settle in a second, over %d JDBC connections",
+        perSecond, f.rows(), f.elapsedNanos() / 1e9, Latencies.millis(f.latencies().percentile(50)),
+        Latencies.millis(f.latencies().percentile(99)), perSecond / inlinePerSecond, clients));
+    StoreFirstFloor.Busy busy = floorDesign.rawWhileProcessing(raw, full, clients, full.deliveries(), workers);
+    line("raw, floor busy", String.format("%.0f durable single-row inserts/s over %d connections (%d in %.2f s), p50 %s,"
+        + " %.2f of the same loop just before (%.0f/s, p50 %s), while %d connections settled %d events as (f) does"
+        + " (%.0f/s; %d still waiting at the end%s)",
+        busy.raw().perSecond(), clients, busy.raw().rows(), busy.raw().elapsedNanos() / 1e9,
+        Latencies.millis(busy.raw().latencies().percentile(50)), busy.raw().perSecond() / busy.idle().perSecond(),
+        busy.idle().perSecond(), Latencies.millis(busy.idle().latencies().percentile(50)), workers,
+        busy.processed(), busy.processedPerSecond(), busy.waitingAtEnd(),
+        busy.waitingAtEnd() == 0 ? ": NOT processing throughout" : ""));
+    return new Floor(perSecond, busy.raw().perSecond() / busy.idle().perSecond());
+  }
+
+  private boolean noEffectsChecked() {
+    line("effects", "not checked: --noop-handlers apply none (every event settled)");
+    return true;
   }
 
   /** The plan's phases against a server already running: what its clients see. */
@@ -391,6 +461,8 @@ public final class BenchCommand implements Callable<Integer> {
     require(history >= 0 && history <= HistoryFill.MAX_ROWS, "history must be between 0 and "
         + HistoryFill.MAX_ROWS + ", but was " + history);
     require(backfill >= 0, "backfill must be >= 0, but was " + backfill);
+    require(loadCpus == null || loadCpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"),
+        "load-cpus must be a CPU list such as 1 or 0-1,3, but was " + loadCpus);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
   }

@@ -65,14 +65,7 @@ final class InlineDesign {
    */
   boolean write(Connection c, Effect e, byte[] body) throws SQLException {
     try {
-      boolean inserted;
-      try (PreparedStatement ps = c.prepareStatement("insert into " + schema
-          + ".ledger (provider, event_id, body) values (?, ?, ?) on conflict do nothing")) {
-        ps.setString(1, e.provider());
-        ps.setString(2, e.eventId());
-        ps.setBytes(3, body);
-        inserted = ps.executeUpdate() == 1;
-      }
+      boolean inserted = insert(c, e, body);
       if (inserted) {
         apply(c, e);
       }
@@ -84,7 +77,19 @@ final class InlineDesign {
     }
   }
 
-  private void apply(Connection c, Effect e) throws SQLException {
+  /** On {@code c}, in the caller's transaction: the ledger row, unless it is there; whether it was new. */
+  boolean insert(Connection c, Effect e, byte[] body) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("insert into " + schema
+        + ".ledger (provider, event_id, body) values (?, ?, ?) on conflict do nothing")) {
+      ps.setString(1, e.provider());
+      ps.setString(2, e.eventId());
+      ps.setBytes(3, body);
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** On {@code c}, in the caller's transaction: the sample handler's effect of {@code e}. */
+  void apply(Connection c, Effect e) throws SQLException {
     switch (e.provider()) {
       case "stripe" -> update(c, "insert into " + schema + ".balance (customer, amount_cents) values (?, ?)"
           + " on conflict (customer) do update set amount_cents = balance.amount_cents + excluded.amount_cents", e.key(),

@@ -1,5 +1,6 @@
 package dev.hookledger.samples.bench;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,6 +14,25 @@ import java.sql.DriverManager;
 final class InlineLimit {
   private static final String SCHEMA = "bench_inline_database";
 
+  /** A plan's deliveries as the database-alone loops write them: bodies and effects, parsed before the clock starts. */
+  record Deliveries(InlineDesign.Effect[] effects, byte[][] bodies) {
+    static Deliveries of(LoadPlan plan) throws IOException {
+      int rows = plan.deliveries();
+      InlineDesign.Effect[] effects = new InlineDesign.Effect[rows];
+      byte[][] bodies = new byte[rows][];
+      for (int n = 0; n < rows; n++) {
+        LoadPlan.Event e = plan.event(n);
+        bodies[n] = e.body().getBytes(StandardCharsets.UTF_8);
+        effects[n] = InlineDesign.effect(e.provider(), e.id(), bodies[n]);
+      }
+      return new Deliveries(effects, bodies);
+    }
+
+    int rows() {
+      return bodies.length;
+    }
+  }
+
   private InlineLimit() {}
 
   static RawInsertLimit.Result measure(String jdbcUrl, LoadPlan plan, int connections) throws Exception {
@@ -20,17 +40,10 @@ final class InlineLimit {
     try (Connection c = DriverManager.getConnection(jdbcUrl)) {
       design.prepare(c);
     }
-    int rows = plan.deliveries();
-    InlineDesign.Effect[] effects = new InlineDesign.Effect[rows];
-    byte[][] bodies = new byte[rows][];
-    for (int n = 0; n < rows; n++) {
-      LoadPlan.Event e = plan.event(n);
-      bodies[n] = e.body().getBytes(StandardCharsets.UTF_8);
-      effects[n] = InlineDesign.effect(e.provider(), e.id(), bodies[n]);
-    }
-    return RawInsertLimit.loop(jdbcUrl, connections, rows, "the inline design's loop", c -> {
+    Deliveries d = Deliveries.of(plan);
+    return RawInsertLimit.loop(jdbcUrl, connections, d.rows(), "the inline design's loop", c -> {
       c.setAutoCommit(false);
-      return n -> design.write(c, effects[n], bodies[n]);
+      return n -> design.write(c, d.effects()[n], d.bodies()[n]);
     });
   }
 }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,12 +43,20 @@ final class LoadProcess implements AutoCloseable {
     this.results = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
 
-  /** Starts the child JVM, which signs with {@code secrets}. */
-  static LoadProcess start(SampleSecrets secrets) {
-    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+  /**
+   * Starts the child JVM, which signs with {@code secrets}.
+   *
+   * @param cpus where {@code taskset} pins it (e.g. {@code 1}), or null to leave it where the scheduler puts it
+   */
+  static LoadProcess start(SampleSecrets secrets, String cpus) {
+    List<String> command = new ArrayList<>();
+    if (cpus != null) {
+      command.addAll(List.of("taskset", "-c", cpus));
+    }
+    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         // a small client: its collector and JIT threads are CPU the server does not get
         "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        LoadProcess.class.getName());
+        LoadProcess.class.getName()));
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().putAll(Map.of(SampleSecrets.STRIPE_ENV, secrets.stripe(), SampleSecrets.GITHUB_ENV, secrets.github(),
         SampleSecrets.SHOPIFY_ENV, secrets.shopify()));
@@ -57,6 +66,22 @@ final class LoadProcess implements AutoCloseable {
       return new LoadProcess(pb.start(), stderr);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the load generator's process", e);
+    }
+  }
+
+  /** The CPUs process {@code pid} may run on, as {@code taskset -p} says them, e.g. {@code 0-1}. */
+  static String affinity(long pid) {
+    try {
+      Process p = new ProcessBuilder("taskset", "-cp", Long.toString(pid)).redirectErrorStream(true).start();
+      String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      p.waitFor(10, TimeUnit.SECONDS);
+      int colon = said.lastIndexOf(':');
+      return colon < 0 ? said : said.substring(colon + 1).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run taskset", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
     }
   }
 

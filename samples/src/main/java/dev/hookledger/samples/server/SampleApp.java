@@ -13,6 +13,7 @@ import dev.hookledger.shopify.ShopifyAdapter;
 import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import dev.hookledger.stripe.StripeAdapter;
 import java.net.URI;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
@@ -53,12 +54,18 @@ public final class SampleApp implements AutoCloseable {
    */
   public static SampleApp start(SampleDatabase database, SampleSecrets secrets, String host, int port,
       UnaryOperator<WebhookRuntimeBuilder> tuning) {
+    return start(database, secrets, host, port, SampleHandlers.all(), tuning);
+  }
+
+  /** As {@link #start(SampleDatabase, SampleSecrets, String, int, UnaryOperator)}, with these handlers instead of the sample's. */
+  public static SampleApp start(SampleDatabase database, SampleSecrets secrets, String host, int port,
+      List<Object> handlers, UnaryOperator<WebhookRuntimeBuilder> tuning) {
     requireNonNull(database, "database");
     WebhookRuntime runtime = null;
     try {
       DataSource ds = database.dataSource();
       SampleSchema.migrate(ds);
-      runtime = tuning.apply(runtimeBuilder(ds, secrets)).build();
+      runtime = tuning.apply(runtimeBuilder(ds, secrets, handlers)).build();
       runtime.migrate();
       runtime.start();
       InboxAdmin admin = runtime.admin();
@@ -79,13 +86,18 @@ public final class SampleApp implements AutoCloseable {
    * is set), and the sample handlers.
    */
   public static WebhookRuntimeBuilder runtimeBuilder(DataSource dataSource, SampleSecrets secrets) {
+    return runtimeBuilder(dataSource, secrets, SampleHandlers.all());
+  }
+
+  private static WebhookRuntimeBuilder runtimeBuilder(DataSource dataSource, SampleSecrets secrets,
+      List<Object> handlers) {
     WebhookRuntimeBuilder b = WebhookRuntime.builder()
         .dataSource(dataSource)
         .schema(LEDGER_SCHEMA)
         .provider(new StripeAdapter(), Secrets.of(secrets.stripe()))
         .provider(new GitHubAdapter(), Secrets.of(secrets.github()))
         .provider(new ShopifyAdapter(), Secrets.of(secrets.shopify()))
-        .handlers(SampleHandlers.all().toArray());
+        .handlers(handlers.toArray());
     if (!secrets.standard().isEmpty()) {
       // decoded now, so that a secret that is not whsec_<base64> stops the start, not the first delivery
       b.provider(StandardWebhooksAdapter.named(STANDARD_PROVIDER),

@@ -91,6 +91,47 @@ class BenchCommandTest {
   }
 
   @Test
+  void benchInInlineModeBesideTheStoreFirstFloorReportsTheFloorAndExactlyOnceEffects() {
+    String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
+        "--mode", "INLINE", "--floor");
+    assertTrue(report.matches("(?s).*  server             http://127.0.0.1:\\d+, 4 workers, inline\n.*"), report);
+    assertTrue(report.contains("  answers            6 x 200 duplicate, 24 x 200 processed\n"), report);
+    assertTrue(report.matches("(?s).*floor, db \\(f\\)      \\d+ events/s settled \\(30 deliveries in [0-9.]+ s, p50 .*\\), [0-9.]+ of"
+        + " \\(i\\): ledger row in one transaction, then claim, effect and settle in a second, over 3 JDBC connections\n.*"),
+        report);
+    assertTrue(report.matches("(?s).*raw, floor busy    \\d+ durable single-row inserts/s over 3 connections \\(30 in [0-9.]+ s\\),"
+        + " p50 [0-9.]+ ms, [0-9.]+ of the same loop just before \\(\\d+/s, p50 [0-9.]+ ms\\), while 4 connections settled"
+        + " \\d+ events as \\(f\\) does .*"), report);
+    assertTrue(report.matches("(?s).*    floor            \\(f\\)/\\(i\\) [0-9.]+: what any store-first design reaches here;"
+        + " \\(c\\)/\\(f\\) [0-9.]+: what hookledger loses to it; raw while \\(f\\) processes / raw idle [0-9.]+: what"
+        + " any store-first design's acks keep \\(target >= 0.8 of \\(b\\)/\\(a\\)\\)\n.*"), report);
+    assertTrue(report.matches("(?s).*hand-written \\(h\\)   .* on HikariCP; JVM CPU \\d+ us per settled event\n.*"), report);
+    assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
+  void benchWithHandlersThatDoNothingSettlesEveryEventWithTheLoadGeneratorPinned() {
+    String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
+        "--noop-handlers", "--load-cpus", "0");
+    assertTrue(report.matches("(?s).*  load generator     pinned to CPUs 0 \\(taskset\\); this process to [0-9,-]+\n.*"), report);
+    assertTrue(report.matches("(?s).*  server             http://127.0.0.1:\\d+, 4 workers, store first, handlers that do"
+        + " nothing\n.*"), report);
+    assertTrue(report.contains("  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
+    assertTrue(report.contains("every event settled"), report);
+    assertTrue(report.contains("  effects            not checked: --noop-handlers apply none (every event settled)\n"),
+        report);
+  }
+
+  @Test
+  void refusesALoadCpuListTasksetCannotReadNamingTheValue() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--load-cpus", "one"));
+    assertTrue(err.toString().startsWith("load-cpus must be a CPU list such as 1 or 0-1,3, but was one"), err.toString());
+  }
+
+  @Test
   void sendsToAServerAlreadyRunningWithTheSecretsServeReads() throws Exception {
     SampleSecrets secrets = SampleSecrets.generate();
     Map<String, String> env = Map.of(SampleSecrets.STRIPE_ENV, secrets.stripe(), SampleSecrets.GITHUB_ENV,
