@@ -19,7 +19,8 @@ import org.jooq.Record;
  * {@code now()} or the settle's statement time, never earlier than their transaction's start). Other
  * roles' transactions are invisible in {@code pg_stat_activity} to an unprivileged role: for them,
  * the minute of grace alone holds. Rows written later into a closed minute (a prune, a retry of an
- * old dead event, a bulk import of old rows) are counted by the statement trigger.
+ * old dead event, a bulk import of old rows) are counted by the event table's triggers (from
+ * version 14 appended as their own rows, folded below).
  *
  * <p>One node at a time: each step takes a transaction-level advisory lock and returns at once if
  * another node holds it. Does nothing on a ledger without the roll-up (before V13, or on Citus).
