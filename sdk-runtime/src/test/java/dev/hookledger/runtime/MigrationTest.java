@@ -113,7 +113,7 @@ class MigrationTest {
 
     assertFalse(v12.admin().migrate(), "the ledger was there");
 
-    assertEquals(13, v12.admin().schemaVersion());
+    assertEquals(14, v12.admin().schemaVersion());
     String closed = "(select closed_before from ledger_v12.minute_roll_up)";
     List<String> perMinute = v12.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
         + " select date_trunc('minute', received_at) m, 1 r, 0 s from ledger_v12.event union all"

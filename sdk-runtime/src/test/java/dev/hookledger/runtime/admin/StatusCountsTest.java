@@ -5,16 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
+import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
 import dev.hookledger.runtime.testing.TestDatabase;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -106,13 +111,124 @@ class StatusCountsTest {
     assertFalse(v8.admin().migrate(), "the ledger was there");
     assertEquals(LedgerMigration.latest(), v8.admin().schemaVersion());
     assertCountsMatchTheRows(v8);
-    // counted once from now on: V2's row triggers are gone
+    // counted once from now on: V14's row triggers (V2's names) append, V9's statement trigger deletes
     v8.sql.execute("update ledger_v8.event set status = 'done', settled_at = now() where event_id = 'evt_4'");
     v8.sql.execute("delete from ledger_v8.event where event_id = 'evt_2'");
     assertCountsMatchTheRows(v8);
-    assertEquals(List.of("event_minute_count_truncate", "event_status_count_rows_deleted",
-        "event_status_count_rows_inserted", "event_status_count_rows_updated", "event_status_count_truncate"), v8.sql.fetch("select tgname from pg_trigger"
-        + " where tgrelid = 'ledger_v8.event'::regclass and not tgisinternal order by tgname").getValues(0, String.class));
+    assertTheLatestTriggers(v8);
+  }
+
+  /**
+   * V14: the live path's one-row statements cost what V8's did. A receive of a pending row, a claim,
+   * a lease renewal and a retry's reschedule call no count function at all (V9 to V13 called their
+   * statement trigger, with its transition tables, for each); a settle calls one row-level function
+   * once. Counted by PostgreSQL's own function statistics, in one transaction.
+   */
+  @Test
+  void theLivePathCallsACountFunctionOnlyOnceAndOnlyToSettle() {
+    String key = "provider = 'stripe' and scope = '' and event_id = 'evt_live'";
+    List<String> calls = new ArrayList<>();
+    ledger.sql.transaction(cfg -> {
+      DSLContext tx = cfg.dsl();
+      tx.execute("set local track_functions = 'pl'");
+      tx.execute("insert into hookledger.event (provider, event_id, type, body) values ('stripe', 'evt_live', 't', '\\x7b7d')");
+      calls.add("receive " + countCalls(tx));
+      tx.execute("update hookledger.event set status = 'processing', attempts = attempts + 1, lease_owner = 'n',"
+          + " lease_until = now() + interval '30 seconds' where " + key);
+      calls.add("claim " + countCalls(tx));
+      tx.execute("update hookledger.event set lease_until = now() + interval '60 seconds' where " + key);
+      calls.add("renewal " + countCalls(tx));
+      tx.execute("update hookledger.event set status = 'pending', available_at = now() + interval '5 seconds',"
+          + " lease_owner = null, lease_until = null, last_error = 'boom' where " + key);
+      calls.add("reschedule " + countCalls(tx));
+      tx.execute("update hookledger.event set status = 'processing', attempts = attempts + 1, lease_owner = 'n' where " + key);
+      tx.execute("update hookledger.event set status = 'done', settled_at = statement_timestamp(), lease_owner = null"
+          + " where " + key);
+      calls.add("settle " + countCalls(tx));
+    });
+    // on Citus V2's row triggers count, as V8 did on every database
+    String settle = TestDatabase.citus() ? "{count_event_status=1}" : "{count_event_row=1}";
+    assertEquals(List.of("receive {}", "claim {}", "renewal {}", "reschedule {}", "settle " + settle), calls);
+    assertCountsMatchTheRows();
+  }
+
+  /**
+   * Every bulk path writes one count change per row (V14), none twice, so each is linear, and the
+   * counts stay exact after each, with the changes unfolded as a reader adds them up and after the
+   * roll-up pass has folded them: an import of finished rows in closed minutes in one statement, an
+   * operator's retry of every dead one (old events, their settled minutes closed), their failures
+   * again, and a prune in batches.
+   */
+  @Test
+  void everyBulkPathLeavesExactCountsFoldedOrNot() {
+    assumeFalse(TestDatabase.citus(), "V2's row triggers count on Citus: quadratic in one statement (README)");
+    int rows = 6_000;
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at, available_at,"
+        + " settled_at, duplicates, last_error) select case when i % 3 = 0 then 'github' else 'stripe' end, 'evt_' || i, 't',"
+        + " '\\x7b7d', case when i % 10 = 0 then 'dead' when i % 7 = 0 then 'ignored' else 'done' end,"
+        + " now() - interval '40 days' - i * interval '1 second', now() - interval '40 days',"
+        + " now() - interval '40 days' - i * interval '1 second' + interval '200 milliseconds', i % 2, 'boom'"
+        + " from generate_series(1, " + rows + ") i");
+    assertCountsMatchTheRows();
+    assertTrue(ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.minute_count").where("stripe >= 64")) > 0,
+        "the import's closed minutes are appended changes until a pass folds them");
+
+    assertEquals(rows / 10, ledger.admin().retry(RetrySelection.dead(), rows / 10));
+    assertCountsMatchTheRows();
+    ledger.sql.execute("update hookledger.event set status = 'dead', settled_at = statement_timestamp()"
+        + " where status = 'pending'");
+    assertCountsMatchTheRows();
+
+    new MinuteRollUp(new EventTable("hookledger")).fold(ledger.sql);
+    assertEquals(0, ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.status_count").where("stripe >= 64")));
+    assertEquals(0, ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.minute_count").where("stripe >= 64")));
+    assertCountsMatchTheRows();
+
+    long pruned = InboxAdmin.builder(ledger.database.dataSource()).pruneBatchSize(1_000).build()
+        .prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false).deleted();
+    assertEquals(rows - rows / 10, pruned);
+    assertCountsMatchTheRows();
+    assertEquals(rows / 10, ledger.admin().status().total());
+  }
+
+  /** A V13 ledger's counts, kept by its statement triggers in every writer's stripe, stay through V14. */
+  @Test
+  void aVersion13LedgerKeepsItsCountsAndTakesTheRowTriggers() {
+    assumeFalse(TestDatabase.citus(), "no statement counts on Citus: CitusLedgerTest takes older ledgers there");
+    LedgerFixture v13 = new LedgerFixture("ledger_v13", 13);
+    for (int w = 0; w < 3; w++) { // three statements, each its backend's stripe; closed minutes corrected
+      v13.sql.execute("insert into ledger_v13.event (provider, event_id, type, body, status, received_at, available_at,"
+          + " settled_at, duplicates) select case when i % 2 = 0 then 'github' else 'stripe' end, 'evt_" + w + "_' || i,"
+          + " 't', '\\x7b7d', case when i % 5 = 0 then 'dead' else 'done' end, now() - i * interval '7 minutes',"
+          + " now(), now() - i * interval '7 minutes' + interval '30 seconds', i % 3 from generate_series(1, 40) i");
+    }
+    v13.row("stripe", "evt_open").insert();
+    assertEquals(13, v13.admin().schemaVersion());
+
+    assertFalse(v13.admin().migrate(), "the ledger was there");
+
+    assertEquals(14, v13.admin().schemaVersion());
+    assertCountsMatchTheRows(v13);
+    v13.sql.execute("update ledger_v13.event set status = 'done', settled_at = now() where event_id = 'evt_open'");
+    v13.sql.execute("update ledger_v13.event set status = 'pending', settled_at = null where status = 'dead'");
+    assertCountsMatchTheRows(v13);
+    assertTheLatestTriggers(v13);
+  }
+
+  /** V14's row triggers (V2's names) for inserts and updates, V9's statement trigger for deletes. */
+  private static void assertTheLatestTriggers(LedgerFixture ledger) {
+    assertEquals(List.of("event_minute_count_truncate", "event_status_count_insert", "event_status_count_rows_deleted",
+        "event_status_count_truncate", "event_status_count_update"), ledger.sql.fetch("select tgname from pg_trigger"
+        + " where tgrelid = ?::regclass and not tgisinternal order by tgname", ledger.schema + ".event")
+        .getValues(0, String.class));
+  }
+
+  /** The count functions this transaction called so far, by name, with their calls. */
+  private static Map<String, Long> countCalls(DSLContext tx) {
+    Map<String, Long> calls = new TreeMap<>();
+    tx.fetch("select funcname, calls from pg_stat_xact_user_functions where funcname like 'count\\_event%' and calls > 0")
+        .forEach(r -> calls.put(r.get(0, String.class), r.get(1, Long.class)));
+    return calls;
   }
 
   @Test

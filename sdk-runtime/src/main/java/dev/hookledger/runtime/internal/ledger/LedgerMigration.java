@@ -42,7 +42,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V10__minute_counts"),
       load("V11__delivery_id_hash"),
       load("V12__backfill_cursor_index"),
-      load("V13__minute_roll_up"));
+      load("V13__minute_roll_up"),
+      load("V14__row_counts"));
 
 
   /** The newest version this build knows. */

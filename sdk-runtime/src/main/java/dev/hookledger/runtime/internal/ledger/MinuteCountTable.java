@@ -16,7 +16,8 @@ import org.jooq.impl.SQLDataType;
  * {@code received_at}) and finished (by {@code settled_at}: done, ignored, stale, dead) per minute,
  * kept by the event table's statement triggers, in stripes (one per backend, modulo 64) that a
  * reader adds up; from version 13 the minutes before {@link #closedBefore} only, counted by
- * {@link MinuteRollUp} and corrected by the trigger for rows written into them later. Not made on a
+ * {@link MinuteRollUp} and corrected by the triggers for rows written into them later (from version
+ * 14 each correction appended in a stripe of its own, 64 and up, until the pass folds it into 0). Not made on a
  * database with the {@code citus} extension, where V2's row triggers keep the counts and nothing keeps
  * this table.
  */

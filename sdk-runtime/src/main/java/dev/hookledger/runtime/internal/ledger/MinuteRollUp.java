@@ -19,10 +19,16 @@ import org.jooq.Record;
  * {@code now()} or the settle's statement time, never earlier than their transaction's start). Other
  * roles' transactions are invisible in {@code pg_stat_activity} to an unprivileged role: for them,
  * the minute of grace alone holds. Rows written later into a closed minute (a prune, a retry of an
- * old dead event, a bulk import of old rows) are counted by the statement trigger.
+ * old dead event, a bulk import of old rows) are counted by the event table's triggers (from
+ * version 14 appended as their own rows, folded below).
  *
  * <p>One node at a time: each step takes a transaction-level advisory lock and returns at once if
  * another node holds it. Does nothing on a ledger without the roll-up (before V13, or on Citus).
+ *
+ * <p>From version 14 the pass also folds the count changes that the event table's row triggers
+ * append ({@code V14__row_counts.sql}: one {@code status_count} and {@code minute_count} row per
+ * changed event row) into the counts they add to, at most {@link #FOLD} rows of each table per
+ * transaction, so that a reader adds up a few hundred rows plus the changes since the last pass.
  */
 public final class MinuteRollUp {
   /** "hkru": the first key of the pass's advisory lock, the second being the schema's hash. */
@@ -32,15 +38,24 @@ public final class MinuteRollUp {
    * transactions, each within the statement timeout at thousands of events a second.
    */
   static final Duration STEP = Duration.ofMinutes(10);
+  /**
+   * The most appended count changes of each table one fold transaction moves: a bulk statement's
+   * hundred thousand rows take a few short transactions, each well within the statement timeout.
+   */
+  static final int FOLD = 20_000;
 
   private final EventTable events;
   private final String rollUp;
   private final String countRange;
+  private final String fold;
+  private final String folds;
 
   public MinuteRollUp(EventTable events) {
     this.events = events;
     String schema = '"' + events.schema() + '"';
     this.rollUp = schema + ".minute_roll_up";
+    this.fold = "select " + schema + ".fold_count_changes(?)";
+    this.folds = "select to_regprocedure('" + schema.replace("'", "''") + ".fold_count_changes(integer)') is not null";
     // the settled arm spelled as the partial indexes' predicates, so that each arm reads its own index
     // the table's columns in order (minute, stripe 0, received, settled), left unnamed: the word for a
     // stripe of counts is also a provider's name, which ArchitectureTest keeps out of the core
@@ -73,7 +88,25 @@ public final class MinuteRollUp {
       step = LedgerDsl.inOwnTransaction(db, this::step);
       minutes += Math.max(0, step);
     } while (step > 0 && step >= STEP.toMinutes());
+    fold(db);
     return minutes;
+  }
+
+  /**
+   * Folds the count changes appended since the last pass (version 14 on), a transaction per
+   * {@link #FOLD} rows; returns how many it moved. Safe beside writers and another node's fold.
+   */
+  public long fold(DSLContext db) {
+    if (!db.fetchSingle(folds).get(0, Boolean.class)) {
+      return 0;
+    }
+    long moved = 0;
+    long batch;
+    do {
+      batch = LedgerDsl.inOwnTransaction(db, tx -> tx.fetchSingle(fold, FOLD).get(0, Long.class));
+      moved += batch;
+    } while (batch >= FOLD);
+    return moved;
   }
 
   /** One step: the minutes closed, 0 if none, -1 if another node holds the lock. */

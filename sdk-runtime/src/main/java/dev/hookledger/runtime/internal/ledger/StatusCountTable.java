@@ -13,7 +13,9 @@ import org.jooq.impl.SQLDataType;
  * The {@code status_count} table of {@code V2__status_counts.sql}: finished events (done, ignored,
  * stale, dead) and their duplicate deliveries per provider and status, kept by triggers on the event
  * table as rows settle, change status and are deleted, in stripes (one per backend, modulo 64) that
- * a reader adds up. Waiting rows are not in it: they are counted through their partial index.
+ * a reader adds up; from version 14 an inserted or updated row's change is appended in a stripe of its
+ * own (64 and up) until {@link MinuteRollUp} folds it into stripe 0. Waiting rows are not in it: they
+ * are counted through their partial index.
  */
 public final class StatusCountTable {
   public static final Field<String> PROVIDER = field(name("provider"), SQLDataType.VARCHAR);
