@@ -111,7 +111,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--history", defaultValue = "0", paramLabel = "N",
       description = "After the phases on the empty ledger, fill it with N settled events (a month of a store's"
           + " traffic, written by the database itself) and run the full-load phase again on it: acked and"
-          + " settled events/s on both ledgers, with their ratio, the operator's reads, then a prune of 70 % of it"
+          + " settled events/s on both ledgers, with their ratio, the operator's reads, then a prune of 70%% of it"
           + " while one client sends; at most " + HistoryFill.MAX_ROWS
           + " (default: ${DEFAULT-VALUE}, none).")
   long history;
