@@ -49,6 +49,8 @@ public final class MinuteRollUp {
   private final String countRange;
   private final String fold;
   private final String folds;
+  /** Set once the fold's function is seen (V14 on), so that each pass after it asks the catalogue nothing. */
+  private volatile boolean foldable;
 
   public MinuteRollUp(EventTable events) {
     this.events = events;
@@ -97,7 +99,7 @@ public final class MinuteRollUp {
    * {@link #FOLD} rows; returns how many it moved. Safe beside writers and another node's fold.
    */
   public long fold(DSLContext db) {
-    if (!db.fetchSingle(folds).get(0, Boolean.class)) {
+    if (!foldable && !(foldable = db.fetchSingle(folds).get(0, Boolean.class))) {
       return 0;
     }
     long moved = 0;
