@@ -67,6 +67,9 @@ public final class BenchCommand implements Callable<Integer> {
   static final int MAX_CLIENTS = 256;
   static final int MAX_SECONDS = 600;
   static final int MAX_ENTITIES = 1_000_000;
+  static final int MAX_ROUNDS = 20;
+  /** The second database {@code --history} fills, on the bench's embedded server. */
+  static final String HISTORY_DATABASE = "history";
   /** Deliveries sent one at a time to measure the latency of a lone delivery. */
   static final int SINGLE_CLIENT_DELIVERIES = 300;
 
@@ -109,12 +112,20 @@ public final class BenchCommand implements Callable<Integer> {
   URI target;
 
   @Option(names = "--history", defaultValue = "0", paramLabel = "N",
-      description = "After the phases on the empty ledger, fill it with N settled events (a month of a store's"
-          + " traffic, written by the database itself) and run the full-load phase again on it: acked and"
-          + " settled events/s on both ledgers, with their ratio, the operator's reads, then a prune of 70%% of it"
-          + " while one client sends; at most " + HistoryFill.MAX_ROWS
+      description = "After the phases on the empty ledger, fill a second database on the same server with N settled"
+          + " events (a month of a store's traffic, written by the database itself), give it a runtime and server of"
+          + " its own and send the same full load to both ledgers in alternating rounds (see --rounds): each run's"
+          + " acked and settled events/s and latency, the median and range of hist/empty, the operator's reads on"
+          + " the filled ledger, then a prune of 70%% of it while one client sends; at most " + HistoryFill.MAX_ROWS
           + " (default: ${DEFAULT-VALUE}, none).")
   long history;
+
+  @Option(names = "--rounds", defaultValue = "2", paramLabel = "R",
+      description = "With --history: pairs of runs of the full load, the empty ledger's and the history's"
+          + " alternating E H, H E, ... (ABBA), each with a seed of its own and drained before the next; the report"
+          + " gives each run and the median and range of the pairs' ratios, 1 to " + MAX_ROUNDS
+          + " (default: ${DEFAULT-VALUE}).")
+  int rounds;
 
   @Option(names = "--backfill", defaultValue = "0", paramLabel = "N",
       description = "After the phases on the empty ledger, store N settled events a new handler never applied and"
@@ -304,36 +315,14 @@ public final class BenchCommand implements Callable<Integer> {
         List<LoadPlan> bookkept = !bookkeepingAb ? List.of()
             : new BookkeepingPhase(out).run(app, load, fullSpec, clients, maxSeconds);
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
-        LoadPlan.Spec historySpec = new LoadPlan.Spec(deliveries, duplicates, seed + 5, entities);
-        LoadPlan onHistory = history == 0 ? null : LoadPlan.of(historySpec, clock);
-        PrunePhase.Result pruned = null;
-        if (onHistory != null) {
-          HistoryFill fill = new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA);
-          fill.fill(history, out);
-          LedgerCounters historyBefore = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA);
-          long historyStart = System.nanoTime();
-          LoadGenerator.Run historyRun = load.run(app.uri(), historySpec, clients, maxSeconds);
-          Duration historySettled = awaitProcessed(app.admin(), historyStart, deadlineAfter(historyStart));
-          out.printf("on %d settled events:%n", history);
-          reportFull(historyRun, historySettled, onHistory.distinctEvents(), rawFull);
-          line("database, empty", emptyCosts);
-          line("database, history", LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA)
-              .since(historyBefore, onHistory.distinctEvents()));
-          fill.timeReads(app.admin(), app.uri(), secrets.adminToken(), out);
-          historyRuns.add(historyRun);
-          line("acked hist/empty", String.format("%.2f", historyRun.perSecond() / run.perSecond()));
-          if (historySettled != null && settledAfter != null) {
-            double emptyRate = (double) settledEvents / settledAfter.toNanos();
-            double historyRate = (double) onHistory.distinctEvents() / historySettled.toNanos();
-            line("settled hist/empty", String.format("%.2f", historyRate / emptyRate));
-          }
-          allSettled = historySettled == null ? null : allSettled; // the effects are checked only when all settled
-          pruned = new PrunePhase(out).run(app, load, new LoadPlan.Spec(singles, duplicates, seed + 30, entities),
-              maxSeconds, clock);
-          historyRuns.addAll(pruned.runs());
-          // the deadline runs from the prune's end: it takes minutes, and one client's events settle as sent
-          long pruneEnd = System.nanoTime();
-          allSettled = awaitProcessed(app.admin(), pruneEnd, deadlineAfter(pruneEnd)) == null ? null : allSettled;
+        List<LoadPlan> historyPlans = new java.util.ArrayList<>();
+        boolean historyOk = true;
+        if (history > 0) {
+          HistoryOutcome outcome = measureHistory(database, app, secrets, load, clock);
+          historyOk = outcome.ok();
+          historyRuns.addAll(outcome.empty().runs());
+          historyPlans.addAll(outcome.empty().plans());
+          allSettled = outcome.empty().drained() ? allSettled : null; // the effects are checked only when all settled
         }
 
         if (settledSpan != null) {
@@ -365,20 +354,70 @@ public final class BenchCommand implements Callable<Integer> {
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
         List<LoadPlan> plans = new java.util.ArrayList<>(
             warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single));
-        if (onHistory != null) {
-          plans.add(onHistory);
-          plans.addAll(pruned.plans());
-        }
+        plans.addAll(historyPlans);
         if (backfilled != null) {
           plans.addAll(backfilled.plans());
         }
         plans.addAll(bookkept);
         boolean exact = complete && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app));
         boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
-        return exact && allOk && (backfilled == null || backfilled.ok()) ? 0 : 1;
+        return exact && allOk && historyOk && (backfilled == null || backfilled.ok()) ? 0 : 1;
       }
     }
   }
+
+  /**
+   * {@code --history}: a second database on the same server with a runtime and server of its own,
+   * filled, then measured beside {@code empty} ({@link SideBySide}), its operator reads timed and a
+   * prune run on it while one client sends. Its effects are checked here, before it closes.
+   *
+   * @return the empty side's runs and plans, and whether the history's side settled every event
+   *     exactly once with every answer a 200
+   */
+  private HistoryOutcome measureHistory(SampleDatabase database, SampleApp empty, SampleSecrets secrets,
+      LoadProcess load, Clock clock) throws Exception {
+    try (SampleApp app = SampleApp.start(database.beside(HISTORY_DATABASE, Math.max(16, workers + 8)), secrets,
+        "127.0.0.1", 0, noopHandlers ? List.of(new NoopHandlers()) : SampleHandlers.all(),
+        b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)))) {
+      HistoryFill fill = new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA);
+      HistoryFill.Result filled = fill.fill(history, out);
+      line("history", String.format("%d settled events in %.0f s, ledger %d MiB (database %s, server %s)",
+          filled.rows(), filled.elapsedNanos() / 1e9, filled.ledgerBytes() >> 20, HISTORY_DATABASE, app.uri()));
+      List<LoadGenerator.Run> runs = new java.util.ArrayList<>();
+      List<LoadPlan> plans = new java.util.ArrayList<>();
+      if (warmup > 0) { // the JIT is shared with the empty side's server; this warms the history's pool and caches
+        LoadPlan.Spec warm = new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 6, entities);
+        long warmStart = System.nanoTime();
+        runs.add(load.run(app.uri(), warm, clients, maxSeconds));
+        plans.add(LoadPlan.of(warm, clock));
+        awaitProcessed(app.admin(), warmStart, deadlineAfter(warmStart));
+      }
+      SideBySide.Result sides = new SideBySide(out, load, clients, maxSeconds, clock).run(empty, app, history,
+          new LoadPlan.Spec(deliveries, duplicates, seed, entities), rounds);
+      runs.addAll(sides.history().runs());
+      plans.addAll(sides.history().plans());
+      fill.timeReads(app.admin(), app.uri(), secrets.adminToken(), out);
+      // its rounds' seeds above the side-by-side runs': a plan's event ids are made from its seed
+      PrunePhase.Result pruned = new PrunePhase(out).run(app, load, new LoadPlan.Spec(
+          Math.min(SINGLE_CLIENT_DELIVERIES, deliveries), duplicates,
+          seed + SideBySide.SEED_STEP * (2L * rounds + 1), entities), maxSeconds, clock);
+      runs.addAll(pruned.runs());
+      plans.addAll(pruned.plans());
+      // the deadline runs from the prune's end: it takes minutes, and one client's events settle as sent
+      long pruneEnd = System.nanoTime();
+      boolean settled = sides.history().drained()
+          && awaitProcessed(app.admin(), pruneEnd, deadlineAfter(pruneEnd)) != null
+          && runs.stream().noneMatch(LoadGenerator.Run::cutOff);
+      if (!settled) {
+        line("effects, history", "NOT checked: NOT all settled before the deadline");
+      }
+      boolean exact = settled && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app, "effects, history"));
+      boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
+      return new HistoryOutcome(sides.empty(), exact && allOk);
+    }
+  }
+
+  private record HistoryOutcome(SideBySide.Side empty, boolean ok) {}
 
   /** The store-first floor's figures: its settled rate, and the raw insert rate while its processors run. */
   private record Floor(double perSecond, double busyShare) {}
@@ -460,6 +499,7 @@ public final class BenchCommand implements Callable<Integer> {
         + ", but was " + entities);
     require(history >= 0 && history <= HistoryFill.MAX_ROWS, "history must be between 0 and "
         + HistoryFill.MAX_ROWS + ", but was " + history);
+    require(rounds >= 1 && rounds <= MAX_ROUNDS, "rounds must be between 1 and " + MAX_ROUNDS + ", but was " + rounds);
     require(backfill >= 0, "backfill must be >= 0, but was " + backfill);
     require(loadCpus == null || loadCpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"),
         "load-cpus must be a CPU list such as 1 or 0-1,3, but was " + loadCpus);
@@ -552,11 +592,15 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private boolean exactlyOnce(List<LoadPlan> plans, SampleApp app) {
+    return exactlyOnce(plans, app, "effects");
+  }
+
+  private boolean exactlyOnce(List<LoadPlan> plans, SampleApp app, String label) {
     SampleState actual = SampleState.read(DSL.using(app.dataSource(), SQLDialect.POSTGRES));
     ExpectedState expected = new ExpectedState();
     plans.forEach(p -> p.addExpected(expected));
     List<String> problems = expected.toState().differencesFrom(actual);
-    line("effects", (problems.isEmpty()
+    line(label, (problems.isEmpty()
         ? "exactly once: balances, commit counts and orders match the distinct events"
         : "NOT exactly once: " + problems.size() + " differences, e.g. " + problems.get(0)));
     return problems.isEmpty();

@@ -21,8 +21,9 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * {@code bench --history N}: fills the ledger with N settled events before the load runs on it, so
- * that the same load is measured on an empty ledger and on one with a long history in one run.
+ * {@code bench --history N}: fills a ledger with N settled events before the load runs on it, so
+ * that the same load is measured on an empty ledger and on one with a long history in one run
+ * ({@link SideBySide}).
  *
  * <p>The rows are written by the database itself ({@code INSERT ... SELECT generate_series}, in
  * bounded transactions), not sent through the door: a million deliveries over HTTP would take longer

@@ -18,6 +18,19 @@ import javax.sql.DataSource;
  */
 record LedgerCounters(long walBytes, long updates, long hotUpdates) {
 
+  /** No WAL, no updates: where a sum of phases starts. */
+  static final LedgerCounters NONE = new LedgerCounters(0, 0, 0);
+
+  /** What happened from {@code before} to these counters. */
+  LedgerCounters minus(LedgerCounters before) {
+    return new LedgerCounters(walBytes - before.walBytes, updates - before.updates, hotUpdates - before.hotUpdates);
+  }
+
+  /** These counters and {@code other}'s together: phases added up. */
+  LedgerCounters plus(LedgerCounters other) {
+    return new LedgerCounters(walBytes + other.walBytes, updates + other.updates, hotUpdates + other.hotUpdates);
+  }
+
   /** The counters now. Statistics are flushed by each backend at its transaction ends, so a phase's settle count is near, not exact. */
   static LedgerCounters read(DataSource dataSource, String schema) throws SQLException {
     try (Connection c = dataSource.getConnection();

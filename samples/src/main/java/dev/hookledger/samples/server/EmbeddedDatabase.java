@@ -127,6 +127,11 @@ public final class EmbeddedDatabase implements AutoCloseable {
     return postgres.getJdbcUrl("postgres", "postgres");
   }
 
+  /** A JDBC URL of the database {@code database} on this server, as superuser. */
+  public String jdbcUrl(String database) {
+    return postgres.getJdbcUrl("postgres", database);
+  }
+
   public int port() {
     return postgres.getPort();
   }

@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
@@ -81,6 +84,32 @@ public final class SampleDatabase implements AutoCloseable {
       db.close();
       throw e;
     }
+  }
+
+  /**
+   * A second database named {@code name}, created now and empty, on this one's embedded server,
+   * pooled by up to {@code poolSize} connections: two ledgers on one server, as {@code bench
+   * --history} compares them. Closing it closes its pool only: close it before this one.
+   *
+   * @throws IllegalArgumentException if {@code name} is not a lower-case SQL identifier
+   * @throws IllegalStateException if this database is not embedded, or the database cannot be created
+   */
+  public SampleDatabase beside(String name, int poolSize) {
+    requireNonNull(name, "name");
+    if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new IllegalArgumentException("a database name must be a lower-case SQL identifier, but was " + name);
+    }
+    if (embedded == null) {
+      throw new IllegalStateException("a database beside this one is made on an embedded server only");
+    }
+    // the unpooled superuser connection: no session timeouts on a statement that copies a template
+    try (Connection c = embedded.dataSource().getConnection(); Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create the database " + name + ": " + e.getMessage(), e);
+    }
+    return new SampleDatabase(null, embedded.jdbcUrl(name), null,
+        "database " + name + " on the same embedded PostgreSQL", poolSize);
   }
 
   /** The pooled data source; valid until {@link #close()}. */

@@ -58,21 +58,38 @@ class BenchCommandTest {
   }
 
   @Test
-  void benchWithHistoryMeasuresTheSameLoadOnAFilledLedgerBesideTheEmptyOne() {
+  void benchWithHistoryMeasuresTheSameLoadOnAFilledLedgerBesideAnEmptyOneInAlternatingRounds() {
     String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
-        "--history", "1001");
+        "--history", "1001", "--rounds", "3");
     assertTrue(report.contains("  history            1001 of 1001 settled events written"), report);
-    assertTrue(report.contains("on 1001 settled events:\n  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
-    assertTrue(report.matches("(?s).*on 1001 settled events:.*settled \\(c\\)        \\d+ events/s end to end.*"), report);
-    assertTrue(report.matches("(?s).*acked hist/empty   [0-9.]+\n  settled hist/empty [0-9.]+\n.*"), report);
-    assertTrue(report.matches("(?s).*database, empty    [0-9.]+ KiB of WAL, [0-9.]+ updates of the event row per event \\(\\d+% HOT\\)\n"
+    assertTrue(report.matches("(?s).*  history            1001 settled events in \\d+ s, ledger \\d+ MiB \\(database history,"
+        + " server http://127.0.0.1:\\d+\\)\n.*"), report);
+    // ABBA: E H, H E, E H, a seed of its own each, 100 apart
+    String run = "acked \\d+ deliveries/s, settled \\d+ events/s, p50 [0-9.]+ ms, p99 [0-9.]+ ms\n";
+    assertTrue(report.matches("(?s).*side by side, the same load on an empty ledger \\(E\\) and on 1001 settled events \\(H\\),"
+        + " one server, a runtime each; 3 pairs alternating E H, H E, E H, each run drained before the next:\n"
+        + "  E1 \\(seed 101\\)      " + run + "  H1 \\(seed 201\\)      " + run + "  H2 \\(seed 301\\)      " + run
+        + "  E2 \\(seed 401\\)      " + run + "  E3 \\(seed 501\\)      " + run + "  H3 \\(seed 601\\)      " + run
+        + "  acked hist/empty   [0-9.]+ \\(median of 3 pairs; range [0-9.]+-[0-9.]+\\)\n"
+        + "  settled hist/empty [0-9.]+ \\(median of 3 pairs; range [0-9.]+-[0-9.]+\\)\n"
+        + "  p50 hist/empty     [0-9.]+ \\(median of 3 pairs; range [0-9.]+-[0-9.]+\\)\n"
+        + "  p99 hist/empty     [0-9.]+ \\(median of 3 pairs; range [0-9.]+-[0-9.]+\\)\n"
+        + "  database, empty    [0-9.]+ KiB of WAL, [0-9.]+ updates of the event row per event \\(\\d+% HOT\\)\n"
         + "  database, history  [0-9.]+ KiB of WAL, .*"), report);
     assertTrue(report.matches("(?s).*operator reads     status \\d+/\\d+ ms, backlog \\(/healthz\\) \\d+/\\d+ ms, chart \\d+/\\d+ ms,"
         + " list \\d+/\\d+ ms,( list --status [a-z]+ \\d+/\\d+ ms,)* list --status stuck \\d+/\\d+ ms,( GET /admin/[a-z.]* \\d+/\\d+ ms,)+ GET /healthz \\d+/\\d+ ms \\(median/p95 of 20\\)\n.*"),
         report);
     assertTrue(report.matches("(?s).*prune of events settled over 9 days ago, while one client sends:\n  pruned             \\d+ events"
         + " in \\d+ batches.*p99 during/without [0-9.]+\\).*"), report);
+    assertTrue(report.contains("  effects, history   exactly once"), report);
     assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
+  void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwoAndRoundsAlternateABBA() {
+    assertEquals(0.8, SideBySide.median(new double[] {0.5, 0.8, 1.1}), 1e-9);
+    assertEquals(0.75, SideBySide.median(new double[] {0.5, 0.7, 0.8, 1.1}), 1e-9);
+    assertEquals("E H, H E, E H, H E", SideBySide.order(4));
   }
 
   @Test
@@ -199,6 +216,15 @@ class BenchCommandTest {
     cli.setErr(new java.io.PrintWriter(err));
     assertEquals(2, cli.execute("--history", "-1"));
     assertTrue(err.toString().startsWith("history must be between 0 and 100000000, but was -1"), err.toString());
+  }
+
+  @Test
+  void refusesNoRoundsNamingTheValue() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--history", "10", "--rounds", "0"));
+    assertTrue(err.toString().startsWith("rounds must be between 1 and 20, but was 0"), err.toString());
   }
 
   /** Runs the bench in this JVM with {@code args}; returns its report, which it asserts exited 0. */
