@@ -20,8 +20,10 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -41,6 +43,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * {@code chromium-driver} ({@code -Pbrowser}; {@code .ci/run} installs them).
  */
 @Tag("browser")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AdminPageLayoutTest {
   private static final String TOKEN = "admin-token-0123456789abcdef";
   private static final int PHONE = 390;
@@ -49,8 +52,12 @@ class AdminPageLayoutTest {
       + " Unavailable for reservation of order 820982911946154508 after 3 retries within the client's 2 s budget;"
       + " the circuit breaker is now open for 30 s and every reservation fails fast until it closes again";
 
-  private final LedgerFixture ledger = new LedgerFixture();
-  private TestServer server;
+  /**
+   * One ledger and one server for the class (a database, its migration and 290 rows cost seconds a
+   * test): the tests only read it, but for the bulk retry, which runs last.
+   */
+  private static LedgerFixture ledger;
+  private static TestServer server;
   /** One browser for the class (its start costs seconds); each test starts at 1280 px on a blank page. */
   private static ChromeDriver chrome;
 
@@ -69,17 +76,7 @@ class AdminPageLayoutTest {
     chrome.executeCdpCommand("Network.enable", Map.of());
     chrome.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Authorization", "Bearer " + TOKEN)));
     Files.createDirectories(SCREENSHOTS);
-  }
-
-  @AfterAll
-  static void stopChromium() {
-    if (chrome != null) {
-      chrome.quit();
-    }
-  }
-
-  @BeforeEach
-  void start() throws Exception {
+    ledger = new LedgerFixture();
     realisticLedger();
     // the system clock, as in production: ages and next attempts relative to the database's now
     InboxAdmin admin = InboxAdmin.builder(ledger.database.dataSource()).build();
@@ -88,11 +85,20 @@ class AdminPageLayoutTest {
             AdminServletTest.FIXTURE_SOURCES)), "/admin/*"));
   }
 
+  @AfterAll
+  static void stopChromium() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+    if (chrome != null) {
+      chrome.quit();
+    }
+  }
+
   @AfterEach
-  void stop() throws Exception {
+  void blank() {
     chrome.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
     chrome.get("about:blank");
-    server.close();
   }
 
   @Test
@@ -105,14 +111,13 @@ class AdminPageLayoutTest {
       assertTrue(number("return document.documentElement.scrollWidth") <= viewport,
           status + ": the page does not scroll sideways");
 
-      List<WebElement> buttons = chrome.findElements(By.cssSelector("#events button.retry"));
+      List<Box> buttons = boxes("#events button.retry");
       if (!status.equals("all")) {
         assertTrue(buttons.size() >= 3, status + ": retry buttons are there");
       }
-      for (WebElement b : buttons) {
-        assertTrue(b.isDisplayed());
-        assertTrue(b.getRect().getX() + b.getRect().getWidth() <= viewport,
-            status + ": a retry button is cut off at x=" + b.getRect().getX());
+      for (Box b : buttons) {
+        assertTrue(b.shown());
+        assertTrue(b.x() + b.width() <= viewport, status + ": a retry button is cut off at x=" + b.x());
       }
       long oneLine = number("return Math.ceil(parseFloat(getComputedStyle(document.querySelector('#events td')).lineHeight))");
       // every row's height in one script: a WebDriver round trip per row made this test take 25 s
@@ -146,16 +151,14 @@ class AdminPageLayoutTest {
           path + ": the page is " + number("return document.documentElement.scrollWidth") + " px wide, wider than the phone");
       assertTrue(number("return Math.round(parseFloat(getComputedStyle(document.body).fontSize))") >= 14,
           path + ": text is read at its own size, not zoomed out");
-      for (WebElement cause : chrome.findElements(By.cssSelector("#events td.cause, #causes td.cause"))) {
-        if (cause.getAttribute("textContent").isEmpty()) {
+      for (Box cause : boxes("#events td.cause, #causes td.cause")) {
+        if (cause.empty()) {
           continue;
         }
-        assertTrue(cause.isDisplayed() && cause.getRect().getWidth() > 0, path + ": a cause has no width");
-        assertTrue(cause.getRect().getX() + cause.getRect().getWidth() <= viewport, path + ": a cause is cut off");
-        assertTrue(Double.parseDouble(cause.getCssValue("font-size").replace("px", "")) >= 12,
-            path + ": a cause is too small to read: " + cause.getCssValue("font-size"));
-        assertTrue(number("return arguments[0].scrollWidth - arguments[0].clientWidth", cause) <= 0,
-            path + ": a cause is cut short instead of wrapped");
+        assertTrue(cause.shown() && cause.width() > 0, path + ": a cause has no width");
+        assertTrue(cause.x() + cause.width() <= viewport, path + ": a cause is cut off");
+        assertTrue(cause.fontSize() >= 12, path + ": a cause is too small to read: " + cause.fontSize() + "px");
+        assertTrue(cause.overflow() <= 0, path + ": a cause is cut short instead of wrapped");
       }
       Files.copy(chrome.getScreenshotAs(OutputType.FILE).toPath(),
           SCREENSHOTS.resolve("admin-390-" + path.replaceAll("[^a-z]+", "-") + ".png"), StandardCopyOption.REPLACE_EXISTING);
@@ -167,6 +170,7 @@ class AdminPageLayoutTest {
   }
 
   @Test
+  @Order(Integer.MAX_VALUE) // the one test that changes the shared ledger: last
   void onAPhoneTheFailingEventsOfAFilterAreRetriedAfterConfirmingTheirCount() throws Exception {
     phone();
     chrome.get(server.uri("/admin/?status=failing&provider=stripe&type=invoice.paid").toString());
@@ -213,6 +217,25 @@ class AdminPageLayoutTest {
     }
   }
 
+  /**
+   * Where each element matching {@code selector} is laid out, read in one script: a WebDriver round
+   * trip per element and property made the phone test take seconds per page. Positions truncated to
+   * whole pixels, as WebDriver's {@code getRect} gives them.
+   */
+  private static List<Box> boxes(String selector) {
+    @SuppressWarnings("unchecked")
+    List<List<Object>> raw = (List<List<Object>>) ((JavascriptExecutor) chrome).executeScript(
+        "return [...document.querySelectorAll(arguments[0])].map(e => {"
+            + " const r = e.getBoundingClientRect(), st = getComputedStyle(e);"
+            + " return [e.textContent === '', st.display !== 'none' && st.visibility !== 'hidden' && r.width > 0"
+            + " && r.height > 0, r.x, r.width, parseFloat(st.fontSize), e.scrollWidth - e.clientWidth]; })", selector);
+    return raw.stream().map(r -> new Box((Boolean) r.get(0), (Boolean) r.get(1), ((Number) r.get(2)).longValue(),
+        ((Number) r.get(3)).longValue(), ((Number) r.get(4)).doubleValue(), ((Number) r.get(5)).longValue())).toList();
+  }
+
+  /** An element's layout: whether it has no text, is shown, its x and width in px, font size, overflow. */
+  private record Box(boolean empty, boolean shown, long x, long width, double fontSize, long overflow) {}
+
   private long number(String script, Object... args) {
     return ((Number) ((JavascriptExecutor) chrome).executeScript(script, args)).longValue();
   }
@@ -232,7 +255,7 @@ class AdminPageLayoutTest {
   }
 
   /** A ledger as an operator meets it: traffic over the last hour, some failing, dead and stuck events. */
-  private void realisticLedger() {
+  private static void realisticLedger() {
     Instant now = ledger.databaseNow();
     String[] types = {"invoice.paid", "customer.subscription.updated", "charge.refunded", "invoice.payment_failed"};
     for (int i = 0; i < 240; i++) {
