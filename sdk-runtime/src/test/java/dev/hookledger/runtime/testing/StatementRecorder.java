@@ -46,7 +46,7 @@ public final class StatementRecorder {
       Map<Integer, Object> binds = new TreeMap<>();
       return proxy(PreparedStatement.class, ps, (s, pm, pargs) -> {
         if (pm.getName().startsWith("set") && pargs != null && pargs.length >= 2 && pargs[0] instanceof Integer i) {
-          binds.put(i, pargs[1]);
+          binds.put(i, pm.getName().equals("setNull") ? null : pargs[1]); // setNull's second is a type
         } else if (pm.getName().startsWith("execute")) {
           record(sql, binds);
         }

@@ -208,8 +208,7 @@ public final class LeaseClaimer {
         .setNull(LEASE_OWNER)
         .setNull(LEASE_UNTIL)
         .where(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
-        .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
-        .and(LEASE_OWNER.eq(leases.get(0).owner()))
+        .and(LEASE_OWNER.eq(leases.get(0).owner())) // the fence; no status test: see ProcessingRows.leased
         .execute());
   }
 

@@ -4,7 +4,6 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.select;
 
-import dev.hookledger.runtime.EventStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -75,8 +74,7 @@ public final class LeaseRenewals {
         .and(row(PROVIDER, SCOPE, EVENT_ID).in(select(PROVIDER, SCOPE, EVENT_ID).from(events.table())
             .where(scope)
             .and(row(PROVIDER, SCOPE, EVENT_ID, ATTEMPTS).in(held))
-            .and(STATUS.eq(StatusColumn.sql(EventStatus.PROCESSING)))
-            .and(LEASE_OWNER.eq(leases.get(0).owner()))
+            .and(LEASE_OWNER.eq(leases.get(0).owner())) // the fence; no status test: see ProcessingRows.leased
             .and(LEASE_UNTIL.gt(LedgerTime.NOW))
             .forUpdate().skipLocked()))
         .execute());
