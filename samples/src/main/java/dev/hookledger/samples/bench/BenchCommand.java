@@ -360,7 +360,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         plans.addAll(bookkept);
         boolean exact = complete && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app));
-        boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
+        boolean allOk = allAnswered200(runs);
         return exact && allOk && historyOk && (backfilled == null || backfilled.ok()) ? 0 : 1;
       }
     }
@@ -412,12 +412,17 @@ public final class BenchCommand implements Callable<Integer> {
         line("effects, history", "NOT checked: NOT all settled before the deadline");
       }
       boolean exact = settled && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app, "effects, history"));
-      boolean allOk = runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
+      boolean allOk = allAnswered200(runs);
       return new HistoryOutcome(sides.empty(), exact && allOk);
     }
   }
 
   private record HistoryOutcome(SideBySide.Side empty, boolean ok) {}
+
+  /** Whether every delivery of every run was answered 200 (accepted or a duplicate). */
+  private static boolean allAnswered200(List<LoadGenerator.Run> runs) {
+    return runs.stream().allMatch(r -> r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
+  }
 
   /** The store-first floor's figures: its settled rate, and the raw insert rate while its processors run. */
   private record Floor(double perSecond, double busyShare) {}
@@ -474,7 +479,7 @@ public final class BenchCommand implements Callable<Integer> {
     LoadGenerator.Run oneRun = load.run(single, 1, deadline());
     latencyLine("at 1 client", oneRun, 1, null);
     runs.add(oneRun);
-    boolean allOk = runs.stream().allMatch(r -> !r.cutOff() && r.answers().keySet().stream().allMatch(a -> a.startsWith("200")));
+    boolean allOk = allAnswered200(runs) && runs.stream().noneMatch(LoadGenerator.Run::cutOff);
     return allOk ? 0 : 1;
   }
 
