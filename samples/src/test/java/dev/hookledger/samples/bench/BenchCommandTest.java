@@ -62,6 +62,9 @@ class BenchCommandTest {
     String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
         "--history", "1001");
     assertTrue(report.contains("  history            1001 of 1001 settled events written"), report);
+    // the five indexes on the event table that neither back its key nor cover a status: dropped for the
+    // fill, rebuilt after it (rebuilding fails the bench if a definition no longer applies)
+    assertTrue(report.matches("(?s).*  history            5 indexes rebuilt \\(\\d+ s\\)\n.*"), report);
     assertTrue(report.matches("(?s).*  history            1001 settled events in \\d+ s, ledger \\d+ MiB \\(database history,"
         + " server http://127.0.0.1:\\d+\\)\n.*"), report);
     // ABBA by default (2 pairs): E H, H E, a seed of its own each, 100 apart
