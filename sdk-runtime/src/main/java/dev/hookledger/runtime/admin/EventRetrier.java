@@ -16,6 +16,8 @@ import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
+import org.jooq.Record2;
+import org.jooq.impl.DSL;
 import org.jooq.UpdateSetMoreStep;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,24 +55,34 @@ final class EventRetrier {
       allowed.addAll(StatusColumn.SETTLED);
     }
     EventKey key = new EventKey(provider, scope, eventId);
-    int updated = LedgerDsl.inOwnTransaction(db,
-        tx -> requeue(tx).where(EventTable.is(key), EventTable.statusIn(allowed)).execute());
     String name = key.toString();
-    if (updated == 1) {
-      log.info("{} set back to pending by an operator", name);
-      return;
+    // The row is found by its key alone, locked, and judged here: a statement that also tested the
+    // status (dead, or pending and not yet due) may be planned on that status's partial index with the
+    // key as a filter, reading every dead or waiting row when the statistics were taken on an idle
+    // ledger (the plan the lease fence fell into). Locked, it cannot change between look and update.
+    String refusal = LedgerDsl.inOwnTransaction(db, tx -> {
+      Record2<String, Boolean> row = tx.select(STATUS, DSL.field(AVAILABLE_AT.gt(LedgerTime.NOW)))
+          .from(events.table()).where(EventTable.is(key)).forUpdate().fetchOne();
+      if (row == null) {
+        return reader.notFound(key);
+      }
+      String status = row.value1();
+      if (allowed.stream().anyMatch(s -> StatusColumn.sql(s).equals(status))) {
+        requeue(tx).where(EventTable.is(key)).execute();
+        log.info("{} set back to pending by an operator", name);
+        return null;
+      }
+      if (StatusColumn.sql(EventStatus.PENDING).equals(status) && Boolean.TRUE.equals(row.value2())) {
+        // backing off: due now, attempts kept (the budget goes on), lease untouched (there is none)
+        tx.update(events.table()).set(AVAILABLE_AT, LedgerTime.NOW).where(EventTable.is(key)).execute();
+        log.info("{} made due now by an operator", name);
+        return null;
+      }
+      return refusal(name, status);
+    });
+    if (refusal != null) {
+      throw new OperationRefusedException(refusal);
     }
-    // backing off: due now, attempts kept (the budget goes on), lease untouched (there is none)
-    int hurried = LedgerDsl.inOwnTransaction(db, tx -> tx.update(events.table())
-        .set(AVAILABLE_AT, LedgerTime.NOW)
-        .where(EventTable.is(key), EventTable.statusIn(List.of(EventStatus.PENDING)), AVAILABLE_AT.gt(LedgerTime.NOW))
-        .execute());
-    if (hurried == 1) {
-      log.info("{} made due now by an operator", name);
-      return;
-    }
-    String status = db.select(STATUS).from(events.table()).where(EventTable.is(key)).fetchOne(STATUS);
-    throw new OperationRefusedException(status == null ? reader.notFound(key) : refusal(name, status));
   }
 
   /** Retries every dead event; returns how many. */

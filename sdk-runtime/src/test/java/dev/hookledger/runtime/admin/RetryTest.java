@@ -2,12 +2,15 @@ package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.testing.StatementRecorder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RetryTest {
@@ -63,6 +66,40 @@ class RetryTest {
     ledger.assertDatabaseTimeSince(before, e.availableAt());
     assertEquals("boom", e.lastError().orElseThrow());
     assertTrue(e.failing());
+  }
+
+  /**
+   * On a ledger whose statistics were taken while nothing was dead or waiting (any ledger analysed
+   * while idle), a retry that also tested the status in its statement could be planned on the partial
+   * index of dead (or waiting) rows with the key as a filter, reading every one of them per retry:
+   * the plan the lease fence fell into. Each statement a retry sends finds the row by its key.
+   */
+  @Test
+  void retryingOneEventFindsItByItsKeyNotByTheDeadOrWaitingIndex() {
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, status, settled_at)"
+        + " select 'stripe', 'evt_done_' || i, 'invoice.paid', '\\x7b7d', 'done', now() from generate_series(1, 20000) i;"
+        + " analyze hookledger.event");
+    Instant nextHour = ledger.databaseNow().plus(Duration.ofHours(1));
+    for (int i = 0; i < 20; i++) {
+      ledger.row("stripe", "evt_dead_" + i).status("dead").attempts(8).insert();
+      ledger.row("stripe", "evt_failing_" + i).status("pending").attempts(3).availableAt(nextHour).insert();
+    }
+    StatementRecorder recorder = new StatementRecorder(ledger.database.dataSource());
+    InboxAdmin recorded = InboxAdmin.builder(recorder.dataSource()).schema(ledger.schema).clock(LedgerFixture.CLOCK).build();
+
+    recorded.retry("stripe", "", "evt_dead_3");
+    recorded.retry("stripe", "", "evt_failing_3");
+
+    assertEquals("pending", ledger.statusOf("stripe", "", "evt_dead_3"));
+    assertTrue(admin.show("stripe", "", "evt_failing_3").orElseThrow().summary().availableAt()
+        .isBefore(nextHour), "made due now");
+    List<String> keyed = recorder.drain().stream().filter(sql -> sql.contains("\"event_id\" =")).toList();
+    assertTrue(keyed.size() >= 2, "both retries' statements recorded: " + keyed);
+    for (String sql : keyed) {
+      String plan = String.join("\n", ledger.sql.fetch("explain " + sql).getValues(0, String.class));
+      assertFalse(plan.contains("event_waiting_idx") || plan.contains("event_dead_idx"), sql + "\n" + plan);
+      assertTrue(plan.contains("event_pkey") || plan.contains("event_event_id_idx"), sql + "\n" + plan);
+    }
   }
 
   @Test
