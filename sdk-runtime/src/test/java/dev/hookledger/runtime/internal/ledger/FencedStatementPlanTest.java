@@ -67,5 +67,38 @@ class FencedStatementPlanTest {
         + " and event_id = '" + again.key().eventId() + "' and lease_owner is null"));
   }
 
+  /**
+   * The same for taking back a shadow row: in SHADOW mode every delivery is recorded {@code ignored},
+   * so a ledger analysed before the switch has a tiny {@code event_ignored_idx} by its statistics and a
+   * large one in fact; a delete that also tested {@code status = 'ignored'} read every shadow row.
+   */
+  @Test
+  void aShadowRowIsTakenBackByItsKeyNotByTheIgnoredIndex() {
+    DataSource ds = TestDatabase.create().dataSource();
+    DSLContext dsl = LedgerDsl.on(ds);
+    SchemaMigrator.migrate(dsl, "hookledger");
+    dsl.execute("insert into hookledger.event (provider, event_id, type, body, status, settled_at)"
+        + " select 'testhook', 'evt_done_' || i, 'job.count', '\\x7b7d', 'done', now() from generate_series(1, 20000) i;"
+        + " analyze hookledger.event;"
+        + " insert into hookledger.event (provider, event_id, type, body, status, source, attempts, settled_at)"
+        + " select 'testhook', 'evt_shadow_' || i, 'job.count', '\\x7b7d', 'ignored', 'shadow', 0, now()"
+        + " from generate_series(1, 20) i");
+    StatementRecorder recorder = new StatementRecorder(ds);
+    ShadowRows shadow = new ShadowRows(LedgerDsl.on(recorder.dataSource()), new EventTable("hookledger"));
+
+    assertTrue(shadow.forget(new EventKey("testhook", "", "evt_shadow_3")));
+    assertFalse(shadow.forget(new EventKey("testhook", "", "evt_done_3")), "a row not recorded by the shadow pass stays");
+
+    assertEquals(0, LedgerRows.number(ds, "select count(*) from hookledger.event where event_id = 'evt_shadow_3'"));
+    assertEquals(1, LedgerRows.number(ds, "select count(*) from hookledger.event where event_id = 'evt_done_3'"));
+    List<String> keyed = recorder.drain().stream().filter(sql -> sql.contains("\"event_id\" =")).toList();
+    assertTrue(keyed.size() >= 2, "both statements recorded: " + keyed);
+    for (String sql : keyed) {
+      String plan = String.join("\n", dsl.fetch("explain " + sql).getValues(0, String.class));
+      assertFalse(plan.contains("event_ignored_idx") || plan.contains("event_settled_idx"), sql + "\n" + plan);
+      assertTrue(plan.contains("event_pkey") || plan.contains("event_event_id_idx"), sql + "\n" + plan);
+    }
+  }
+
   private static final class RolledBack extends RuntimeException {}
 }
