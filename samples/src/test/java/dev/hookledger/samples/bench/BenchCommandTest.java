@@ -65,6 +65,7 @@ class BenchCommandTest {
     // the five indexes on the event table that neither back its key nor cover a status: dropped for the
     // fill, rebuilt after it (rebuilding fails the bench if a definition no longer applies)
     assertTrue(report.matches("(?s).*  history            5 indexes rebuilt \\(\\d+ s\\)\n.*"), report);
+    assertTrue(report.matches("(?s).*  history            \\d+ count changes left to fold \\(\\d+ s\\)\n.*"), report);
     assertTrue(report.matches("(?s).*  history            1001 settled events in \\d+ s, ledger \\d+ MiB \\(database history,"
         + " server http://127.0.0.1:\\d+\\)\n.*"), report);
     // ABBA by default (2 pairs): E H, H E, a seed of its own each, 100 apart
