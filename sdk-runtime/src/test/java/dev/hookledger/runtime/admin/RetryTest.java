@@ -2,7 +2,6 @@ package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,11 +94,7 @@ class RetryTest {
         .isBefore(nextHour), "made due now");
     List<String> keyed = recorder.drain().stream().filter(sql -> sql.contains("\"event_id\" =")).toList();
     assertTrue(keyed.size() >= 2, "both retries' statements recorded: " + keyed);
-    for (String sql : keyed) {
-      String plan = String.join("\n", ledger.sql.fetch("explain " + sql).getValues(0, String.class));
-      assertFalse(plan.contains("event_waiting_idx") || plan.contains("event_dead_idx"), sql + "\n" + plan);
-      assertTrue(plan.contains("event_pkey") || plan.contains("event_event_id_idx"), sql + "\n" + plan);
-    }
+    StatementRecorder.assertEachFindsTheRowByItsKey(ledger.sql, keyed, "event_waiting_idx", "event_dead_idx");
   }
 
   @Test

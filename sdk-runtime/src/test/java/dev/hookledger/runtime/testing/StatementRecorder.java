@@ -1,5 +1,8 @@
 package dev.hookledger.runtime.testing;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.sql.DataSource;
+import org.jooq.DSLContext;
 
 /**
  * A {@link DataSource} that records each prepared statement run through it with its bind values,
@@ -37,6 +41,22 @@ public final class StatementRecorder {
     List<String> out = List.copyOf(statements);
     statements.clear();
     return out;
+  }
+
+  /**
+   * Asserts that each of {@code statements} (as {@link #drain()} gave them), EXPLAINed on {@code db},
+   * finds the event row by a key index ({@code event_pkey} or {@code event_event_id_idx}) and reads
+   * none of the partial indexes {@code notRead}: the plan trap of a keyed statement that also tests a
+   * status, on a ledger whose statistics make that status's index look empty.
+   */
+  public static void assertEachFindsTheRowByItsKey(DSLContext db, List<String> statements, String... notRead) {
+    for (String sql : statements) {
+      String plan = String.join("\n", db.fetch("explain " + sql).getValues(0, String.class));
+      for (String index : notRead) {
+        assertFalse(plan.contains(index), sql + "\n" + plan);
+      }
+      assertTrue(plan.contains("event_pkey") || plan.contains("event_event_id_idx"), sql + "\n" + plan);
+    }
   }
 
   private Object connection(Object c, Method m, Object[] args) throws Throwable {
