@@ -16,7 +16,8 @@ import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
-import org.jooq.Record2;
+import org.jooq.Field;
+import org.jooq.Record;
 import org.jooq.impl.DSL;
 import org.jooq.UpdateSetMoreStep;
 import org.slf4j.Logger;
@@ -56,23 +57,20 @@ final class EventRetrier {
     }
     EventKey key = new EventKey(provider, scope, eventId);
     String name = key.toString();
-    // The row is found by its key alone, locked, and judged here: a statement that also tested the
-    // status (dead, or pending and not yet due) may be planned on that status's partial index with the
-    // key as a filter, reading every dead or waiting row when the statistics were taken on an idle
-    // ledger (the plan the lease fence fell into). Locked, it cannot change between look and update.
+    // found by its key alone, locked, judged here, changed by key (EventTable.lockByKey says why)
+    Field<Boolean> notDue = DSL.field(AVAILABLE_AT.gt(LedgerTime.NOW));
     String refusal = LedgerDsl.inOwnTransaction(db, tx -> {
-      Record2<String, Boolean> row = tx.select(STATUS, DSL.field(AVAILABLE_AT.gt(LedgerTime.NOW)))
-          .from(events.table()).where(EventTable.is(key)).forUpdate().fetchOne();
+      Record row = events.lockByKey(tx, key, List.of(STATUS, notDue));
       if (row == null) {
         return reader.notFound(key);
       }
-      String status = row.value1();
+      String status = row.get(STATUS);
       if (allowed.stream().anyMatch(s -> StatusColumn.sql(s).equals(status))) {
         requeue(tx).where(EventTable.is(key)).execute();
         log.info("{} set back to pending by an operator", name);
         return null;
       }
-      if (StatusColumn.sql(EventStatus.PENDING).equals(status) && Boolean.TRUE.equals(row.value2())) {
+      if (StatusColumn.sql(EventStatus.PENDING).equals(status) && Boolean.TRUE.equals(row.get(notDue))) {
         // backing off: due now, attempts kept (the budget goes on), lease untouched (there is none)
         tx.update(events.table()).set(AVAILABLE_AT, LedgerTime.NOW).where(EventTable.is(key)).execute();
         log.info("{} made due now by an operator", name);

@@ -14,9 +14,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Record;
+import org.jooq.SelectField;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -184,5 +186,17 @@ public final class EventTable {
   /** The primary-key condition for one event. */
   public static Condition is(EventKey key) {
     return PROVIDER.eq(key.provider()).and(SCOPE.eq(key.scope())).and(EVENT_ID.eq(key.eventId()));
+  }
+
+  /**
+   * Reads {@code columns} of the row of {@code key} and locks it for the rest of {@code tx}; null if
+   * there is none. The way to change one event whose status must be judged first: select by the key
+   * alone, judge in Java, change by the key. A single statement that tested the key and a status would
+   * be planned, on a ledger analysed while few rows had that status (any ledger analysed idle), on the
+   * status's partial index with the key as a filter, reading every row of that status
+   * ({@code FencedStatementPlanTest}). By the key it is one shard's router query on Citus.
+   */
+  public Record lockByKey(DSLContext tx, EventKey key, Collection<? extends SelectField<?>> columns) {
+    return tx.select(columns).from(table).where(is(key)).forUpdate().fetchOne();
   }
 }

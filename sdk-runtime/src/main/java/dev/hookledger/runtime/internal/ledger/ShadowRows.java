@@ -4,8 +4,10 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
+import java.util.List;
 import org.jooq.DSLContext;
-import org.jooq.Record4;
+import org.jooq.Field;
+import org.jooq.Record;
 
 /**
  * Takes back a shadow row whose delivery the application's existing endpoint failed. A shadow row
@@ -15,6 +17,9 @@ import org.jooq.Record4;
  * switch to enforcing it is recorded new and the handlers run once. Thread-safe.
  */
 public final class ShadowRows {
+  /** What the take-back judges: the row as the shadow pass recorded it, and no duplicate since. */
+  private static final List<Field<?>> AS_SHADOWED = List.of(SOURCE, STATUS, ATTEMPTS, DUPLICATES);
+
   private final DSLContext dsl;
   private final EventTable events;
 
@@ -32,17 +37,14 @@ public final class ShadowRows {
    * @throws org.jooq.exception.DataAccessException if the database cannot delete it
    */
   public boolean forget(EventKey key) {
-    // Found by its key alone, locked, judged here, then deleted by key: a delete that also tested
-    // status = 'ignored' was planned on event_ignored_idx with the key as a filter when the ledger was
-    // analysed before SHADOW mode filled that index, reading every shadow row (FencedStatementPlanTest).
+    // found by its key alone, locked, judged here, deleted by key (EventTable.lockByKey says why)
     return LedgerDsl.inOwnTransaction(dsl, tx -> {
-      Record4<String, String, Integer, Integer> row = tx.select(SOURCE, STATUS, ATTEMPTS, DUPLICATES)
-          .from(events.table()).where(EventTable.is(key)).forUpdate().fetchOne();
+      Record row = events.lockByKey(tx, key, AS_SHADOWED);
       boolean asShadowed = row != null
-          && SourceColumn.sql(EventSource.SHADOW).equals(row.value1())
-          && StatusColumn.sql(EventStatus.IGNORED).equals(row.value2())
-          && row.value3() == 0
-          && row.value4() == 0;
+          && SourceColumn.sql(EventSource.SHADOW).equals(row.get(SOURCE))
+          && StatusColumn.sql(EventStatus.IGNORED).equals(row.get(STATUS))
+          && row.get(ATTEMPTS) == 0
+          && row.get(DUPLICATES) == 0;
       return asShadowed && tx.deleteFrom(events.table()).where(EventTable.is(key)).execute() == 1;
     });
   }

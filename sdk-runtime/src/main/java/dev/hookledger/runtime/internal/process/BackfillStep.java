@@ -110,7 +110,7 @@ public final class BackfillStep {
 
   private Visit apply(DSLContext tx, Held held, EventKey key, TransactionEventContext[] context, boolean[] legacy,
       WebhookEvent[] event) {
-    Record row = tx.select(COLUMNS).from(events.table()).where(EventTable.is(key)).forUpdate().fetchOne();
+    Record row = events.lockByKey(tx, key, COLUMNS);
     if (row == null) {
       return Visit.SKIPPED; // pruned meanwhile
     }
