@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * means something.
  */
 class BoundaryRulesDetectFlawsTest {
-  private static final String BACK_EDGE = "dev.hookledger.runtime.internal.admin.AdminBackEdge";
+  private static final String BACK_EDGE = PublishedModules.BACK_EDGE;
 
   @Test
   void anInternalTypeInAPublicSignatureIsReportedWhereverItAppears() {
@@ -37,21 +36,12 @@ class BoundaryRulesDetectFlawsTest {
         leaky + "$Extending extends " + hidden), violations(result));
   }
 
-  /**
-   * The published modules, hookledger's test helpers and the back-edge, imported once for the two
-   * cycle tests (each import of the whole tree costs seconds): the first evaluates all of it, the
-   * second the published modules alone ({@link ArchitectureTest#published()}'s selection).
-   */
+  /** The published modules and the back-edge ({@link PublishedModules#withBackEdge()}). */
   private static JavaClasses withBackEdge;
 
   @BeforeAll
   static void importWithTheBackEdge() {
-    withBackEdge = new ClassFileImporter()
-        .withImportOption(location -> !location.contains("-tests.jar"))
-        .withImportOption(location -> !location.contains("/test-classes/")
-            || location.contains("/dev/hookledger/runtime/internal/admin/AdminBackEdge"))
-        .withImportOption(location -> !location.contains("/dev/hookledger/samples/"))
-        .importPackages("dev.hookledger");
+    withBackEdge = PublishedModules.withBackEdge();
   }
 
   @Test
@@ -70,10 +60,7 @@ class BoundaryRulesDetectFlawsTest {
 
   @Test
   void theCycleRuleHoldsOnThePublishedModulesWithoutTheBackEdge() {
-    // as ArchitectureTest.published() selects them: neither the back-edge nor the test helpers
-    JavaClasses published = withBackEdge.that(DescribedPredicate.describe("published", c ->
-        !c.getName().equals(BACK_EDGE)
-            && c.getSource().map(src -> !src.getUri().toString().contains("test-support")).orElse(true)));
+    JavaClasses published = PublishedModules.classes();
     assertFalse(published.contain(BACK_EDGE));
     assertTrue(published.contain("dev.hookledger.runtime.WebhookRuntime"), "the runtime is among them");
     EvaluationResult result = BoundaryRules.noPackageCycles(ArchitectureTest.VOCABULARIES)
