@@ -22,22 +22,6 @@ import org.jooq.DSLContext;
 final class HandlerExamples {
   private HandlerExamples() {}
 
-  public static final class Billing {
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Invoice(String id, String customer, long amountPaid, String currency) {}
-
-    @OnEvent(value = "invoice.paid", provider = "stripe")
-    void paid(@Payload("/data/object") Invoice invoice, DSLContext tx) {
-      if (!"usd".equals(invoice.currency())) {
-        throw new IllegalStateException("invoice " + invoice.id() + " is not in USD");   // rolled back, retried
-      }
-      tx.execute("""
-          INSERT INTO sample.balance (customer, amount_cents) VALUES (?, ?)
-          ON CONFLICT (customer) DO UPDATE SET amount_cents = balance.amount_cents + EXCLUDED.amount_cents
-          """, invoice.customer(), invoice.amountPaid());
-    }
-  }
-
   record SubscriptionChanged(String id, String status, String plan) {}
 
   record Order(long id, String totalPrice, String financialStatus) {}
