@@ -40,28 +40,22 @@ class DocSnippetsTest {
 
   @Test
   void aSnippetWithALineItsSourceLacksIsReported() throws IOException {
-    write("src/Example.java", "class Example {\n  void paid() {\n    book(1);\n  }\n}\n");
-    write("docs/page.md", "text\n<!-- snippet: src/Example.java -->\n```java\nvoid paid() {\n  book(2);\n}\n```\n");
-
-    assertEquals(List.of("docs/page.md:5: not in src/Example.java (in this order): book(2);"),
-        DocSnippets.problems(dir, Path.of("docs/page.md")));
+    assertProblems("class Example {\n  void paid() {\n    book(1);\n  }\n}\n",
+        "text\n<!-- snippet: src/Example.java -->\n```java\nvoid paid() {\n  book(2);\n}\n```\n",
+        "docs/page.md:5: not in src/Example.java (in this order): book(2);");
   }
 
   @Test
   void linesOutOfTheirSourcesOrderAreReported() throws IOException {
-    write("src/Example.java", "int a = 1;\nint b = 2;\n");
-    write("docs/page.md", "<!-- snippet: src/Example.java -->\n```java\nint b = 2;\nint a = 1;\n```\n");
-
-    assertEquals(List.of("docs/page.md:4: not in src/Example.java (in this order): int a = 1;"),
-        DocSnippets.problems(dir, Path.of("docs/page.md")));
+    assertProblems("int a = 1;\nint b = 2;\n",
+        "<!-- snippet: src/Example.java -->\n```java\nint b = 2;\nint a = 1;\n```\n",
+        "docs/page.md:4: not in src/Example.java (in this order): int a = 1;");
   }
 
   @Test
   void aSnippetOfTheSourcesLinesReindentedPasses() throws IOException {
-    write("src/Example.java", "class Example {\n    void paid() {\n        book(1);   // once\n    }\n}\n");
-    write("docs/page.md", "<!-- snippet: src/Example.java -->\n```java\nvoid paid() {\n\n  book(1);   // once\n}\n```\n");
-
-    assertEquals(List.of(), DocSnippets.problems(dir, Path.of("docs/page.md")));
+    assertProblems("class Example {\n    void paid() {\n        book(1);   // once\n    }\n}\n",
+        "<!-- snippet: src/Example.java -->\n```java\nvoid paid() {\n\n  book(1);   // once\n}\n```\n");
   }
 
   @Test
@@ -71,6 +65,12 @@ class DocSnippetsTest {
     assertEquals(List.of("docs/page.md:1: src/Gone.java does not exist",
         "docs/page.md:6: the snippet marker is not followed by a ```java block"),
         DocSnippets.problems(dir, Path.of("docs/page.md")));
+  }
+
+  private void assertProblems(String source, String page, String... expected) throws IOException {
+    write("src/Example.java", source);
+    write("docs/page.md", page);
+    assertEquals(List.of(expected), DocSnippets.problems(dir, Path.of("docs/page.md")));
   }
 
   private void write(String path, String text) throws IOException {
