@@ -12,6 +12,7 @@ import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ledger's versioned scripts ({@code classpath:db/hookledger/V1__ledger.sql}, {@code V2__...})
- * applied by an application's own Flyway, as the README documents: a second Flyway whose history
+ * applied by an application's own Flyway, as docs/ledger-schema.md documents: a second Flyway whose history
  * lives in the {@code hookledger} schema, so its {@code V1} never meets the application's {@code V1},
  * from V1 up, and with {@code baselineOnMigrate} over a ledger that {@code migrate()} made; the
  * runtime then works on it without {@code migrate()}. The documented mistake, one Flyway over both
@@ -91,15 +92,21 @@ class FlywayMigrationTest {
   }
 
   /**
-   * The README's recipe: a Flyway of the ledger's own, its history in the ledger's schema, taking a
+   * The manual's recipe: a Flyway of the ledger's own, its history in the ledger's schema, taking a
    * ledger made by {@code migrate()} as its baseline, and holding its lock outside a transaction: a
    * transaction open during {@code CREATE INDEX CONCURRENTLY} (V3) makes the build wait for it forever.
    */
   static Flyway ledgerFlyway(TestDatabase.Database db) {
-    FluentConfiguration config = Flyway.configure().dataSource(db.dataSource())
-        .locations("classpath:db/hookledger").schemas("hookledger").baselineOnMigrate(true);
-    config.getConfigurationExtension(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
-    return config.load();
+    DataSource dataSource = db.dataSource();
+    // as docs/ledger-schema.md writes it (DocSnippetsTest in samples checks the page against these lines)
+    FluentConfiguration ledger = Flyway.configure().dataSource(dataSource)
+        .locations("classpath:db/hookledger")
+        .schemas("hookledger")                 // history in hookledger.flyway_schema_history
+        .baselineOnMigrate(true);              // a ledger that migrate() made is taken as V1, then V2.. applied
+    // V3 builds its indexes CONCURRENTLY: Flyway's default lock, held in an open transaction, would make
+    // that build wait for Flyway itself, forever. Its session-level lock does not:
+    ledger.getConfigurationExtension(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+    return ledger.load();
   }
 
   @Test

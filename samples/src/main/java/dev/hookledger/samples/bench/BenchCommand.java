@@ -129,8 +129,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--backfill", defaultValue = "0", paramLabel = "N",
       description = "After the phases on the empty ledger, store N settled events a new handler never applied and"
-          + " measure one client's ack latency idle and while a backfill of that handler runs over them (issue 22's"
-          + " 1.5x); see BackfillPhase (default: ${DEFAULT-VALUE}, none).")
+          + " measure one client's ack latency idle and while a backfill of that handler runs over them (the aim:"
+          + " within 1.5x); see BackfillPhase (default: ${DEFAULT-VALUE}, none).")
   int backfill;
 
   @Option(names = "--bookkeeping-ab",

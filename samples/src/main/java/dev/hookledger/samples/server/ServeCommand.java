@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
         "Secrets come from STRIPE_WEBHOOK_SECRET, GITHUB_WEBHOOK_SECRET and SHOPIFY_WEBHOOK_SECRET;"
             + " any that is unset is generated for development and printed.",
         "Every runtime setting is an option (--workers, --retry-first-delay 100ms, --retry-max-attempts 3, ...)"
-            + " or an environment variable (HOOKLEDGER_WORKERS, ...); see the sdk-runtime README's table.",
+            + " or an environment variable (HOOKLEDGER_WORKERS, ...); see the table in docs/configuration.md.",
         "With STANDARD_WEBHOOK_SECRET (whsec_...) set, Standard Webhooks deliveries are also served at"
             + " POST /webhooks/standard.",
         "The admin page asks for the token in HOOKLEDGER_ADMIN_TOKEN (Authorization: Bearer <token>, or as the"

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * sdk-runtime/README.md's "Getting started" {@link App} runs as a user runs it: its own JVM, its
+ * docs/getting-started.md's servlet application, {@link App}, runs as a user runs it: its own JVM, its
  * configuration in environment variables, a Stripe-signed delivery over HTTP booked once; and with
  * the secret unset, it stops at start-up naming the variable.
  */

@@ -17,8 +17,8 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The command line door to a runtime's settings: one option for every setting of the runtime's
- * catalogue ({@code --workers}, {@code --lease}, {@code --retry-max-attempts}, ... as the sdk-runtime
- * README's table lists them), each falling back to its environment variable
+ * catalogue ({@code --workers}, {@code --lease}, {@code --retry-max-attempts}, ... as the
+ * table in docs/configuration.md lists them), each falling back to its environment variable
  * ({@code HOOKLEDGER_WORKERS}, ...), then to the builder's default. A command that builds a runtime
  * declares {@code @Command(modelTransformer = RuntimeOptions.class)} and passes its builder to
  * {@link #configure}; an option it declares itself under a setting's name (with its own default) is

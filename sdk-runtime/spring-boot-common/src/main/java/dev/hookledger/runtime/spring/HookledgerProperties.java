@@ -16,7 +16,7 @@ import org.springframework.util.unit.DataSize;
  * the starter's auto-configuration and checked when the application starts: a bad value fails the
  * start with a message naming the property. Each option of the runtime is the
  * {@link dev.hookledger.runtime.WebhookRuntimeBuilder} setting of the same name, read from the runtime's one
- * catalogue of settings (the table in the sdk-runtime README); one left unset (null) keeps the builder's
+ * catalogue of settings (the table in docs/configuration.md); one left unset (null) keeps the builder's
  * default, which is the only default. The least an application sets:
  *
  * <pre>{@code

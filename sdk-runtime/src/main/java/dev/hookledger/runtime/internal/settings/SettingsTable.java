@@ -2,7 +2,7 @@ package dev.hookledger.runtime.internal.settings;
 
 import java.util.Optional;
 
-/** The catalogue as the Markdown table of the sdk-runtime README (a test keeps the README equal to it). */
+/** The catalogue as the Markdown table of docs/configuration.md (a test keeps that page equal to it). */
 public final class SettingsTable {
   private static final String HEAP = "a quarter of the heap";
   private static final String NONE = "none";

@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * Every option of the catalogue is reachable from every text door (web.xml init-params, environment
- * variables, the command line) and lands in the settings the builder produces; the sdk-runtime
- * README's table is the catalogue's. (The Spring door has the same test in the starters; the samples' serve,
+ * variables, the command line) and lands in the settings the builder produces; the table of
+ * docs/configuration.md is the catalogue's. (The Spring door has the same test in the starters; the samples' serve,
  * demo and bench, RuntimeOptionsDoorTest.)
  */
 class SettingsCatalogueTest {
@@ -111,17 +111,17 @@ class SettingsCatalogueTest {
   }
 
   @Test
-  void theReadmeTableIsTheCatalogue() throws IOException {
-    Path readme = Path.of("README.md");
-    String text = Files.readString(readme);
+  void theConfigurationReferenceTableIsTheCatalogue() throws IOException {
+    Path reference = Path.of("..", "docs", "configuration.md");   // tests run in sdk-runtime/
+    String text = Files.readString(reference);
     String begin = "<!-- settings:begin -->\n";
     String end = "<!-- settings:end -->";
     int from = text.indexOf(begin);
     int to = text.indexOf(end);
-    assertTrue(from >= 0 && to > from, "README.md has no " + begin.trim() + " ... " + end + " section");
+    assertTrue(from >= 0 && to > from, "docs/configuration.md has no " + begin.trim() + " ... " + end + " section");
     String expected = SettingsTable.markdown();
     if (!text.substring(from + begin.length(), to).equals(expected)) {
-      fail("the settings table of sdk-runtime/README.md is not the catalogue's; put this between the markers:\n"
+      fail("the settings table of docs/configuration.md is not the catalogue's; put this between the markers:\n"
           + expected);
     }
   }

@@ -29,7 +29,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * <p>{@link WebhookRuntimeCustomizer} beans reach every builder option. An application that declares
  * its own {@link WebhookRuntime} bean keeps it (the filter, the lifecycle and the health indicator
  * then serve that one) if it is built with {@link SpringTransactions#wire}; else the start fails. See
- * {@link HookledgerProperties} for the properties, and the module's README for how the transactions are shared.
+ * {@link HookledgerProperties} for the properties, and docs/spring-boot.md for how the transactions are shared.
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
