@@ -1,13 +1,14 @@
 package dev.hookledger.runtime.testing;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -83,32 +84,26 @@ public final class TestDatabase {
    * tests need commits that survive.
    */
   public static EmbeddedPostgres startDedicated(boolean durable) {
-    return start(EmbeddedPostgres.builder(), durable);
+    return EmbeddedServer.start(settings(durable), null, 0);
   }
 
   /**
    * A separate embedded server whose data lives in {@code dataDirectory} and outlives
    * {@link EmbeddedPostgres#close() close()}: starting it again with the same directory and port
    * brings the same databases back, as after a database outage. {@code port} 0 picks a free one.
+   *
+   * @throws IllegalStateException if another server answers on {@code port}
    */
   public static EmbeddedPostgres startDedicated(boolean durable, Path dataDirectory, int port) {
-    EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dataDirectory).setCleanDataDirectory(false);
-    if (port != 0) {
-      b.setPort(port);
-    }
-    return start(b, durable);
+    return EmbeddedServer.start(settings(durable), requireNonNull(dataDirectory, "dataDirectory"), port);
   }
 
-  private static EmbeddedPostgres start(EmbeddedPostgres.Builder b, boolean durable) {
-    try {
-      if (durable) {
-        b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
-            .setServerConfig("full_page_writes", "on");
-      }
-      return b.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
+  private static UnaryOperator<EmbeddedPostgres.Builder> settings(boolean durable) {
+    if (!durable) {
+      return b -> b;
     }
+    return b -> b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
+        .setServerConfig("full_page_writes", "on");
   }
 
   private static PGSimpleDataSource admin() {
