@@ -10,9 +10,15 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +37,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
   /** zonky's lock file in the data directory, held while its server runs. */
   private static final String LOCK_FILE = "epg-lock";
+  /** Starts before giving up when other processes keep taking the port picked for ours. */
+  private static final int START_ATTEMPTS = 5;
+  private static final IntSupplier FREE_PORT = () -> 0;
   /** Data directories this JVM's servers use. */
   private static final Set<Path> IN_USE = ConcurrentHashMap.newKeySet();
 
@@ -64,8 +73,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
         throw inUse(dir);
       }
       OrphanedPostmaster.stopIfLeftIn(dir);
-      return start(durable(EmbeddedPostgres.builder()).setDataDirectory(dir)
-          .setCleanDataDirectory(false), dir);
+      return start(b -> durable(b).setCleanDataDirectory(false), dir, FREE_PORT);
     } catch (RuntimeException e) {
       IN_USE.remove(dir);
       throw e;
@@ -96,8 +104,12 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
   /** A server in a fresh temporary directory that is deleted on {@link #close()}. */
   public static EmbeddedDatabase temporary(boolean durable) {
-    EmbeddedPostgres.Builder b = EmbeddedPostgres.builder();
-    return start(durable ? durable(b) : b, null);
+    return temporary(durable, FREE_PORT);
+  }
+
+  /** As {@link #temporary(boolean)}, each start on the port {@code ports} gives (0: a free one). */
+  static EmbeddedDatabase temporary(boolean durable, IntSupplier ports) {
+    return start(b -> durable ? durable(b) : b, null, ports);
   }
 
   private static EmbeddedPostgres.Builder durable(EmbeddedPostgres.Builder b) {
@@ -106,14 +118,72 @@ public final class EmbeddedDatabase implements AutoCloseable {
         .setServerConfig("full_page_writes", "on");
   }
 
-  private static EmbeddedDatabase start(EmbeddedPostgres.Builder b, Path dir) {
-    // closed by whoever owns this object, in order after the server and the runtime; zonky's own
-    // hook would stop PostgreSQL while the runtime is still draining its workers
-    b.setRegisterShutdownHook(false).setPGStartupWait(Duration.ofSeconds(60));
+  /**
+   * Starts a server in {@code dir} (a fresh temporary directory, deleted on close, when null) and
+   * makes sure the server answering on its port is this one. zonky lets go of the free port it picked
+   * and the postmaster binds it only after initdb; if another process took it in between (a second
+   * {@code serve}, a test suite), our postmaster fails while zonky's readiness check is answered by
+   * the other server, which we would then use until its owner stops it under us. Such a start is
+   * stopped (by our own data directory, never the other's) and tried again on another port.
+   */
+  private static EmbeddedDatabase start(UnaryOperator<EmbeddedPostgres.Builder> settings, Path dir, IntSupplier ports) {
+    String lost = null;
+    for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+      Path data = dir != null ? dir : temporaryDirectory();
+      EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(data);
+      int port = ports.getAsInt();
+      if (port != 0) {
+        b.setPort(port);
+      }
+      // closed by whoever owns this object, in order after the server and the runtime; zonky's own
+      // hook would stop PostgreSQL while the runtime is still draining its workers
+      settings.apply(b).setRegisterShutdownHook(false).setPGStartupWait(Duration.ofSeconds(60));
+      EmbeddedDatabase db;
+      try {
+        db = new EmbeddedDatabase(b.start(), dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
+      }
+      String answering = db.answeringDataDirectory();
+      if (isDirectory(answering, data)) {
+        return db;
+      }
+      lost = "port " + db.port() + " is answered by another PostgreSQL (data directory " + answering + "), not the one"
+          + " started in " + data;
+      LOG.warn("{}: starting again on another port", lost);
+      try {
+        db.postgres.close(); // pg_ctl stop on our own data directory: the other server is left alone
+      } catch (IOException e) {
+        LOG.warn("could not stop the embedded PostgreSQL that lost its port: {}", e.toString());
+      }
+    }
+    throw new IllegalStateException(lost + "; gave up after " + START_ATTEMPTS + " starts");
+  }
+
+  private static Path temporaryDirectory() {
     try {
-      return new EmbeddedDatabase(b.start(), dir);
+      return Files.createTempDirectory("epg");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
+      throw new UncheckedIOException("cannot create a data directory for the embedded PostgreSQL", e);
+    }
+  }
+
+  /** The data directory of the server that answers on this one's port. */
+  private String answeringDataDirectory() {
+    try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SHOW data_directory")) {
+      r.next();
+      return r.getString(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot ask the PostgreSQL on port " + port() + " for its data directory", e);
+    }
+  }
+
+  private static boolean isDirectory(String path, Path dir) {
+    try {
+      return Files.isSameFile(Path.of(path), dir);
+    } catch (IOException e) {
+      return false; // a directory we cannot see is not ours
     }
   }
 

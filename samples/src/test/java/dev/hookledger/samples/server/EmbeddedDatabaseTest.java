@@ -1,6 +1,7 @@
 package dev.hookledger.samples.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
@@ -8,6 +9,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +46,24 @@ class EmbeddedDatabaseTest {
           assertThrows(IllegalStateException.class, () -> EmbeddedDatabase.persistent(data));
       assertEquals("the data directory " + data.toAbsolutePath()
           + " is in use by another process (is another 'serve' running?)", e.getMessage());
+    }
+  }
+
+  @Test
+  void aStartWhosePortAnotherServerTookIsGivenUpAndTriedAgainOnAFreeOne() throws SQLException {
+    // as when another JVM binds the port zonky picked before our postmaster does: the readiness check
+    // is answered by the other server, which must not be taken for ours
+    try (EmbeddedDatabase other = EmbeddedDatabase.temporary(false)) {
+      execute(other.dataSource(), "CREATE TABLE theirs (v int)");
+      AtomicInteger starts = new AtomicInteger();
+      try (EmbeddedDatabase db = EmbeddedDatabase.temporary(false,
+          () -> starts.getAndIncrement() == 0 ? other.port() : 0)) {
+        assertEquals(2, starts.get(), "the first start lost its port to the other server, the second did not");
+        assertNotEquals(other.port(), db.port());
+        assertEquals("0", query(db.dataSource(), "SELECT count(*) FROM pg_tables WHERE tablename = 'theirs'"));
+      }
+      assertEquals("1", query(other.dataSource(), "SELECT count(*) FROM pg_tables WHERE tablename = 'theirs'"),
+          "giving up the lost start left the other server running");
     }
   }
 

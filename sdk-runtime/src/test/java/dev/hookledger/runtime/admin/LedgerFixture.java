@@ -32,7 +32,9 @@ public final class LedgerFixture {
   public static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
   public final TestDatabase.Database database = TestDatabase.create();
-  public final DSLContext sql = DSL.using(database.dataSource(), SQLDialect.POSTGRES);
+  // pooled: the slow classes write and read thousands of rows a statement at a time, and a session per
+  // statement cost them more than the statements did
+  public final DSLContext sql = DSL.using(database.pooled(), SQLDialect.POSTGRES);
   public final String schema;
 
   public LedgerFixture() {
@@ -74,7 +76,7 @@ public final class LedgerFixture {
   public InboxAdmin admin() {
     // reads here assert what they return, not how fast: a loaded 2-core CI machine can take longer than
     // the 2 s default deadline, which HealthDeadlineTest proves on its own
-    return InboxAdmin.builder(database.dataSource()).schema(schema).clock(CLOCK).readTimeout(Duration.ofSeconds(30))
+    return InboxAdmin.builder(database.pooled()).schema(schema).clock(CLOCK).readTimeout(Duration.ofSeconds(30))
         .build();
   }
 

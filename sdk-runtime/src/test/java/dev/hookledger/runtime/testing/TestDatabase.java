@@ -1,13 +1,18 @@
 package dev.hookledger.runtime.testing;
 
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -83,32 +88,26 @@ public final class TestDatabase {
    * tests need commits that survive.
    */
   public static EmbeddedPostgres startDedicated(boolean durable) {
-    return start(EmbeddedPostgres.builder(), durable);
+    return EmbeddedServer.start(settings(durable), null, 0);
   }
 
   /**
    * A separate embedded server whose data lives in {@code dataDirectory} and outlives
    * {@link EmbeddedPostgres#close() close()}: starting it again with the same directory and port
    * brings the same databases back, as after a database outage. {@code port} 0 picks a free one.
+   *
+   * @throws IllegalStateException if another server answers on {@code port}
    */
   public static EmbeddedPostgres startDedicated(boolean durable, Path dataDirectory, int port) {
-    EmbeddedPostgres.Builder b = EmbeddedPostgres.builder().setDataDirectory(dataDirectory).setCleanDataDirectory(false);
-    if (port != 0) {
-      b.setPort(port);
-    }
-    return start(b, durable);
+    return EmbeddedServer.start(settings(durable), requireNonNull(dataDirectory, "dataDirectory"), port);
   }
 
-  private static EmbeddedPostgres start(EmbeddedPostgres.Builder b, boolean durable) {
-    try {
-      if (durable) {
-        b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
-            .setServerConfig("full_page_writes", "on");
-      }
-      return b.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
+  private static UnaryOperator<EmbeddedPostgres.Builder> settings(boolean durable) {
+    if (!durable) {
+      return b -> b;
     }
+    return b -> b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
+        .setServerConfig("full_page_writes", "on");
   }
 
   private static PGSimpleDataSource admin() {
@@ -161,17 +160,70 @@ public final class TestDatabase {
     }
   }
 
-  /** One test database. */
-  public static final class Database {
+  /**
+   * One test database. Its {@link #pooled()} pool is closed by {@link #close()}; a test that never
+   * closes it leaves only a few idle sessions, which the pool ends itself once idle for
+   * {@value #POOL_IDLE_MILLIS} ms (checked every 30 s).
+   */
+  public static final class Database implements AutoCloseable {
+    /** Opened on demand only; as many as a test's concurrent writers, each of which may nest a second. */
+    private static final int POOL_SIZE = 10;
+    private static final long POOL_IDLE_MILLIS = 10_000; // HikariCP's least
+    /** One housekeeping thread for every test pool in the JVM, rather than one per database. */
+    private static final ScheduledExecutorService HOUSEKEEPING = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "hl-test-pool-housekeeping");
+      t.setDaemon(true);
+      return t;
+    });
     private final PGSimpleDataSource dataSource;
+    private HikariDataSource pool;
 
     Database(PGSimpleDataSource dataSource) {
       this.dataSource = dataSource;
     }
 
-    /** An unpooled data source; wrap it in a pool where the test needs one. */
+    /**
+     * An unpooled data source: each connection is a new PostgreSQL session, which tests that count
+     * sessions or hand the runtime its connections need. Wrap it in a pool where the test needs one.
+     */
     public DataSource dataSource() {
       return dataSource;
+    }
+
+    /**
+     * A small pool on this database (up to {@value #POOL_SIZE} sessions, opened on demand), for
+     * fixtures that run many statements: a new session costs PostgreSQL a process, more than most
+     * fixture statements. Sessions are reused, so a session-level {@code SET} outlives its statement.
+     */
+    public synchronized DataSource pooled() {
+      if (pool == null) {
+        PGSimpleDataSource sessions = new PGSimpleDataSource();
+        sessions.setURL(dataSource.getURL());
+        sessions.setUser(dataSource.getUser());
+        sessions.setPassword(dataSource.getPassword());
+        // no server-side prepared statements, as when each statement had a session of its own: a plan
+        // cached in a reused session would fail ("cached plan must not change result type") once a test
+        // alters the tables it reads
+        sessions.setPrepareThreshold(0);
+        HikariConfig c = new HikariConfig();
+        c.setDataSource(sessions);
+        c.setPoolName("hl-test-" + dataSource.getDatabaseName());
+        c.setMaximumPoolSize(POOL_SIZE);
+        c.setMinimumIdle(0);
+        c.setIdleTimeout(POOL_IDLE_MILLIS);
+        c.setScheduledExecutor(HOUSEKEEPING);
+        pool = new HikariDataSource(c);
+      }
+      return pool;
+    }
+
+    /** Closes the {@link #pooled()} pool, if one was made; the database stays. */
+    @Override
+    public synchronized void close() {
+      if (pool != null) {
+        pool.close();
+        pool = null;
+      }
     }
 
     /** A JDBC URL with user and password, as a CLI or a second process would take it. */
