@@ -212,6 +212,12 @@ BEGIN
   IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
     RETURN;
   END IF;
+  -- The event table first, then the count tables, as every writer takes them (a statement on event,
+  -- then its triggers' writes to the counts): the other way round, this transaction held the count
+  -- tables while waiting for event, and a handler's transaction that had locked its row and then
+  -- settled it waited for the counts: a deadlock, when upgraded under traffic. ACCESS EXCLUSIVE at
+  -- once, the mode the DROP TRIGGERs below need, so that no weaker lock is upgraded later.
+  LOCK TABLE hookledger.event IN ACCESS EXCLUSIVE MODE;
   -- Stripes 0-63 are V2's (one per backend) and the pass's (0); appended changes take the next
   -- ones, each its own: wider than V2's smallint
   CREATE SEQUENCE IF NOT EXISTS hookledger.count_change AS bigint START 64 MINVALUE 64 CACHE 100;
@@ -219,8 +225,8 @@ BEGIN
   ALTER TABLE hookledger.minute_count ALTER COLUMN stripe TYPE bigint;
   -- the fold finds the appended minutes without reading the years of minutes in stripe 0
   CREATE INDEX IF NOT EXISTS minute_count_changes ON hookledger.minute_count (minute, stripe) WHERE stripe >= 64;
-  -- Replaced in this transaction: writers to the event table wait for it (CREATE TRIGGER locks the
-  -- table against writes), so no change is counted twice or missed. DELETE keeps V9's statement
+  -- Replaced in this transaction: writers to the event table wait for it (locked above), so no change
+  -- is counted twice or missed. DELETE keeps V9's statement
   -- trigger (count_event_statement, replaced above).
   DROP TRIGGER IF EXISTS event_status_count_rows_inserted ON hookledger.event;
   DROP TRIGGER IF EXISTS event_status_count_rows_updated ON hookledger.event;

@@ -63,6 +63,16 @@ public interface ProviderAdapter {
   }
 
   /**
+   * Refuses, when the adapter is registered, configured secrets the provider cannot have issued for
+   * a reason {@link #minimumSecretLength()} cannot see (e.g. a key that decodes to too few bytes). The
+   * runtime calls it at start-up with each provider's secrets, after its own checks. The default
+   * accepts any.
+   *
+   * @throws IllegalArgumentException naming the secret's id and the rule, never its value
+   */
+  default void checkSecrets(Secrets secrets) {}
+
+  /**
    * Whether the provider delivers again, on its own, a delivery that was answered with an error
    * (a 5xx or no answer). The runtime warns at start-up when {@code INLINE} processing, which
    * answers a failed handler with 500, is configured for a provider that does not: such an event

@@ -53,8 +53,9 @@ import java.util.regex.Pattern;
  * <p>Secrets are the text the sender shows, as the reference libraries take it: the HMAC key is the
  * base64 after the {@code whsec_} prefix, or the whole text base64-decoded when it has no prefix
  * ({@link Secrets#of(String...)} works either way); a {@link Secret} whose bytes are not printable
- * text is taken as the key itself (Svix's {@code Webhook(byte[])}), and text that is not base64
- * fails naming the secret's id. The signature is checked first, then the timestamp, within a
+ * text is taken as the key itself (Svix's {@code Webhook(byte[])}), and text that is not base64, or
+ * a key shorter than 16 bytes (the spec's senders issue 24 to 64), fails naming the secret's id, at
+ * start-up ({@link #checkSecrets}). The signature is checked first, then the timestamp, within a
  * two-sided tolerance (300 s by default, as the spec's libraries).
  *
  * <p>Event fields: the id is the message id header, the same on every retry; the scope is empty
@@ -141,8 +142,8 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
    * One {@code whsec_...} secret (the prefix is optional, as in the reference libraries), checked
    * now rather than at the first delivery.
    *
-   * @throws IllegalArgumentException if the text after {@code whsec_} is not base64; names the id,
-   *     never the value
+   * @throws IllegalArgumentException if the text after {@code whsec_} is not base64 or its key is
+   *     shorter than 16 bytes; names the id, never the value
    */
   public static Secret secret(String id, String whsec) {
     requireNonNull(id, "id");
@@ -163,6 +164,16 @@ public final class StandardWebhooksAdapter implements ProviderAdapter {
   @Override
   public boolean needsSecrets() {
     return publicKeys.isEmpty();
+  }
+
+  /**
+   * Refuses a secret that is not base64 or whose key is shorter than 16
+   * bytes: the spec's senders issue keys of 24 to 64 random bytes, so a shorter one is a typo or a
+   * guessable key.
+   */
+  @Override
+  public void checkSecrets(Secrets secrets) {
+    keys.of(secrets);
   }
 
   /** How far a signed timestamp may be from now, in either direction. */

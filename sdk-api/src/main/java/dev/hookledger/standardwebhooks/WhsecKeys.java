@@ -21,6 +21,8 @@ import java.util.Base64;
  */
 final class WhsecKeys {
   static final String PREFIX = "whsec_";
+  /** The shortest key accepted: the spec's senders issue 24 to 64 random bytes; fewer is a typo or guessable. */
+  static final int MIN_KEY_BYTES = 16;
 
   private record Decoded(Secrets given, Secrets keys) {}
 
@@ -49,6 +51,7 @@ final class WhsecKeys {
   private Secret decode(Secret secret) {
     byte[] bytes = secret.keyBytes();
     if (!printable(bytes)) {
+      requireLong(secret.id(), bytes.length, "is", provider);
       return secret;
     }
     String text = new String(bytes, StandardCharsets.US_ASCII);
@@ -67,7 +70,8 @@ final class WhsecKeys {
    *
    * @param provider names the provider in the message; empty for none
    *
-   * @throws IllegalArgumentException naming the secret's id, never its value
+   * @throws IllegalArgumentException if it is not base64 or its key is shorter than {@value #MIN_KEY_BYTES} bytes,
+   *     naming the secret's id, never its value
    */
   static byte[] decode(String id, String whsec, String provider) {
     requireNonNull(whsec, "value of secret '" + id + "'");
@@ -87,7 +91,17 @@ final class WhsecKeys {
     if (key.length == 0) {
       throw new IllegalArgumentException("secret '" + id + "'" + of(provider) + " is empty");
     }
+    requireLong(id, key.length, "(" + (prefixed ? "the base64 after whsec_" : "the whole text, base64") + ") decodes to",
+        provider);
     return key;
+  }
+
+  private static void requireLong(String id, int length, String is, String provider) {
+    if (length < MIN_KEY_BYTES) {
+      throw new IllegalArgumentException("secret '" + id + "'" + of(provider) + " is too short for Standard Webhooks:"
+          + " its key " + is + " " + length + (length == 1 ? " byte" : " bytes") + ", but must be at least "
+          + MIN_KEY_BYTES + " (senders issue 24 to 64; copy the whole secret from the sender's dashboard)");
+    }
   }
 
   private static String of(String provider) {

@@ -43,7 +43,8 @@ final class ShadowPass {
     }
     if (outcome instanceof DoorOutcome.Unreadable) {
       // the container's stream is broken or cut short: the existing endpoint finds the rest so too
-      return new Passed(ReplayedBodyRequest.partlyRead(request, new byte[0]), outcome);
+      return new Passed(ReplayedBodyRequest.partlyRead(request, new byte[0], runtime.door().bodyReadDeadline()),
+          outcome);
     }
     BodyRead body = outcome.body();
     if (body == null) {
@@ -53,9 +54,10 @@ final class ShadowPass {
       return new Passed(ReplayedBodyRequest.whole(request, body.bytes()), outcome);
     }
     // what was read goes on first, then the rest of the container's stream; the prefix stays
-    // reserved in the budget until the existing endpoint is done with the request
-    return new Passed(body.bytes().length == 0 ? request : ReplayedBodyRequest.partlyRead(request, body.bytes()),
-        outcome);
+    // reserved in the budget until the existing endpoint is done with the request, so the rest gets
+    // the body read deadline again: a sender trickling it would otherwise hold the prefix for good
+    return new Passed(body.bytes().length == 0 ? request
+        : ReplayedBodyRequest.partlyRead(request, body.bytes(), runtime.door().bodyReadDeadline()), outcome);
   }
 
   private static void log(DoorOutcome outcome, String provider) {

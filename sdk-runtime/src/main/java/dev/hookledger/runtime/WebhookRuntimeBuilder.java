@@ -155,8 +155,8 @@ public final class WebhookRuntimeBuilder {
    *
    * @throws IllegalArgumentException naming the provider and secret id (never the value) if a
    *     secret cannot be real: an unresolved {@code ${...}} placeholder, a value published as an
-   *     example, or shorter than the provider's {@linkplain ProviderAdapter#minimumSecretLength()
-   *     shortest secret}
+   *     example, shorter than the provider's {@linkplain ProviderAdapter#minimumSecretLength()
+   *     shortest secret}, or refused by the adapter's {@link ProviderAdapter#checkSecrets}
    */
   public WebhookRuntimeBuilder provider(ProviderAdapter adapter, Secrets secrets) {
     requireNonNull(adapter, "adapter");
@@ -165,6 +165,7 @@ public final class WebhookRuntimeBuilder {
       UnusableSecrets.refuse("secret '" + secret.id() + "' of provider '" + adapter.id() + "'",
           new String(secret.keyBytes(), StandardCharsets.UTF_8), adapter.minimumSecretLength());
     }
+    adapter.checkSecrets(secrets);
     return provider(adapter, SecretResolver.of(secrets));
   }
 

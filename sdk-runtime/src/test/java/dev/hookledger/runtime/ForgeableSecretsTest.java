@@ -11,6 +11,7 @@ import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.internal.servlet.InitParams;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.spi.ProviderAdapter;
+import dev.hookledger.standardwebhooks.StandardWebhooksAdapter;
 import java.time.Clock;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,23 @@ class ForgeableSecretsTest {
         Map.of("HOOKLEDGER_TESTHOOK_SECRET", "${TESTHOOK_SECRET}")::get, getClass().getClassLoader()));
     assertEquals("environment variable HOOKLEDGER_TESTHOOK_SECRET (the secret of provider 'testhook') is an unresolved"
         + " placeholder (${...}): the variable or property it names is not set", e.getMessage());
+  }
+
+  @Test
+  void aStandardWebhooksKeyShorterThan16BytesStopsTheStartAtTheBuilderAndInWebXml() {
+    IllegalArgumentException builder = assertThrows(IllegalArgumentException.class, () -> WebhookRuntime.builder()
+        .provider(StandardWebhooksAdapter.named("clerk"), Secrets.of("whsec_AA==")));
+    assertEquals("secret '0' of provider 'clerk' is too short for Standard Webhooks: its key (the base64 after whsec_)"
+        + " decodes to 1 byte, but must be at least 16 (senders issue 24 to 64; copy the whole secret from the sender's"
+        + " dashboard)", builder.getMessage());
+
+    IllegalArgumentException webXml = assertThrows(IllegalArgumentException.class, () -> InitParams.read(
+        Map.of("providers", "standard", "jdbc-url", "jdbc:postgresql://localhost/none"),
+        Map.of("HOOKLEDGER_STANDARD_SECRET", "12345678")::get, getClass().getClassLoader()));
+    assertEquals("environment variable HOOKLEDGER_STANDARD_SECRET: secret '0' of provider 'standard' is too short for"
+        + " Standard Webhooks: its key (the whole text, base64) decodes to 6 bytes, but must be at least 16 (senders"
+        + " issue 24 to 64; copy the whole secret from the sender's dashboard)", webXml.getMessage());
+    assertFalse(webXml.getMessage().contains("12345678"));
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
+import dev.hookledger.runtime.testing.RawPost;
 import dev.hookledger.runtime.testing.ServedRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
@@ -118,6 +119,64 @@ class ShadowModeTest {
       assertEquals(List.of((long) LIMIT + 1), existing.reservedWhileHandling, "the prefix read is held in the budget");
       Await.until("the prefix is given back", () -> shadow.runtime().bodyBudget().reserved() == 0);
     }
+  }
+
+  @Test
+  void trickledForgedBodiesPassedOnGiveTheirBudgetBackAtTheReadDeadlineSoSignedDeliveriesAreRecorded()
+      throws Exception {
+    // before, the passed-on stream had no deadline: two forged chunked bodies, each past the limit
+    // (their prefix held in the budget) and then trickling a byte at a time, held the whole budget for
+    // as long as they trickled, so every signed delivery went on unrecorded
+    Duration deadline = Duration.ofSeconds(1);
+    try (ServedRuntime shadow = ServedRuntime.serve(WebhookRuntime.builder()
+        .dataSource(db.dataSource())
+        .provider(new TestHookAdapter(), Secrets.of(SECRET))
+        .maxBodyBytes("testhook", LIMIT)
+        .maxInFlightBodyBytes(2 * (LIMIT + 1) + 8) // the two prefixes leave no room for a delivery
+        .bodyReadTimeout(deadline)
+        .handlers(handler)
+        .mode(ProcessingMode.SHADOW)
+        .workers(1), this::existingEndpoint)) {
+      List<RawPost> forged = List.of(forged(shadow, "evt_forged_1"), forged(shadow, "evt_forged_2"));
+      try {
+        Await.until("both prefixes are held", () -> shadow.runtime().bodyBudget().reserved() == 2L * (LIMIT + 1));
+        Thread trickle = new Thread(() -> {
+          // a byte at a time, more often than any idle timeout, until the server stops taking them
+          while (forged.stream().map(p -> p.send(new byte[] {'x'})).reduce(false, Boolean::logicalOr)) {
+            try {
+              Thread.sleep(deadline.toMillis() / 4);
+            } catch (InterruptedException e) {
+              return;
+            }
+          }
+        }, "trickle");
+        trickle.setDaemon(true);
+        trickle.start();
+
+        for (RawPost post : forged) {
+          // the existing endpoint's read failed with the deadline, as a read timeout fails it
+          assertEquals(500, post.awaitAnswer(Duration.ofSeconds(20)).status());
+        }
+        Await.until("the prefixes are given back", () -> shadow.runtime().bodyBudget().reserved() == 0);
+        trickle.interrupt();
+
+        HttpResponse<String> signed = send(SIGNER.request(shadow.uri("/webhooks/testhook"), "evt_signed",
+            "order.paid", "{\"id\":\"evt_signed\"}"), "stream");
+        assertEquals("existing endpoint handled evt_signed", signed.body());
+        assertEquals("ignored", status("evt_signed"));
+      } finally {
+        forged.forEach(RawPost::close);
+      }
+    }
+  }
+
+  /** A chunked post with a forged signature whose first part goes past the limit at once, then stalls. */
+  private static RawPost forged(ServedRuntime shadow, String eventId) {
+    RawPost post = RawPost.open(shadow.uri("/"), "/webhooks/testhook", Map.of(
+        TestHookAdapter.EVENT_ID, eventId, TestHookAdapter.EVENT_TYPE, "order.paid", "X-Read-With", "stream",
+        TestHookAdapter.SIGNATURE, "sha256=" + "00".repeat(32)), -1);
+    assertTrue(post.send(("{\"pad\":\"" + "x".repeat(LIMIT + 40)).getBytes(StandardCharsets.US_ASCII)));
+    return post;
   }
 
   @Test

@@ -283,6 +283,38 @@ class StandardWebhooksAdapterTest {
     assertFalse(e.getMessage().contains("%%%"));
   }
 
+  @Test
+  void aKeyShorterThan16BytesIsRefusedAtConfigurationNamingTheSecretAndTheRuleNeverTheValue() {
+    StandardWebhooksAdapter adapter = StandardWebhooksAdapter.named("clerk");
+    assertEquals("secret '0' of provider 'clerk' is too short for Standard Webhooks: its key (the base64 after whsec_)"
+        + " decodes to 1 byte, but must be at least 16 (senders issue 24 to 64; copy the whole secret from the sender's"
+        + " dashboard)", assertThrows(IllegalArgumentException.class,
+            () -> adapter.checkSecrets(Secrets.of("whsec_AA=="))).getMessage());
+    assertEquals("secret '0' of provider 'clerk' is too short for Standard Webhooks: its key (the whole text, base64)"
+        + " decodes to 6 bytes, but must be at least 16 (senders issue 24 to 64; copy the whole secret from the sender's"
+        + " dashboard)", assertThrows(IllegalArgumentException.class,
+            () -> adapter.checkSecrets(Secrets.of("12345678"))).getMessage());
+    assertEquals("secret '0' of provider 'clerk' is not a Standard Webhooks secret: without the whsec_ prefix, the"
+        + " whole text must be base64 (copy the whole secret from the sender's dashboard)",
+        assertThrows(IllegalArgumentException.class, () -> adapter.checkSecrets(Secrets.of("x"))).getMessage());
+    assertEquals("secret 'raw' of provider 'clerk' is too short for Standard Webhooks: its key is 15 bytes, but must be"
+        + " at least 16 (senders issue 24 to 64; copy the whole secret from the sender's dashboard)",
+        assertThrows(IllegalArgumentException.class, () -> adapter.checkSecrets(Secrets.builder()
+            .add(dev.hookledger.Secret.of("raw", new byte[15])).build())).getMessage());
+    assertEquals("secret 'early' is too short for Standard Webhooks: its key (the base64 after whsec_) decodes to 1"
+        + " byte, but must be at least 16 (senders issue 24 to 64; copy the whole secret from the sender's dashboard)",
+        assertThrows(IllegalArgumentException.class,
+            () -> StandardWebhooksAdapter.secret("early", "whsec_AA==")).getMessage());
+    // and a delivery never reaches the HMAC with such a key, whichever door configured it
+    InboundDelivery delivery = StandardWebhooksTestSigner.withSecrets(WHSEC).delivery("msg_short", BODY, NOW);
+    assertThrows(IllegalArgumentException.class, () -> adapter.verify(delivery, Secrets.of("whsec_AA=="), clock()));
+
+    // 16 bytes is the floor, and the published vectors' keys (24 and 32 bytes) pass
+    adapter.checkSecrets(Secrets.of("whsec_" + Base64.getEncoder().encodeToString(new byte[16])));
+    adapter.checkSecrets(Secrets.of(ProviderVectors.byId("SW-1").get("secret").asText(),
+        ProviderVectors.byId("SW-2").get("secret").asText()));
+  }
+
   private static DeliveryRejectedException rejection(StandardWebhooksAdapter adapter, InboundDelivery d, Secrets s) {
     return assertThrows(DeliveryRejectedException.class, () -> adapter.verify(d, s, clock()));
   }

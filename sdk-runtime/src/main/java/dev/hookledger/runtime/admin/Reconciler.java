@@ -21,18 +21,32 @@ import org.jooq.impl.DSL;
  * is looked up by its key (whenever it was received, so that an event received just outside the
  * window is not called missing), and the ledger's events of the provider and of the scopes it listed,
  * with {@code occurred_at} (else {@code received_at}) in the window, are checked against the list.
+ * Both sides are held in memory, so each is bounded: a window of more than {@link #MAX_EVENTS} events
+ * on either side is refused, naming the bound, rather than read whole (the admin page also pages a
+ * long window a day at a time).
  */
 final class Reconciler {
+  /** The most events either side of one reconcile may hold. */
+  static final int MAX_EVENTS = 100_000;
   private static final int LOOKUP_BATCH = 500;
 
   private final EventTable events;
+  private final int maxEvents;
 
   public Reconciler(EventTable events) {
+    this(events, MAX_EVENTS);
+  }
+
+  Reconciler(EventTable events, int maxEvents) {
     this.events = events;
+    this.maxEvents = maxEvents;
   }
 
   public ReconcileReport reconcile(DSLContext dsl, String provider, Instant since, Instant until,
       List<ListedEvent> listed) {
+    if (listed.size() > maxEvents) {
+      throw tooMany("the provider lists", provider, since, until);
+    }
     Map<String, ListedEvent> byKey = new HashMap<>();
     listed.forEach(e -> byKey.put(key(e.scope(), e.eventId()), e));
     Map<String, String> statusOfListed = new HashMap<>();
@@ -64,7 +78,11 @@ final class Reconciler {
         .from(events.table()).where(EventTable.PROVIDER.eq(provider))
         .and(scopes.isEmpty() ? DSL.noCondition() : EventTable.SCOPE.in(scopes))
         .and(window.ge(since)).and(window.lt(until))
+        .limit(maxEvents + 1)
         .fetch();
+    if (inLedger.size() > maxEvents) {
+      throw tooMany("the ledger holds", provider, since, until);
+    }
     List<ReconcileReport.Entry> unlisted = new ArrayList<>();
     for (Record4<String, String, String, String> r : inLedger) {
       if (!byKey.containsKey(key(r.value1(), r.value2()))) {
@@ -77,6 +95,11 @@ final class Reconciler {
     unlisted.sort(order);
     differing.sort(order);
     return new ReconcileReport(provider, since, until, all.size(), inLedger.size(), missing, unlisted, differing);
+  }
+
+  private IllegalArgumentException tooMany(String side, String provider, Instant since, Instant until) {
+    return new IllegalArgumentException(side + " more than " + maxEvents + " " + provider + " events from " + since
+        + " to " + until + ": reconcile shorter windows");
   }
 
   private static ReconcileReport.Entry entry(ListedEvent e, String ledgerStatus) {

@@ -2,6 +2,7 @@ package dev.hookledger.runtime.admin;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.spi.ListedEvent;
@@ -59,6 +60,29 @@ class ReconcileTest {
     assertEquals(List.of(new ReconcileReport.Entry("hook-7", "guid-3", "issues.opened", "failed", "HTTP 502", "done")),
         r.differing());
     assertEquals(before, ledger.count(), "nothing written");
+  }
+
+  @Test
+  void aWindowWithMoreEventsThanTheBoundOnEitherSideIsRefusedRatherThanReadWhole() {
+    Instant in = NOW.minus(Duration.ofHours(1));
+    for (int i = 0; i < 3; i++) {
+      ledger.row("github", "guid-" + i).scope("hook-7").type("issues.opened").status("done").receivedAt(in).insert();
+    }
+    List<ListedEvent> three = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      three.add(new ListedEvent("hook-7", "guid-" + i, "issues.opened", in, Delivery.DELIVERED, "HTTP 200"));
+    }
+    Reconciler bounded = new Reconciler(new dev.hookledger.runtime.internal.ledger.EventTable("hookledger"), 2);
+
+    assertEquals("the provider lists more than 2 github events from " + SINCE + " to " + UNTIL
+        + ": reconcile shorter windows", assertThrows(IllegalArgumentException.class,
+            () -> bounded.reconcile(ledger.sql, "github", SINCE, UNTIL, three)).getMessage());
+    assertEquals("the ledger holds more than 2 github events from " + SINCE + " to " + UNTIL
+        + ": reconcile shorter windows", assertThrows(IllegalArgumentException.class,
+            () -> bounded.reconcile(ledger.sql, "github", SINCE, UNTIL, three.subList(0, 2))).getMessage());
+    // at the bound, the report is made
+    assertEquals(1, new Reconciler(new dev.hookledger.runtime.internal.ledger.EventTable("hookledger"), 3)
+        .reconcile(ledger.sql, "github", SINCE, UNTIL, three.subList(0, 2)).unlisted().size());
   }
 
   @Test

@@ -38,6 +38,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -426,7 +427,9 @@ public class AdminServlet extends HttpServlet {
       throw new IllegalArgumentException("a reconcile needs the parameters provider and since (and until, default now)");
     }
     Instant since = AdminText.when("since", param(req, "since"), now);
-    Instant until = param(req, "until") == null ? now : AdminText.when("until", param(req, "until"), now);
+    Instant asked = param(req, "until") == null ? now : AdminText.when("until", param(req, "until"), now);
+    // a page holds both sides of its window in memory: a long window is reconciled a page at a time
+    Instant until = asked.isAfter(since.plus(ReconcilePage.MAX_WINDOW)) ? since.plus(ReconcilePage.MAX_WINDOW) : asked;
     ReconcileReport report;
     try {
       ReplaySource source = sources.create(provider);
@@ -443,11 +446,14 @@ public class AdminServlet extends HttpServlet {
           "Nothing was written; try again.");
       return;
     }
+    Optional<Instant> next = until.isBefore(asked) ? Optional.of(asked) : Optional.empty();
     if (asJson) {
-      json(resp, 200, AdminJson.reconcile(report));
+      ObjectNode body = AdminJson.reconcile(report);
+      next.ifPresent(rest -> body.putObject("next").put("since", until.toString()).put("until", rest.toString()));
+      json(resp, 200, body);
     } else {
       String nonce = nonce(resp);
-      html(resp, 200, ReconcilePage.report(report, now, base(req), nonce));
+      html(resp, 200, ReconcilePage.report(report, next, now, base(req), nonce));
     }
   }
 

@@ -4,10 +4,12 @@ import static dev.hookledger.runtime.admin.web.AdminHtml.escape;
 
 import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.ReconcileReport;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reconcile from the page: the form (provider, window) and the report of
@@ -17,6 +19,12 @@ import java.util.Map;
  * ids, types and the provider's words are escaped.
  */
 final class ReconcilePage {
+  /**
+   * The longest window one page reconciles: both sides of it are held in memory, so a longer one is
+   * shown a day at a time, each page linking to the rest.
+   */
+  static final Duration MAX_WINDOW = Duration.ofDays(1);
+
   private ReconcilePage() {}
 
   /** The form; {@code providers} are those with a replay source on the class path. */
@@ -41,7 +49,8 @@ final class ReconcilePage {
     return h.toString();
   }
 
-  static String report(ReconcileReport r, Instant now, String base, String nonce) {
+  /** The report of one page; {@code rest} is the end of the window asked for, if it goes on past this page. */
+  static String report(ReconcileReport r, Optional<Instant> rest, Instant now, String base, String nonce) {
     StringBuilder h = new StringBuilder(8192);
     AdminHtml.head(h, r.provider() + " reconcile · hookledger", nonce);
     AdminHtml.header(h, base, now, false);
@@ -50,6 +59,15 @@ final class ReconcilePage {
         .append(": the provider lists ").append(r.listed()).append(" events, the ledger has ").append(r.ledger())
         .append(" in the window. ").append(r.agrees() ? "<b>The ledger and the provider agree.</b>" : "")
         .append(" Nothing was written.</p>\n");
+    rest.ifPresent(end -> {
+      Map<String, String> next = new LinkedHashMap<>();
+      next.put("provider", r.provider());
+      next.put("since", r.until().toString());
+      next.put("until", end.toString());
+      h.append("<p id=\"reconcile-next\">A page reconciles at most a day; the window asked for goes on to ")
+          .append(AdminText.second(end)).append(": <a href=\"").append(AdminHtml.link(base, "/reconcile", next))
+          .append("\">reconcile the next day</a></p>\n");
+    });
     section(h, "missing", "missing from the ledger", r.missing(), r.provider(), base);
     section(h, "unlisted", "in the ledger, not listed by the provider", r.unlisted(), r.provider(), base);
     section(h, "differing", "in both, status differs", r.differing(), r.provider(), base);

@@ -6,7 +6,8 @@ import java.util.Set;
 
 /**
  * The {@code last_error} of a failed attempt: the failure's message, then its cause and the causes'
- * stack traces, bounded. Written into a string for the ledger row, never to a console.
+ * stack traces, bounded, with a NUL (which the ledger's text cannot hold) written as its Java escape.
+ * Written into a string for the ledger row, never to a console.
  */
 final class FailureText {
   static final int MAX_CHARS = 8_000;
@@ -40,6 +41,9 @@ final class FailureText {
       enclosing = frames;
       label = "Caused by: ";
     }
-    return out.length() <= MAX_CHARS ? out.toString() : out.substring(0, MAX_CHARS - 1) + "…";
+    // PostgreSQL's text cannot hold U+0000: a message quoting a payload's NUL made the whole failure
+    // unrecordable (no backoff, the cause lost); it is kept as the escape a Java reader knows
+    String text = out.indexOf("\u0000") < 0 ? out.toString() : out.toString().replace("\u0000", "\\u0000");
+    return text.length() <= MAX_CHARS ? text : text.substring(0, MAX_CHARS - 1) + "…";
   }
 }

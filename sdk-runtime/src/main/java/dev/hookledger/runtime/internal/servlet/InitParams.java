@@ -51,7 +51,13 @@ public final class InitParams {
     for (String id : providers) {
       String variable = params.getOrDefault(id + SECRET_ENV, secretVariable(id)).trim();
       ProviderAdapter adapter = ProviderDiscovery.find(id, loader);
-      b.provider(adapter, secrets(id, variable, environment.apply(variable), adapter.minimumSecretLength()));
+      Secrets secrets = secrets(id, variable, environment.apply(variable), adapter.minimumSecretLength());
+      try {
+        b.provider(adapter, secrets);
+      } catch (IllegalArgumentException e) {
+        // the adapter's own rule (checkSecrets) names the secret's id; the operator sets the variable
+        throw new IllegalArgumentException("environment variable " + variable + ": " + e.getMessage(), e);
+      }
       if (params.containsKey(id + MAX_BODY_BYTES)) {
         b.maxBodyBytes(id, number(id + MAX_BODY_BYTES, params.get(id + MAX_BODY_BYTES)));
       }

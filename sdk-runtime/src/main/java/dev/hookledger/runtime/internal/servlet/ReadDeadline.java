@@ -53,9 +53,23 @@ public final class ReadDeadline {
 
   /** Starts the clock for one body read on the calling thread; close the watch when reading ends. */
   Watch start() {
-    Watch watch = new Watch(Thread.currentThread(), limit != null, limit == null ? 0 : System.nanoTime() + limit.toNanos());
+    return startUntil(limit == null ? 0 : System.nanoTime() + limit.toNanos());
+  }
+
+  /** The {@link System#nanoTime()} by which a body whose reading starts now must have arrived. */
+  long endFromNow() {
+    return limit == null ? 0 : System.nanoTime() + limit.toNanos();
+  }
+
+  /**
+   * Starts the clock for one of several reads of a body on the calling thread, that must end by
+   * {@code endNanos} ({@link #endFromNow()} when the body's reading began): reads of one body share
+   * one deadline, and the reader is interrupted only while it reads.
+   */
+  Watch startUntil(long endNanos) {
+    Watch watch = new Watch(Thread.currentThread(), limit != null, endNanos);
     if (limit != null) {
-      watch.task = TIMER.schedule(watch::fire, limit.toNanos(), TimeUnit.NANOSECONDS);
+      watch.task = TIMER.schedule(watch::fire, Math.max(0, endNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
     return watch;
   }

@@ -35,24 +35,30 @@ public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
 
   private final byte[] read;
   private final boolean partial;
+  private final ReadDeadline deadline;
   private ServletInputStream stream;
   private BufferedReader reader;
   private Map<String, String[]> formParameters;
 
-  private ReplayedBodyRequest(HttpServletRequest request, byte[] read, boolean partial) {
+  private ReplayedBodyRequest(HttpServletRequest request, byte[] read, boolean partial, ReadDeadline deadline) {
     super(request);
     this.read = read;
     this.partial = partial;
+    this.deadline = deadline;
   }
 
   /** {@code request}, whose whole body is {@code body}. */
   public static ReplayedBodyRequest whole(HttpServletRequest request, byte[] body) {
-    return new ReplayedBodyRequest(request, body, false);
+    return new ReplayedBodyRequest(request, body, false, ReadDeadline.NONE);
   }
 
-  /** {@code request}, of whose body {@code prefix} was read; the rest is still in its stream. */
-  public static ReplayedBodyRequest partlyRead(HttpServletRequest request, byte[] prefix) {
-    return new ReplayedBodyRequest(request, prefix, true);
+  /**
+   * {@code request}, of whose body {@code prefix} was read; the rest is still in its stream, and
+   * must arrive within {@code deadline} of its first read (the prefix is held in the body budget
+   * meanwhile).
+   */
+  public static ReplayedBodyRequest partlyRead(HttpServletRequest request, byte[] prefix, ReadDeadline deadline) {
+    return new ReplayedBodyRequest(request, prefix, true, deadline);
   }
 
   @Override
@@ -98,7 +104,7 @@ public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
 
   private ServletInputStream body() throws IOException {
     if (stream == null) {
-      stream = new ReplayedInputStream(read, partial ? super.getInputStream() : null);
+      stream = new ReplayedInputStream(read, partial ? super.getInputStream() : null, deadline);
     }
     return stream;
   }
@@ -135,7 +141,8 @@ public final class ReplayedBodyRequest extends HttpServletRequestWrapper {
       return read;
     }
     try {
-      byte[] rest = super.getInputStream().readNBytes(limits.maxContentSize() - read.length + 1);
+      byte[] rest = new ReplayedInputStream(new byte[0], super.getInputStream(), deadline)
+          .readNBytes(limits.maxContentSize() - read.length + 1);
       if (read.length + rest.length > limits.maxContentSize()) {
         throw limits.tooLarge();
       }

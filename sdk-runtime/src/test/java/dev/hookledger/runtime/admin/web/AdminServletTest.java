@@ -500,6 +500,29 @@ class AdminServletTest {
   }
 
   @Test
+  void aReconcileWindowLongerThanADayIsShownADayAtATimeEachPageLinkingToTheRest() throws Exception {
+    // before, the page read the whole window asked for, both sides in memory at once
+    HttpResponse<String> r = get("/reconcile?provider=fixture&since=2025-03-01&until=2025-03-04T06:00:00Z", "text/html");
+    assertEquals(200, r.statusCode(), r.body());
+    assertTrue(r.body().contains("From 2025-03-01T00:00:00Z to 2025-03-02T00:00:00Z: the provider lists"), r.body());
+    assertTrue(r.body().contains("<p id=\"reconcile-next\">A page reconciles at most a day; the window asked for goes"
+        + " on to 2025-03-04T06:00:00Z: <a href=\"/app/admin/reconcile?provider=fixture&amp;"
+        + "since=2025-03-02T00%3A00%3A00Z&amp;until=2025-03-04T06%3A00%3A00Z\">reconcile the next day</a></p>"),
+        r.body());
+
+    JsonNode json = Json.MAPPER.readTree(get("/reconcile.json?provider=fixture&since=2025-03-03T00:00:00Z"
+        + "&until=2025-03-04T06:00:00Z", "application/json").body());
+    assertEquals("2025-03-04T00:00:00Z", json.at("/until").asText(), json.toString());
+    assertEquals("{\"since\":\"2025-03-04T00:00:00Z\",\"until\":\"2025-03-04T06:00:00Z\"}",
+        json.at("/next").toString());
+    JsonNode last = Json.MAPPER.readTree(get("/reconcile.json?provider=fixture&since=2025-03-04T00:00:00Z"
+        + "&until=2025-03-04T06:00:00Z", "application/json").body());
+    assertTrue(last.at("/next").isMissingNode(), last.toString());
+    assertTrue(!get("/reconcile?provider=fixture&since=2025-03-01&until=2025-03-02", "text/html").body()
+        .contains("reconcile-next"));
+  }
+
+  @Test
   void aProviderWithoutAListingApiIsRefusedWithItsReasonAsTheCommandLineExits2() throws Exception {
     HttpResponse<String> page = get("/reconcile?provider=noapi&since=1d", "text/html");
     assertEquals(409, page.statusCode());
