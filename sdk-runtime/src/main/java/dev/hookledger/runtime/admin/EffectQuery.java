@@ -62,6 +62,20 @@ public final class EffectQuery {
     return new EffectQuery(destination, status, cause, limit);
   }
 
+  /**
+   * The status a person wrote, in any case ({@code dead}, {@code DEAD}).
+   *
+   * @throws IllegalArgumentException naming the value and the statuses there are
+   */
+  public static EffectStatus parseStatus(String text) {
+    for (EffectStatus s : EffectStatus.values()) {
+      if (s.displayText().equalsIgnoreCase(text.trim())) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("an effect's status is pending, sending, done or dead, but was '" + text + "'");
+  }
+
   public Optional<String> destination() {
     return Optional.ofNullable(destination);
   }
