@@ -18,9 +18,23 @@ public interface EventContext {
   String idempotencyKey();
 
   /**
-   * Runs {@code action} after the transaction that settles this event has committed, and never if it
-   * rolls back. For effects outside the database: emails, messages, cache evictions. An exception it
-   * throws is logged and does not undo the commit.
+   * Runs {@code action} in this process after the transaction that settles this event has
+   * committed, and never if it rolls back: at most once. For in-process notifications only (a cache
+   * eviction, a wake-up of a local thread). A crash between the commit and the action loses it for
+   * good, and a failure is not retried: an e-mail, an API call or a message goes through
+   * {@link #outbox()}, which is durable and retried. An exception the action throws is logged,
+   * counted ({@code WebhookListener.afterCommitFailed}) and does not undo the commit.
    */
   void afterCommit(Runnable action);
+
+  /**
+   * The outbox of the {@code @OnEvent} method being called: effects outside the database, written in
+   * this transaction and sent after it commits, at least once, with a key derived from the event. The
+   * same as declaring a parameter of type {@link Outbox}. Never null.
+   *
+   * @throws UnsupportedOperationException from a context that has none (a test's own implementation)
+   */
+  default Outbox outbox() {
+    throw new UnsupportedOperationException("this EventContext has no outbox");
+  }
 }

@@ -88,6 +88,21 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.entity_version'::regclass) THEN
     PERFORM create_reference_table('hookledger.entity_version');
   END IF;
+  -- V15: an event's effects are inserted in its handlers' transaction, and claimed, settled and
+  -- pruned with their scope: on the event's shard, so that the handlers' transaction stays on one.
+  -- Their attempts are written in the transaction that settles the effect, on the same shard.
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.effect'::regclass) THEN
+    PERFORM create_distributed_table('hookledger.effect', 'scope', colocate_with => 'hookledger.event');
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.effect_attempt'::regclass) THEN
+    PERFORM create_distributed_table('hookledger.effect_attempt', 'scope', colocate_with => 'hookledger.event');
+  END IF;
+  -- V15: one row per destination (its breaker, pause and rate bucket), shared by every node and every
+  -- scope: a reference table. It is written by the sender's claim and settle, never on an event's
+  -- path (the handlers' transaction only inserts effects), so no shard writes it in a nested transaction.
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.destination_state'::regclass) THEN
+    PERFORM create_reference_table('hookledger.destination_state');
+  END IF;
   -- read by every node that checks the ledger's version at start
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.schema_version'::regclass) THEN
     PERFORM create_reference_table('hookledger.schema_version');

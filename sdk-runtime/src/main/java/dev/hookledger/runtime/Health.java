@@ -15,7 +15,8 @@ import java.util.Optional;
  * <p>{@link #status()} sums it up: {@link Status#DOWN} when this node cannot receive (not running,
  * or the database did not answer in time), {@link Status#DEGRADED} when it receives but events are
  * not being processed as they should (events stuck, or a worker thread or the poller not running),
- * else {@link Status#UP}. {@link #reason()} says why, in one line.
+ * or the outbox's effects are not sent (a destination's breaker is open, or effects are dead), else
+ * {@link Status#UP}. {@link #reason()} says why, in one line.
  *
  * @param running started and not closed
  * @param databaseReachable the ledger answered a read just now, within the read deadline
@@ -33,10 +34,14 @@ import java.util.Optional;
  * @param stuck waiting events of the ledger that no worker takes (see
  *     {@link dev.hookledger.runtime.admin.InboxAdmin.Builder#stuckAfter}); 0 if unreachable
  * @param databaseProblem why the ledger could not be read, empty when it was; never null
+ * @param deadEffects effects of the outbox refused for good or out of attempts, waiting for an
+ *     operator; 0 if unreachable
+ * @param openBreakers destinations of the outbox whose circuit breaker is open or probing (their
+ *     effects wait); 0 if unreachable
  */
 public record Health(boolean running, boolean databaseReachable, int workers, int workersAlive, boolean pollerAlive,
     boolean listenerConnected, long failuresSurvived, long waiting, long dead, Duration oldestWaitingAge, long stuck,
-    String databaseProblem) {
+    String databaseProblem, long deadEffects, long openBreakers) {
 
   /** The one-word verdict, for a load balancer and an alert. */
   public enum Status {
@@ -53,12 +58,21 @@ public record Health(boolean running, boolean databaseReachable, int workers, in
     requireNonNull(databaseProblem, "databaseProblem");
   }
 
+  /** A health with no dead effect and no open breaker (a ledger without effects). */
+  public Health(boolean running, boolean databaseReachable, int workers, int workersAlive, boolean pollerAlive,
+      boolean listenerConnected, long failuresSurvived, long waiting, long dead, Duration oldestWaitingAge, long stuck,
+      String databaseProblem) {
+    this(running, databaseReachable, workers, workersAlive, pollerAlive, listenerConnected, failuresSurvived, waiting,
+        dead, oldestWaitingAge, stuck, databaseProblem, 0, 0);
+  }
+
   /** See the class description. */
   public Status status() {
     if (!running || !databaseReachable) {
       return Status.DOWN;
     }
-    return workersAlive < workers || !pollerAlive || stuck > 0 ? Status.DEGRADED : Status.UP;
+    return workersAlive < workers || !pollerAlive || stuck > 0 || deadEffects > 0 || openBreakers > 0
+        ? Status.DEGRADED : Status.UP;
   }
 
   /**
@@ -95,6 +109,13 @@ public record Health(boolean running, boolean databaseReachable, int workers, in
       if (!pollerAlive) {
         why.add("the poller is not running");
       }
+      if (deadEffects > 0) {
+        why.add(deadEffects + (deadEffects == 1 ? " effect" : " effects") + " dead, waiting for an operator");
+      }
+      if (openBreakers > 0) {
+        why.add("the breaker of " + openBreakers + (openBreakers == 1 ? " destination" : " destinations")
+            + " is open: its effects wait");
+      }
     }
     return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
   }
@@ -116,6 +137,12 @@ public record Health(boolean running, boolean databaseReachable, int workers, in
       }
       if (workersAlive < workers || !pollerAlive) {
         what.add("workers not running");
+      }
+      if (deadEffects > 0) {
+        what.add("effects dead");
+      }
+      if (openBreakers > 0) {
+        what.add("breaker open");
       }
     }
     return what.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", what));

@@ -70,4 +70,31 @@ public interface WebhookListener {
    * its lease. The event is {@code dead} and waits for an operator.
    */
   default void dead(WebhookEvent event, int attempt, Throwable error) {}
+
+  /**
+   * An {@code afterCommit} action threw. The event stays settled; the action is not run again
+   * ({@code afterCommit} is at most once: effects that must happen go through the outbox).
+   */
+  default void afterCommitFailed(WebhookEvent event, Throwable error) {}
+
+  /**
+   * An effect's attempt ended: it is {@link EffectStatus#DONE}, {@link EffectStatus#DEAD}, or
+   * {@link EffectStatus#PENDING} again, to be retried at {@code nextAttemptAt}.
+   *
+   * @param destination the destination's name, never null
+   * @param status how the attempt left the effect, never null
+   * @param attempt the attempt, 1 for the first
+   * @param elapsed the time the attempt took
+   * @param nextAttemptAt when a {@code PENDING} effect is tried again; null otherwise
+   */
+  default void effectAttempted(String destination, EffectStatus status, int attempt, Duration elapsed,
+      Instant nextAttemptAt) {}
+
+  /**
+   * A destination's circuit breaker opened (its effects wait) or closed again.
+   *
+   * @param destination the destination's name, never null
+   * @param open true when it opened, false when it closed
+   */
+  default void breakerChanged(String destination, boolean open) {}
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.runtime.admin.Backlog;
+import dev.hookledger.runtime.admin.DestinationStatus;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.internal.RuntimeTransactions;
 import dev.hookledger.runtime.internal.assembly.Assembly;
@@ -215,9 +216,15 @@ public final class WebhookRuntime implements AutoCloseable {
     Backlog backlog;
     boolean reachable = true;
     String problem = "";
+    long deadEffects = 0;
+    long openBreakers = 0;
     try {
       // within the admin's read deadline (2 s), whatever the database and the pool do
       backlog = admin().backlog();
+      for (DestinationStatus d : admin().outbox().destinations()) {
+        deadEffects += d.dead();
+        openBreakers += d.breaker() == BreakerState.CLOSED ? 0 : 1;
+      }
     } catch (LedgerUnavailableException e) {
       log.debug("health: the ledger is unreachable: {}", e.getMessage());
       backlog = new Backlog(0, 0, Duration.ZERO);
@@ -226,7 +233,7 @@ public final class WebhookRuntime implements AutoCloseable {
     }
     return new Health(running, reachable, threads.workers(), threads.workersAlive(), threads.pollerAlive(),
         threads.listenerConnected(), threads.failuresSurvived(), backlog.waiting(), backlog.dead(),
-        backlog.oldestWaitingAge(), backlog.stuck(), problem);
+        backlog.oldestWaitingAge(), backlog.stuck(), problem, deadEffects, openBreakers);
   }
 
   /** The ledger's data source: the one given, or the pool built from the JDBC URL. */

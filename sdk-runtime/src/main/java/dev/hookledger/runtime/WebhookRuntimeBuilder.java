@@ -3,6 +3,7 @@ package dev.hookledger.runtime;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hookledger.EffectHandler;
 import dev.hookledger.Secret;
 import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
@@ -14,6 +15,7 @@ import dev.hookledger.runtime.internal.assembly.Assembly;
 import dev.hookledger.runtime.internal.assembly.RuntimeParts;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
+import dev.hookledger.runtime.internal.outbox.EffectHandlerRegistration;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
@@ -83,6 +85,10 @@ public final class WebhookRuntimeBuilder {
   private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
   private Duration bodyReadTimeout = ReadDeadline.DEFAULT;
   private TransactionProvider transactionProvider;
+  private final Map<String, Destination> destinations = new LinkedHashMap<>();
+  private final Map<Class<?>, EffectHandlerRegistration<?>> effectHandlers = new LinkedHashMap<>();
+  private int outboxWorkers = 4;
+  private Duration outboxPollInterval = Duration.ofSeconds(1);
   private DataSource transactionalConnections;
 
   WebhookRuntimeBuilder() {}
@@ -335,6 +341,63 @@ public final class WebhookRuntimeBuilder {
       throw new IllegalArgumentException("pollInterval must be >= 10 ms, but was " + interval);
     }
     this.pollInterval = interval;
+    return this;
+  }
+
+  /**
+   * Adds (or replaces, by name) a destination of the outbox's effects: the base URL of
+   * {@code HttpEffect.to(name, path)}, or the settings of an {@link dev.hookledger.EffectHandler}
+   * registered under that name. A destination no builder names has {@link Destination}'s defaults.
+   */
+  public WebhookRuntimeBuilder destination(Destination destination) {
+    requireNonNull(destination, "destination");
+    destinations.put(destination.name(), destination);
+    return this;
+  }
+
+  /**
+   * Registers the {@link dev.hookledger.EffectHandler} that delivers typed effects of class
+   * {@code type} ({@code Outbox.send(name, effect)}) under the destination {@code destination}, whose
+   * settings {@link #destination} may give. One handler per class: a second for the same class is
+   * refused, naming both.
+   */
+  public <T> WebhookRuntimeBuilder effectHandler(String destination, Class<T> type,
+      EffectHandler<? super T> handler) {
+    requireNonNull(type, "type");
+    requireNonNull(handler, "handler");
+    String name = Destination.named(destination).name();
+    EffectHandlerRegistration<?> taken = effectHandlers.get(type);
+    if (taken != null) {
+      throw new IllegalArgumentException("effectHandler: " + type.getName() + " already has one, "
+          + taken.handler().getClass().getName() + " (destination '" + taken.destination() + "'); cannot add "
+          + handler.getClass().getName() + " (destination '" + name + "')");
+    }
+    effectHandlers.put(type, new EffectHandlerRegistration<>(name, type, handler));
+    return this;
+  }
+
+  /**
+   * Threads sending the outbox's effects on this node, 0 to 256; default 4. With 0 the node enqueues
+   * effects (in its handlers' transactions) and leaves their sending to the other nodes.
+   */
+  public WebhookRuntimeBuilder outboxWorkers(int n) {
+    if (n < 0 || n > 256) {
+      throw new IllegalArgumentException("outboxWorkers must be between 0 and 256, but was " + n);
+    }
+    this.outboxWorkers = n;
+    return this;
+  }
+
+  /**
+   * How often, on average, the senders look for due effects when nothing wakes them (a commit on
+   * this node or a notification from another wakes them at once), at least 10 ms; default 1 s.
+   */
+  public WebhookRuntimeBuilder outboxPollInterval(Duration interval) {
+    requireNonNull(interval, "outboxPollInterval");
+    if (interval.toMillis() < 10) {
+      throw new IllegalArgumentException("outboxPollInterval must be >= 10 ms, but was " + interval);
+    }
+    this.outboxPollInterval = interval;
     return this;
   }
 

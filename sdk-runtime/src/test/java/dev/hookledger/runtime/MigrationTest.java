@@ -11,6 +11,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LedgerFixture;
+import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
@@ -46,7 +47,7 @@ class MigrationTest {
         .orElseThrow().get("indexdef");
     assertEquals("CREATE INDEX event_waiting_idx ON hookledger.event USING btree (available_at) WHERE"
         + " (status = ANY (ARRAY['pending'::text, 'processing'::text]))", index);
-    assertEquals(10, LedgerRows.number(db.dataSource(),
+    assertEquals(13, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'hookledger'"));
   }
 
@@ -75,7 +76,8 @@ class MigrationTest {
         "SELECT table_schema || '.' || table_name FROM information_schema.tables"
             + " WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")
         .getValues(0, String.class);
-    assertEquals(List.of("billing_inbox.attempt", "billing_inbox.backfill", "billing_inbox.entity_version",
+    assertEquals(List.of("billing_inbox.attempt", "billing_inbox.backfill", "billing_inbox.destination_state",
+        "billing_inbox.effect", "billing_inbox.effect_attempt", "billing_inbox.entity_version",
         "billing_inbox.event", "billing_inbox.handler_applied", "billing_inbox.minute_count",
         "billing_inbox.minute_roll_up",
         "billing_inbox.refusal_count",
@@ -113,7 +115,7 @@ class MigrationTest {
 
     assertFalse(v12.admin().migrate(), "the ledger was there");
 
-    assertEquals(14, v12.admin().schemaVersion());
+    assertEquals(LedgerMigration.latest(), v12.admin().schemaVersion());
     String closed = "(select closed_before from ledger_v12.minute_roll_up)";
     List<String> perMinute = v12.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
         + " select date_trunc('minute', received_at) m, 1 r, 0 s from ledger_v12.event union all"
@@ -179,7 +181,7 @@ class MigrationTest {
       threads.shutdownNow();
       runtimes.forEach(WebhookRuntime::close);
     }
-    assertEquals(10, LedgerRows.number(db.dataSource(),
+    assertEquals(13, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'shared_ledger'"));
     assertEquals(0, InboxAdmin.builder(db.dataSource()).schema("shared_ledger").build().status().total());
   }

@@ -148,7 +148,9 @@ public final class AdminJson {
         .put("waiting", h.waiting())
         .put("stuck", h.stuck())
         .put("dead", h.dead())
-        .put("oldestWaitingSeconds", h.oldestWaitingAge().getSeconds());
+        .put("oldestWaitingSeconds", h.oldestWaitingAge().getSeconds())
+        .put("deadEffects", h.deadEffects())
+        .put("openBreakers", h.openBreakers());
   }
 
   /**

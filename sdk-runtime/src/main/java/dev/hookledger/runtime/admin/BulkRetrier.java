@@ -56,10 +56,7 @@ final class BulkRetrier {
     return db.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
       List<Row3<String, String, String>> keys = selected(tx, s, true);
-      if (keys.size() != confirmed) {
-        throw new OperationRefusedException("there are " + keys.size() + " " + s + " now, not the " + confirmed
-            + " confirmed: nothing was retried; look again and confirm " + keys.size());
-      }
+      ConfirmedCount.require(keys.size(), confirmed, s);
       if (keys.isEmpty()) {
         return 0;
       }
@@ -83,14 +80,10 @@ final class BulkRetrier {
     if (s.typePattern() != null) {
       where = where.and(EventReader.typeMatches(s.typePattern()));
     }
-    // one more than the bound, to refuse a selection too large for one statement without counting it all
     SelectForUpdateStep<Record4<String, String, String, String>> select = dsl.select(PROVIDER, SCOPE, EVENT_ID, LAST_ERROR)
-        .from(events.table()).where(where).orderBy(RECEIVED_AT).limit(InboxAdmin.MAX_BULK_RETRY + 1);
+        .from(events.table()).where(where).orderBy(RECEIVED_AT).limit(ConfirmedCount.selectLimit());
     List<Record4<String, String, String, String>> rows = lock ? select.forUpdate().fetch() : select.fetch();
-    if (rows.size() > InboxAdmin.MAX_BULK_RETRY) {
-      throw new OperationRefusedException("more than " + InboxAdmin.MAX_BULK_RETRY + " " + s + ": nothing was"
-          + " retried; narrow the selection by provider, type or cause");
-    }
+    ConfirmedCount.requireBounded(rows.size(), s, "provider, type or cause");
     // the root cause is read from the error as the page and the CLI show it, so that a cause matches as listed
     return rows.stream()
         .filter(r -> s.cause().isEmpty() || r.value4() != null && RootCause.of(r.value4()).equals(s.cause().get()))

@@ -103,10 +103,7 @@ final class EventRetrier {
   int retryDead(long confirmed) {
     return db.transactionResult(cfg -> {
       int dead = requeue(cfg.dsl()).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
-      if (dead != confirmed) {
-        throw new OperationRefusedException("there are " + dead + " dead events now, not the " + confirmed
-            + " confirmed: nothing was retried; look again and confirm " + dead);
-      }
+      ConfirmedCount.require(dead, confirmed, "dead events");
       log.info("{} dead events set back to pending by an operator (confirmed {})", dead, confirmed);
       return dead;
     });

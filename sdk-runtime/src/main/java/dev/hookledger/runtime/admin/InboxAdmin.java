@@ -2,6 +2,7 @@ package dev.hookledger.runtime.admin;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.RefusalReason;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
@@ -23,9 +24,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.function.Consumer;
@@ -50,6 +54,7 @@ import org.slf4j.LoggerFactory;
  * RetrySelection s = RetrySelection.failing().provider("stripe"); // after an outage: not one at a time
  * admin.retry(s, admin.retryCount(s));                      // the count shown, confirmed
  * admin.prune(InboxAdmin.DEFAULT_PRUNE_WINDOW, false);     // nightly
+ * admin.outbox().destinations();                           // effects: backlog, breaker, pause
  * }</pre>
  *
  * <p>Thread-safe; holds no connection between calls. Every database failure is thrown as
@@ -109,6 +114,7 @@ public final class InboxAdmin {
   private final BoundedReads reads;
   private final BackfillRecords backfills;
   private final Set<String> handlers;
+  private final OutboxAdmin outbox;
 
   private InboxAdmin(Builder b) {
     this.events = new EventTable(b.schema);
@@ -129,6 +135,15 @@ public final class InboxAdmin {
     this.backfills = new BackfillRecords(events);
     this.handlers = b.handlers;
     this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
+    this.outbox = new OutboxAdmin(db, b.schema, clock, reads, b.rates);
+  }
+
+  /**
+   * The outbox's side of the ledger: effects per destination, an event's effects and their
+   * attempts, retrying effects, pausing and resuming destinations. Never null.
+   */
+  public OutboxAdmin outbox() {
+    return outbox;
   }
 
   /** A read the page, the health check and the CLI wait for at most the read timeout. */
@@ -562,6 +577,7 @@ public final class InboxAdmin {
     private Duration stuckAfter = DEFAULT_STUCK_AFTER;
     private Duration readTimeout = BoundedReads.DEFAULT_DEADLINE;
     private Set<String> handlers;
+    private final Map<String, Double> rates = new TreeMap<>();
 
     private Builder(DataSource dataSource) {
       this.dataSource = requireNonNull(dataSource, "dataSource");
@@ -646,6 +662,18 @@ public final class InboxAdmin {
      */
     public Builder handlers(Set<String> names) {
       this.handlers = Set.copyOf(requireNonNull(names, "names"));
+      return this;
+    }
+
+    /**
+     * The outbox's destinations as the runtimes of this ledger configure them, so that
+     * {@link OutboxAdmin#destinations()} lists each (with its rate limit) even before it sends;
+     * {@code WebhookRuntime.admin()} sets its own. Default none (the command line).
+     */
+    public Builder destinations(Collection<Destination> destinations) {
+      requireNonNull(destinations, "destinations");
+      rates.clear();
+      destinations.forEach(d -> rates.put(d.name(), d.ratePerSecond()));
       return this;
     }
 

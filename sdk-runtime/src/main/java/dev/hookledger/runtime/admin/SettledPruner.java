@@ -14,6 +14,7 @@ import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.internal.outbox.EventEffects;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * never holds many row locks or one long transaction. Rows another transaction holds locked are
  * skipped (left for the next prune) rather than waited for, except on a ledger distributed by Citus,
  * which locks rows only on one shard at a time. Never touches {@code pending},
- * {@code processing} or {@code dead}: the statement cannot select them.
+ * {@code processing} or {@code dead}: the statement cannot select them. An event's effects and their
+ * attempts go with it; an event with an effect still waiting or dead is kept until that is settled.
  */
 final class SettledPruner {
   private static final Logger log = LoggerFactory.getLogger(SettledPruner.class);
@@ -40,11 +42,13 @@ final class SettledPruner {
   private final AttemptRows attempts;
   private final CitusLedger citus;
   private final AppliedRows applied;
+  private final EventEffects effects;
 
   SettledPruner(DSLContext db, EventTable events, int batchSize) {
     this.attempts = new AttemptRows(events.schema());
     this.citus = new CitusLedger(db, events);
     this.applied = new AppliedRows(events.schema());
+    this.effects = new EventEffects(events.schema());
     this.db = db;
     this.events = events;
     this.batchSize = batchSize;
@@ -55,9 +59,10 @@ final class SettledPruner {
     return new PruneReport(db.fetchCount(events.table(), eligible(cutoff)), 0, cutoff);
   }
 
-  private static Condition eligible(Instant cutoff) {
-    // inlined statuses: the partial index on settled rows (settled_at) then serves the batch select
-    return EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff));
+  private Condition eligible(Instant cutoff) {
+    // inlined statuses: the partial index on settled rows (settled_at) then serves the batch select;
+    // an event whose effects still wait to be sent, or died, stays until they are settled
+    return EventTable.statusIn(StatusColumn.SETTLED).and(SETTLED_AT.lt(cutoff)).and(effects.noneOpen(events.table()));
   }
 
   /**
@@ -93,6 +98,7 @@ final class SettledPruner {
         List<EventKey> keys = gone.map(r -> new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)));
         attempts.deleteOf(tx, keys);
         applied.deleteOf(tx, keys);
+        effects.deleteOf(tx, keys);
         return gone.map(r -> r.get(SETTLED_AT));
       });
       n = settled.size();

@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
     description = "Operate a hookledger webhook ledger: status, dead letters, retry, prune, migrate, replay.",
     subcommands = {StatusCommand.class, ListCommand.class, ShowCommand.class, RetryCommand.class,
         PruneCommand.class, MigrateCommand.class, ReplayCommand.class, BackfillCommand.class,
-        ReconcileCommand.class})
+        ReconcileCommand.class, PauseCommand.class, ResumeCommand.class})
 public final class HookledgerCli implements Runnable {
   static final int FAILED = 1;
   static final int USAGE = 2;

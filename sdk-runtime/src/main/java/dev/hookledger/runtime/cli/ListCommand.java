@@ -1,6 +1,10 @@
 package dev.hookledger.runtime.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.EffectJson;
+import dev.hookledger.runtime.admin.EffectQuery;
+import dev.hookledger.runtime.admin.EffectSummary;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.StatusFilter;
@@ -10,9 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 @Command(name = "list", description = {"List events, newest first: attempt k of N, next attempt and the root cause in one line.",
-    "'show' prints an event's whole error."})
+    "'show' prints an event's whole error.",
+    "--effects lists the outbox's effects instead, newest first, with their keys (what retry --effect takes):"
+        + " --destination, --status (pending, sending, done, dead) and --cause narrow them."})
 final class ListCommand extends AdminCommand {
   @Option(names = "--status", description = "pending, processing, done, ignored, stale or dead; or waiting, failing"
       + " (waiting after a failed attempt) or stuck (due and taken by no worker); any case")
@@ -33,8 +40,24 @@ final class ListCommand extends AdminCommand {
   @Option(names = "--after", paramLabel = "CURSOR", description = "continue after a page (the cursor it printed)")
   private String after;
 
+  @Option(names = "--effects", description = "list effects of the outbox, not events")
+  private boolean effects;
+
+  @Option(names = "--destination", description = "with --effects: only effects to this destination")
+  private String destination;
+
+  @Option(names = "--cause", description = "with --effects: only effects whose root cause is exactly this line")
+  private String cause;
+
   @Override
   public void run() {
+    if (effects) {
+      listEffects();
+      return;
+    }
+    if (destination != null || cause != null) {
+      throw new ParameterException(line(), "--destination and --cause go with --effects");
+    }
     EventQuery query = EventQuery.builder().status(status == null ? null : StatusFilter.parse(status))
         .provider(provider).type(type).id(id).limit(limit).after(after).build();
     EventPage page = cli.admin().list(query);
@@ -49,6 +72,26 @@ final class ListCommand extends AdminCommand {
     }
     out.print(EventRowsText.render(page.events(), Clock.systemUTC().instant()));
     page.nextCursor().ifPresent(c -> out.println("more: " + String.join(" ", nextPage(query, c))));
+  }
+
+  private void listEffects() {
+    if (provider != null || type != null || id != null || after != null) {
+      throw new ParameterException(line(), "--provider, --type, --id and --after list events, not --effects");
+    }
+    EffectQuery query;
+    try {
+      query = EffectQuery.all().destination(destination).cause(cause).limit(limit)
+          .status(status == null ? null : EffectQuery.parseStatus(status));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(line(), e.getMessage());
+    }
+    List<EffectSummary> listed = cli.admin().outbox().list(query);
+    if (cli.json()) {
+      cli.printJson(line(), JsonNodeFactory.instance.objectNode().set("effects", EffectJson.summaries(listed)));
+      return;
+    }
+    PrintWriter out = line().getOut();
+    out.print(listed.isEmpty() ? "no effects\n" : EffectRowsText.effects(listed));
   }
 
   /** The command of the next page: every filter of this one, and the cursor. */

@@ -1,8 +1,10 @@
 package dev.hookledger.runtime.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.hookledger.runtime.admin.EffectSelection;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.admin.OutboxAdmin;
 import dev.hookledger.runtime.admin.RetrySelection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,7 +17,10 @@ import picocli.CommandLine.Parameters;
         + " The last error is kept until the next attempt.",
     "--dead retries every dead event, not only those a page shows: it asks for their count first (--confirm N).",
     "--failing makes every failing event (pending, backing off) due now, attempts kept; with --dead or --failing,"
-        + " --provider, --type and --cause narrow the events taken (at most 10000 at once)."})
+        + " --provider, --type and --cause narrow the events taken (at most 10000 at once).",
+    "--effect KEY retries one effect of the outbox (dead: pending again with a full budget; failing: due now);"
+        + " --effects with --dead or --failing takes the outbox's effects instead of events, narrowed by"
+        + " --destination and --cause, with --confirm N as for events."})
 final class RetryCommand extends AdminCommand {
   @Parameters(index = "0", arity = "0..1", paramLabel = "PROVIDER")
   private String provider;
@@ -49,8 +54,25 @@ final class RetryCommand extends AdminCommand {
   @Option(names = "--force", description = "also retry a settled (done, ignored, stale) event: its handlers run again")
   private boolean force;
 
+  @Option(names = "--effect", paramLabel = "KEY", description = "retry one effect of the outbox, by its key (with --scope"
+      + " where its event has one)")
+  private String effectKey;
+
+  @Option(names = "--effects", description = "with --dead or --failing: the outbox's effects, not events")
+  private boolean effects;
+
+  @Option(names = "--destination", paramLabel = "DESTINATION", description = "with --effects: only effects to this destination")
+  private String onlyDestination;
+
   @Override
   public void run() {
+    if (effectKey != null || effects) {
+      retryEffects();
+      return;
+    }
+    if (onlyDestination != null) {
+      throw new ParameterException(line(), "--destination goes with --effects");
+    }
     boolean bulk = allDead || allFailing;
     boolean named = provider != null && eventId != null;
     boolean anyNamed = provider != null || eventId != null;
@@ -90,6 +112,33 @@ final class RetryCommand extends AdminCommand {
           + ": pending, due now";
     }
     cli.print(line(), JsonNodeFactory.instance.objectNode().put("retried", retried), text);
+  }
+
+  private void retryEffects() {
+    OutboxAdmin outbox = cli.admin().outbox();
+    if (effectKey != null) {
+      if (effects || allDead || allFailing || provider != null || confirm != null || onlyCause != null
+          || onlyDestination != null || onlyProvider != null || onlyType != null || force) {
+        throw new ParameterException(line(), "--effect KEY retries one effect: it takes --scope only");
+      }
+      outbox.retry(scope, effectKey);
+      cli.print(line(), JsonNodeFactory.instance.objectNode().put("retried", 1),
+          "retried effect " + effectKey + (scope.isEmpty() ? "" : " (scope " + scope + ")") + ": pending, due now");
+      return;
+    }
+    if (allDead == allFailing || provider != null || onlyProvider != null || onlyType != null || force) {
+      throw new ParameterException(line(), "--effects takes --dead or --failing, narrowed by --destination and --cause");
+    }
+    EffectSelection selection = (allDead ? EffectSelection.dead() : EffectSelection.failing())
+        .destination(onlyDestination).cause(onlyCause);
+    long n = outbox.retryCount(selection);
+    if (confirm == null && n > 0) {
+      throw new OperationRefusedException("retry would take " + n + " " + selection + "; nothing was retried:"
+          + " pass --confirm " + n + " to retry them");
+    }
+    int retried = outbox.retry(selection, confirm == null ? 0 : confirm);
+    cli.print(line(), JsonNodeFactory.instance.objectNode().put("retried", retried),
+        "retried " + retried + " " + selection + ": " + (allDead ? "pending, due now" : "due now"));
   }
 
   private RetrySelection selection() {

@@ -1,18 +1,23 @@
 package dev.hookledger.runtime.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.runtime.admin.AdminJson;
+import dev.hookledger.runtime.admin.EffectDetail;
+import dev.hookledger.runtime.admin.EffectJson;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.internal.admin.TimeText;
 import dev.hookledger.runtime.internal.ledger.SourceColumn;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "show", description = "Show one event in full: headers, body, attempts, last error, secret id.")
+@Command(name = "show", description = "Show one event in full: headers, body, attempts, last error, secret id, and the"
+    + " effects its handlers enqueued, each with every attempt and what the destination answered.")
 final class ShowCommand extends AdminCommand {
   @Parameters(index = "0", paramLabel = "PROVIDER")
   private String provider;
@@ -26,8 +31,11 @@ final class ShowCommand extends AdminCommand {
   @Override
   public void run() {
     EventDetail d = cli.admin().showExisting(provider, scope, eventId);
+    List<EffectDetail> effects = cli.admin().outbox().effectsOf(provider, scope, eventId);
     if (cli.json()) {
-      cli.printJson(line(), AdminJson.detail(d));
+      ObjectNode o = AdminJson.detail(d);
+      o.set("effects", EffectJson.details(effects));
+      cli.printJson(line(), o);
       return;
     }
     PrintWriter out = line().getOut();
@@ -54,6 +62,10 @@ final class ShowCommand extends AdminCommand {
           a.node(), a.duration().toMillis() + " ms", a.outcome(), a.cause().isEmpty() ? "-" : a.cause()));
       out.println("attempts (oldest first; each failure's whole error: --json):");
       out.print(attempts.render());
+      out.println();
+    }
+    if (!effects.isEmpty()) {
+      EffectRowsText.details(effects, out);
       out.println();
     }
     out.println("headers:");

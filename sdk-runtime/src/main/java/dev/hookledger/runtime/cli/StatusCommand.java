@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.runtime.admin.AdminJson;
 import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.CauseCount;
+import dev.hookledger.runtime.admin.DestinationStatus;
+import dev.hookledger.runtime.admin.EffectJson;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.InboxAdmin;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Option;
         + " root cause), the first " + StatusCommand.FAILING_SHOWN + " listed; stuck events (due and taken by no worker);"
         + " dead events; duplicate deliveries acknowledged without processing; failing and dead events grouped by"
         + " root cause; deliveries refused (bad signature, stale timestamp, unknown provider, ...) by all nodes in"
-        + " the last 24 h, as the nodes write their counts to the ledger every 2 s.",
+        + " the last 24 h, as the nodes write their counts to the ledger every 2 s; the outbox's effects per"
+        + " destination: pending, sending, dead, the oldest waiting, breaker and pause.",
     "--activity prints instead the events received and settled per minute over the last hour, as the admin page's"
         + " chart draws them."})
 final class StatusCommand extends AdminCommand {
@@ -48,11 +51,13 @@ final class StatusCommand extends AdminCommand {
         : admin.list(EventQuery.builder().status(StatusFilter.FAILING).limit(FAILING_SHOWN).build());
     List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
     List<RefusedCount> refused = admin.refusedCounts();
+    List<DestinationStatus> destinations = admin.outbox().destinations();
     if (cli.json()) {
       ObjectNode o = AdminJson.status(status);
       o.set("failingEvents", failing == null ? o.arrayNode() : AdminJson.summaries(failing.events()));
       o.set("causes", AdminJson.causes(causes));
       o.set("refused", AdminJson.refusedCounts(refused));
+      o.set("destinations", EffectJson.destinations(destinations));
       cli.printJson(line(), o);
       return;
     }
@@ -88,6 +93,11 @@ final class StatusCommand extends AdminCommand {
       refused.forEach(c -> t.row(c.provider(), c.reason().name().toLowerCase(Locale.ROOT), c.reason().httpStatus(),
           c.count(), AdminText.second(c.lastAt())));
       out.print(t.render());
+    }
+    if (!destinations.isEmpty()) {
+      out.println();
+      out.println("effects per destination (sent effects are not counted):");
+      out.print(EffectRowsText.destinations(destinations));
     }
     if (failing != null) {
       out.println();

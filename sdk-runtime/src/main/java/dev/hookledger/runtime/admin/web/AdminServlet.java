@@ -18,7 +18,12 @@ import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.Backfill;
 import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.CauseCount;
+import dev.hookledger.runtime.admin.EffectDetail;
+import dev.hookledger.runtime.admin.EffectJson;
+import dev.hookledger.runtime.admin.EffectQuery;
+import dev.hookledger.runtime.admin.EffectSelection;
 import dev.hookledger.runtime.admin.EventDetail;
+import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.InboxAdmin;
@@ -215,7 +220,26 @@ public class AdminServlet extends HttpServlet {
         case "/failing.json" -> json(resp, 200, AdminJson.page(listed(StatusFilter.FAILING)));
         case "/events.json" -> json(resp, 200, AdminJson.page(admin.list(query(req, param(req, "status"),
             intParam(req, "limit", EventQuery.DEFAULT_LIMIT)))));
-        case "/event.json" -> json(resp, 200, AdminJson.detail(detail(req)));
+        case "/event.json" -> {
+          EventDetail d = detail(req);
+          ObjectNode o = AdminJson.detail(d);
+          o.set("effects", EffectJson.details(effectsOf(d)));
+          json(resp, 200, o);
+        }
+        case "/destinations.json" -> json(resp, 200, JsonNodeFactory.instance.objectNode()
+            .set("destinations", EffectJson.destinations(admin.outbox().destinations())));
+        case "/effects.json" -> json(resp, 200, JsonNodeFactory.instance.objectNode()
+            .set("effects", EffectJson.summaries(admin.outbox().list(effectQuery(req)))));
+        case "/destinations" -> {
+          String nonce = nonce(resp);
+          html(resp, 200, EffectSection.destinations(admin.outbox().destinations(), Instant.now(), base(req), nonce));
+        }
+        case "/confirm-retry-effects" -> {
+          String nonce = nonce(resp);
+          EffectSelection selection = effectSelection(req);
+          html(resp, 200, EffectSection.confirmRetry(selection, admin.outbox().retryCount(selection), Instant.now(),
+              base(req), nonce));
+        }
         case "/activity.json" -> json(resp, 200, AdminJson.throughput(admin.throughput()));
         case "/health.json" -> {
           if (health == null) {
@@ -235,7 +259,8 @@ public class AdminServlet extends HttpServlet {
         case "/" -> page(req, resp);
         case "/event" -> {
           String nonce = nonce(resp);
-          html(resp, 200, DetailPage.render(detail(req), admin.status().asOf(), base(req), nonce));
+          EventDetail d = detail(req);
+          html(resp, 200, DetailPage.render(d, effectsOf(d), admin.status().asOf(), base(req), nonce));
         }
         case "/confirm-retry-dead" -> {
           String nonce = nonce(resp);
@@ -259,7 +284,8 @@ public class AdminServlet extends HttpServlet {
           html(resp, 200, BackfillForm.confirm(request, admin.planBackfill(request), now, base(req), nonce));
         }
         case "/reconcile", "/reconcile.json" -> reconcile(req, resp);
-        case "/retry", "/retry-dead", "/retry-matching", "/start-backfill", "/cancel-backfill" -> {
+        case "/retry", "/retry-dead", "/retry-matching", "/start-backfill", "/cancel-backfill", "/retry-effect",
+            "/retry-effects", "/pause", "/resume" -> {
           resp.setHeader("Allow", "POST");
           json(resp, 405, error("actions are POST only"));
         }
@@ -287,7 +313,7 @@ public class AdminServlet extends HttpServlet {
     String accept = req.getHeader("Accept");
     return (route.equals("/") || route.equals("/event") || route.equals("/confirm-retry-dead")
         || route.equals("/confirm-retry") || route.equals("/backfill") || route.equals("/confirm-backfill")
-        || route.equals("/reconcile"))
+        || route.equals("/reconcile") || route.equals("/destinations") || route.equals("/confirm-retry-effects"))
         && !(accept != null && accept.contains("application/json") && !accept.contains("text/html"));
   }
 
@@ -320,6 +346,39 @@ public class AdminServlet extends HttpServlet {
         case "/retry-matching" -> retryMatching(req, resp);
         case "/start-backfill" -> startBackfill(req, resp);
         case "/cancel-backfill" -> cancelBackfill(req, resp);
+        case "/retry-effect" -> {
+          String key = param(req, "key");
+          if (key == null) {
+            throw new IllegalArgumentException("retry-effect needs the parameter key (and scope, where its event has one)");
+          }
+          String scope = req.getParameter("scope") == null ? "" : req.getParameter("scope");
+          admin.outbox().retry(scope, key);
+          json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", 1)
+              .put("message", "retried effect " + key + ": pending, due now"));
+        }
+        case "/retry-effects" -> {
+          EffectSelection selection = effectSelection(req);
+          long confirmed;
+          try {
+            confirmed = Long.parseLong(param(req, "confirm") == null ? "" : param(req, "confirm"));
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("retry-effects needs the parameter confirm, the number of effects to retry");
+          }
+          int retried = admin.outbox().retry(selection, confirmed);
+          json(resp, 200, JsonNodeFactory.instance.objectNode().put("retried", retried)
+              .put("message", "retried " + retried + " " + selection));
+        }
+        case "/pause", "/resume" -> {
+          String destination = param(req, "destination");
+          if (destination == null) {
+            throw new IllegalArgumentException(route(req).substring(1) + " needs the parameter destination");
+          }
+          boolean pause = route(req).equals("/pause");
+          boolean changed = pause ? admin.outbox().pause(destination) : admin.outbox().resume(destination);
+          json(resp, 200, JsonNodeFactory.instance.objectNode().put("changed", changed)
+              .put("message", destination + (pause ? (changed ? " paused: its effects wait until resumed" : " was paused already")
+                  : (changed ? " resumed" : " was not paused"))));
+        }
         default -> json(resp, 404, error("no such admin action: " + route(req)));
       }
     } catch (IllegalArgumentException e) {
@@ -337,9 +396,29 @@ public class AdminServlet extends HttpServlet {
     return switch (route) {
       case "/start-backfill" -> "starting a backfill";
       case "/cancel-backfill" -> "cancelling a backfill";
-      case "/retry", "/retry-dead", "/retry-matching" -> "a retry";
+      case "/retry", "/retry-dead", "/retry-matching", "/retry-effect", "/retry-effects" -> "a retry";
+      case "/pause", "/resume" -> "pausing or resuming a destination";
       default -> "an admin action";
     };
+  }
+
+  /** The effects of an event shown, read by its key. */
+  private List<EffectDetail> effectsOf(EventDetail d) {
+    EventSummary s = d.summary();
+    return admin.outbox().effectsOf(s.provider(), s.scope(), s.eventId());
+  }
+
+  private static EffectQuery effectQuery(HttpServletRequest req) {
+    String status = param(req, "status");
+    return EffectQuery.all().destination(param(req, "destination")).cause(param(req, "cause"))
+        .status(status == null ? null : EffectQuery.parseStatus(status))
+        .limit(intParam(req, "limit", 50));
+  }
+
+  private static EffectSelection effectSelection(HttpServletRequest req) {
+    String status = param(req, "status");
+    return EffectSelection.of(RetrySelection.Group.parse(status == null ? "" : status))
+        .destination(param(req, "destination")).cause(param(req, "cause"));
   }
 
   private void retryOne(HttpServletRequest req, HttpServletResponse resp) throws IOException {

@@ -5,12 +5,14 @@ import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.admin.AdminText;
+import dev.hookledger.runtime.admin.EffectDetail;
 import dev.hookledger.runtime.admin.EventAttempt;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.RetrySelection;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,7 +24,7 @@ import java.util.Optional;
 final class DetailPage {
   private DetailPage() {}
 
-  static String render(EventDetail d, Instant now, String base, String nonce) {
+  static String render(EventDetail d, List<EffectDetail> effects, Instant now, String base, String nonce) {
     EventSummary s = d.summary();
     StringBuilder h = new StringBuilder(8192 + d.body().length() * 2);
     AdminHtml.head(h, s + " · hookledger", nonce);
@@ -54,6 +56,7 @@ final class DetailPage {
     h.append("</dl>\n<h2>last error</h2>\n<pre id=\"last-error\">").append(escape(s.lastError().orElse("none")))
         .append("</pre>\n");
     attempts(h, d, now);
+    EffectSection.effects(h, effects, now, base);
     h.append("<h2>headers kept</h2>\n<table id=\"headers\">");
     for (Map.Entry<String, String> e : d.headers().entrySet()) {
       h.append("<tr><th>").append(escape(e.getKey())).append("</th><td>").append(escape(e.getValue())).append("</td></tr>");

@@ -43,7 +43,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V11__delivery_id_hash"),
       load("V12__backfill_cursor_index"),
       load("V13__minute_roll_up"),
-      load("V14__row_counts"));
+      load("V14__row_counts"),
+      load("V15__outbox"));
 
 
   /** The newest version this build knows. */
