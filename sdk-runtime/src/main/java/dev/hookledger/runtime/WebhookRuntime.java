@@ -109,8 +109,8 @@ public final class WebhookRuntime implements AutoCloseable {
    * {@code workers(0)} or in {@link ProcessingMode#SHADOW} no worker starts. If the database is down,
    * the workers keep polling (logged once); deliveries are answered 503 until it is back.
    *
-   * @throws IllegalStateException if the runtime was closed, or if the ledger's schema version is
-   *     not the one this build needs: older (run {@link #migrate()} first) or newer (upgrade hookledger)
+   * @throws IllegalStateException if the runtime was closed, or if the ledger's schema is not the one
+   *     this build needs: absent or older (run {@link #migrate()} first) or newer (upgrade hookledger)
    */
   public synchronized void start() {
     if (state.get() != State.NEW) {
