@@ -159,6 +159,11 @@ public final class WebhookRuntime implements AutoCloseable {
    *     nothing was stored (answer 500, so that the provider redelivers)
    */
   public Receipt receive(String providerId, InboundDelivery delivery) {
+    return receive(providerId, delivery, System.nanoTime());
+  }
+
+  /** As {@link #receive(String, InboundDelivery)}, for the door: the answer's bound runs from {@code arrivedNanos}. */
+  Receipt receive(String providerId, InboundDelivery delivery, long arrivedNanos) {
     requireNonNull(providerId, "providerId");
     requireNonNull(delivery, "delivery");
     State s = state.get();
@@ -167,7 +172,7 @@ public final class WebhookRuntime implements AutoCloseable {
           ? "WebhookRuntime is not started: call start() before receiving deliveries"
           : "WebhookRuntime is closed", null);
     }
-    return assembly.receive(providerId, delivery);
+    return assembly.receive(providerId, delivery, arrivedNanos);
   }
 
   /**
