@@ -15,6 +15,8 @@ import dev.hookledger.runtime.internal.assembly.RuntimeParts;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.observe.EventTracing;
+import dev.hookledger.runtime.internal.observe.MicrometerTracing;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
@@ -65,6 +67,7 @@ public final class WebhookRuntimeBuilder {
   private final List<TypePattern> inline = new ArrayList<>();
   private Clock clock = Clock.systemUTC();
   private final List<WebhookListener> listeners = new ArrayList<>();
+  private EventTracing tracing = EventTracing.NONE;
   private int workers = 2;
   private int batchSize = 16;
   private Duration lease = Duration.ofSeconds(30);
@@ -284,6 +287,18 @@ public final class WebhookRuntimeBuilder {
    */
   public WebhookRuntimeBuilder listener(WebhookListener listener) {
     listeners.add(requireNonNull(listener, "listener"));
+    return this;
+  }
+
+  /**
+   * Observes receiving, processing and each handler as Micrometer Observations in {@code registry}
+   * ({@code hookledger.receive}, {@code hookledger.process}, {@code hookledger.handler}), so that a
+   * tracing bridge (OpenTelemetry, Brave) makes them spans, and the handlers' own spans their children;
+   * none by default. Needs {@code io.micrometer:micrometer-observation} on the class path (an optional
+   * dependency of this artifact); the Spring starters pass the context's registry themselves.
+   */
+  public WebhookRuntimeBuilder observationRegistry(io.micrometer.observation.ObservationRegistry registry) {
+    this.tracing = MicrometerTracing.of(requireNonNull(registry, "registry"));
     return this;
   }
 
@@ -515,7 +530,8 @@ public final class WebhookRuntimeBuilder {
     }
     checkDeadlines();
     Assembly assembly = Assembly.assemble(settings(), new RuntimeParts(dataSource, jdbcUrl, user, password, providers,
-        handlers, objectMapper, new CompositeWebhookListener(listeners), transactionProvider, transactionalConnections));
+        handlers, objectMapper, new CompositeWebhookListener(listeners), transactionProvider, transactionalConnections,
+        tracing));
     return new WebhookRuntime(assembly, transactionProvider);
   }
 

@@ -147,7 +147,7 @@ public final class Assembly implements Door {
     ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts());
     EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema()), s.clock());
     this.processor = new EventProcessor(dsl, rows, dispatcher, guard,
-        new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()));
+        new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()), parts.tracing());
     this.dsl = dsl;
     this.events = events;
     this.handlerNames = Set.copyOf(dispatcher.names());
@@ -158,7 +158,7 @@ public final class Assembly implements Door {
     this.writer = GroupCommit.of(dataSource, events, s.receive().ledgerWriters(), s.receive().queueCapacity(),
         MAX_BATCH, MAX_BATCH_BYTES, ANSWER_WITHIN, name);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor, new LocalHandOff(),
-        new ModeSelector(s.mode(), s.inline()), s.clock(), listener);
+        new ModeSelector(s.mode(), s.inline()), s.clock(), listener, parts.tracing());
     this.headerCheck = new HeaderCheck(providers, listener);
     this.refusals = new RefusalLog(s.clock(), listener);
     // the CLI runs in another process: it reads this node's counts from the ledger, written every 2 s
@@ -186,7 +186,8 @@ public final class Assembly implements Door {
         }
       }
     }
-    Dispatcher dispatcher = Dispatcher.of(parts.handlers(), registry.ids(), parts.objectMapper());
+    Dispatcher dispatcher = Dispatcher.of(parts.handlers(), registry.ids(), parts.objectMapper())
+        .tracedBy(parts.tracing());
     if (dispatcher.size() == 0) {
       log.info("no @OnEvent handlers registered: every event will settle 'ignored'");
     }

@@ -19,6 +19,8 @@ import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.NewRow;
 import dev.hookledger.runtime.internal.ledger.UnparsedEvents;
+import dev.hookledger.runtime.internal.observe.EventMdc;
+import dev.hookledger.runtime.internal.observe.EventTracing;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Settled;
@@ -52,9 +54,10 @@ public final class Receiver {
   private final ModeSelector modes;
   private final Clock clock;
   private final WebhookListener listener;
+  private final EventTracing tracing;
 
   public Receiver(ProviderRegistry providers, Dispatcher dispatcher, Ledger ledger, EventProcessor processor,
-      EventHandOff handOff, ModeSelector modes, Clock clock, WebhookListener listener) {
+      EventHandOff handOff, ModeSelector modes, Clock clock, WebhookListener listener, EventTracing tracing) {
     this.providers = providers;
     this.dispatcher = dispatcher;
     this.ledger = ledger;
@@ -63,15 +66,21 @@ public final class Receiver {
     this.modes = modes;
     this.clock = clock;
     this.listener = listener;
+    this.tracing = tracing;
   }
 
   /** See {@code WebhookRuntime.receive}; {@code arrivedNanos} is when the request arrived, for the answer's bound. */
   public Receipt receive(String providerId, InboundDelivery delivery, long arrivedNanos) {
+    return tracing.receive(providerId, () -> verifyAndRecord(providerId, delivery, arrivedNanos));
+  }
+
+  private Receipt verifyAndRecord(String providerId, InboundDelivery delivery, long arrivedNanos) {
     long start = System.nanoTime();
     ProviderRegistry.Registration provider = providers.get(providerId);
     WebhookEvent event = verify(providerId, provider, delivery);
-    try {
-      ProcessingMode mode = modes.modeFor(event.type());
+    ProcessingMode mode = modes.modeFor(event.type());
+    // from here on each line logged on this thread names the event (INLINE handlers' lines too)
+    try (EventMdc mdc = EventMdc.of(event, mode == ProcessingMode.INLINE ? 1 : 0)) {
       return mode == ProcessingMode.INLINE ? inline(event, start) : store(event, mode, start, arrivedNanos);
     } catch (LedgerUnavailableException e) {
       listener.ledgerUnavailable(providerId, e);
