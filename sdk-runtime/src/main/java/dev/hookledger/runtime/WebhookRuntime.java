@@ -110,8 +110,8 @@ public final class WebhookRuntime implements AutoCloseable {
    * {@code workers(0)} or in {@link ProcessingMode#SHADOW} no worker starts. If the database is down,
    * the workers keep polling (logged once); deliveries are answered 503 until it is back.
    *
-   * @throws IllegalStateException if the runtime was closed, or if the ledger's schema version is
-   *     not the one this build needs: older (run {@link #migrate()} first) or newer (upgrade hookledger)
+   * @throws IllegalStateException if the runtime was closed, or if the ledger's schema is not the one
+   *     this build needs: absent or older (run {@link #migrate()} first) or newer (upgrade hookledger)
    */
   public synchronized void start() {
     if (state.get() != State.NEW) {
@@ -160,6 +160,11 @@ public final class WebhookRuntime implements AutoCloseable {
    *     nothing was stored (answer 500, so that the provider redelivers)
    */
   public Receipt receive(String providerId, InboundDelivery delivery) {
+    return receive(providerId, delivery, System.nanoTime());
+  }
+
+  /** As {@link #receive(String, InboundDelivery)}, for the door: the answer's bound runs from {@code arrivedNanos}. */
+  Receipt receive(String providerId, InboundDelivery delivery, long arrivedNanos) {
     requireNonNull(providerId, "providerId");
     requireNonNull(delivery, "delivery");
     State s = state.get();
@@ -168,7 +173,7 @@ public final class WebhookRuntime implements AutoCloseable {
           ? "WebhookRuntime is not started: call start() before receiving deliveries"
           : "WebhookRuntime is closed", null);
     }
-    return assembly.receive(providerId, delivery);
+    return assembly.receive(providerId, delivery, arrivedNanos);
   }
 
   /**

@@ -17,6 +17,8 @@ import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.outbox.EffectHandlerRegistration;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.observe.EventTracing;
+import dev.hookledger.runtime.internal.observe.MicrometerTracing;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
@@ -67,6 +69,7 @@ public final class WebhookRuntimeBuilder {
   private final List<TypePattern> inline = new ArrayList<>();
   private Clock clock = Clock.systemUTC();
   private final List<WebhookListener> listeners = new ArrayList<>();
+  private EventTracing tracing = EventTracing.NONE;
   private int workers = 2;
   private int batchSize = 16;
   private Duration lease = Duration.ofSeconds(30);
@@ -291,6 +294,18 @@ public final class WebhookRuntimeBuilder {
    */
   public WebhookRuntimeBuilder listener(WebhookListener listener) {
     listeners.add(requireNonNull(listener, "listener"));
+    return this;
+  }
+
+  /**
+   * Observes receiving, processing and each handler as Micrometer Observations in {@code registry}
+   * ({@code hookledger.receive}, {@code hookledger.process}, {@code hookledger.handler}), so that a
+   * tracing bridge (OpenTelemetry, Brave) makes them spans, and the handlers' own spans their children;
+   * none by default. Needs {@code io.micrometer:micrometer-observation} on the class path (an optional
+   * dependency of this artifact); the Spring starters pass the context's registry themselves.
+   */
+  public WebhookRuntimeBuilder observationRegistry(io.micrometer.observation.ObservationRegistry registry) {
+    this.tracing = MicrometerTracing.of(requireNonNull(registry, "registry"));
     return this;
   }
 
@@ -579,7 +594,8 @@ public final class WebhookRuntimeBuilder {
     }
     checkDeadlines();
     Assembly assembly = Assembly.assemble(settings(), new RuntimeParts(dataSource, jdbcUrl, user, password, providers,
-        handlers, objectMapper, new CompositeWebhookListener(listeners), transactionProvider, transactionalConnections));
+        handlers, objectMapper, new CompositeWebhookListener(listeners), transactionProvider, transactionalConnections,
+        tracing));
     return new WebhookRuntime(assembly, transactionProvider);
   }
 

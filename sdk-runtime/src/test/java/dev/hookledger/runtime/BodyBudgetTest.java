@@ -108,7 +108,7 @@ class BodyBudgetTest {
       assertEquals("5", refused.headers().firstValue("Retry-After").orElseThrow());
       assertEquals("close", refused.headers().firstValue("Connection").orElseThrow());
       // word for word the answer of a ledger that cannot record: it says nothing of what is left
-      assertEquals("unavailable: the delivery was not recorded; retry later\n", refused.body());
+      assertEquals("unavailable: retry later (the delivery may be recorded; a redelivery is answered duplicate)\n", refused.body());
       assertTrue(LedgerRows.event(db.dataSource(), "hookledger", id).isEmpty(), "nothing recorded");
 
       first.send(Arrays.copyOfRange(heldBytes, 440, heldBytes.length));
@@ -125,7 +125,7 @@ class BodyBudgetTest {
     String body = body(600);
     try (RawPost post = signedPost(newId(), body, body.length())) {
       RawPost.Answer answer = post.awaitAnswer(ANSWER);
-      assertEquals("503 unavailable: the delivery was not recorded; retry later", answer.toString());
+      assertEquals("503 unavailable: retry later (the delivery may be recorded; a redelivery is answered duplicate)", answer.toString());
     }
     assertEquals(0, budget().reserved());
   }

@@ -58,7 +58,7 @@ class LedgerUnavailableTest {
 
       assertEquals(503, down.statusCode());
       assertEquals("5", down.headers().firstValue("Retry-After").orElseThrow());
-      assertEquals("unavailable: the delivery was not recorded; retry later\n", down.body());
+      assertEquals("unavailable: retry later (the delivery may be recorded; a redelivery is answered duplicate)\n", down.body());
       assertEquals(List.of("testhook"), unavailable);
 
       postgres = TestDatabase.startDedicated(false, data, port);

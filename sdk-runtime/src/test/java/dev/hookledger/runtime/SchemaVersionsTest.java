@@ -128,6 +128,19 @@ class SchemaVersionsTest {
   }
 
   @Test
+  void theRuntimeRefusesToStartWithoutTheLedgerAndSaysMigrate() {
+    // else it started, and answered 503 to every delivery until someone migrated: GitHub does not redeliver those
+    try (WebhookRuntime runtime = runtime().build()) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, runtime::start);
+      assertEquals("the ledger's tables do not exist in schema 'hookledger' of this database: run migrate first"
+          + " (WebhookRuntime.migrate(), 'hookledger migrate', or your Flyway over classpath:db/hookledger)",
+          e.getMessage());
+      runtime.migrate();
+      runtime.start();
+    }
+  }
+
+  @Test
   void theRuntimeAndMigrateRefuseALedgerNewerThanTheyKnow() {
     InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
     admin.migrate();

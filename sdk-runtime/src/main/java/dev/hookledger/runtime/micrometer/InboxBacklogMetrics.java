@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@code hookledger.inbox.waiting}, {@code hookledger.inbox.dead} and
  * {@code hookledger.inbox.oldest.waiting} (a time gauge). One read serves all three gauges for
  * {@code maxAge} (default 10 s), however often they are scraped. While the database cannot be
- * read, the gauges report NaN (and a warning is logged), rather than a stale number.
+ * read, the gauges report NaN (and a warning is logged), rather than a stale number. The registry
+ * holds the gauges' binder strongly, so they keep reading the ledger for as long as they are
+ * registered, whether or not the application keeps a reference to this object.
  *
  * <pre>{@code
  * new InboxBacklogMetrics(admin).bindTo(registry);
@@ -52,14 +54,24 @@ public final class InboxBacklogMetrics implements MeterBinder {
     }
   }
 
+  /**
+   * Registers the three gauges. The registry holds this binder strongly: Micrometer's gauges hold
+   * their object weakly by default and read NaN once it is collected, and the usual way to bind
+   * ({@code new InboxBacklogMetrics(admin).bindTo(registry)}, as the starters do) keeps no other
+   * reference, so an alert on {@code hookledger.inbox.dead > 0} would never fire after the first
+   * garbage collection.
+   */
   @Override
   public void bindTo(MeterRegistry registry) {
     Gauge.builder("hookledger.inbox.waiting", this, m -> m.read(b -> b.waiting()))
+        .strongReference(true)
         .description("events pending or processing").register(registry);
     Gauge.builder("hookledger.inbox.dead", this, m -> m.read(b -> b.dead()))
+        .strongReference(true)
         .description("events that failed their last attempt and wait for an operator").register(registry);
     TimeGauge.builder("hookledger.inbox.oldest.waiting", this, TimeUnit.SECONDS,
             m -> m.read(b -> b.oldestWaitingAge().toMillis() / 1000.0))
+        .strongReference(true)
         .description("age of the oldest waiting event").register(registry);
   }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.hookledger.runtime.testing.GarbageCollection;
 import dev.hookledger.runtime.testing.SteppingClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +35,21 @@ class InboxBacklogMetricsTest {
     assertEquals(1.0, gauge("hookledger.inbox.dead"), "one read serves scrapes within maxAge");
     clock.advance(Duration.ofSeconds(1));
     assertEquals(2.0, gauge("hookledger.inbox.dead"));
+  }
+
+  @Test
+  void gaugesReadTheBacklogAfterAGarbageCollectionWhenNothingElseHoldsTheBinder() {
+    LedgerFixture ledger = new LedgerFixture();
+    ledger.row("stripe", "evt_1").status("pending").receivedAt(NOW.minus(Duration.ofSeconds(42))).insert();
+    ledger.row("stripe", "evt_2").status("dead").insert();
+    // as the README shows it, and as the starters bind it: nothing but the registry keeps the binder
+    new InboxBacklogMetrics(ledger.admin(), Duration.ZERO, clock).bindTo(registry);
+
+    GarbageCollection.run();
+
+    assertEquals(1.0, gauge("hookledger.inbox.waiting"));
+    assertEquals(1.0, gauge("hookledger.inbox.dead"));
+    assertEquals(42.0, registry.get("hookledger.inbox.oldest.waiting").timeGauge().value(TimeUnit.SECONDS));
   }
 
   @Test

@@ -19,6 +19,8 @@ import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testkit.SignedDeliveries;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,9 +31,12 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -85,6 +90,38 @@ class SpringWiringTest {
             + " is an unresolved placeholder (${...}): the variable or property it names is not set"));
   }
 
+  /**
+   * The documented properties on a real PostgreSQL, the default {@code hookledger.migrate=embedded}: the
+   * start fails through the failure analyzer, saying how to create the ledger.
+   */
+  @Test
+  void realPostgresqlWithoutTheLedgerFailsTheStartNamingMigrateAlwaysAndFlyway() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class, HookledgerAutoConfiguration.class))
+        .withPropertyValues("spring.datasource.url=" + TestDatabase.create().jdbcUrl(),
+            "hookledger.providers.testhook.secret=" + SECRET, "hookledger.workers=0")
+        .run(context -> {
+          FailureAnalysis analysis = analyze(context.getStartupFailure());
+          assertEquals("the ledger's tables do not exist in schema 'hookledger' of this database, and"
+              + " hookledger.migrate did not create them (its default, embedded, applies the ledger's schema only to"
+              + " an embedded database, which a PostgreSQL server is not). Started so, the application would answer"
+              + " 503 to every delivery.", analysis.getDescription());
+          assertThat(analysis.getAction()).startsWith("Set hookledger.migrate=always to have the application create"
+              + " and upgrade the ledger as it starts").contains("Flyway", "Liquibase", "hookledger.migrate=never");
+        });
+  }
+
+  /** What the failure analyzers registered in {@code META-INF/spring.factories} make of {@code failure}, as Boot asks them. */
+  private static FailureAnalysis analyze(Throwable failure) {
+    assertThat(failure).isNotNull();
+    List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(SpringWiringTest.class.getClassLoader())
+        .load(FailureAnalyzer.class, null, (type, implementation, cause) -> {});
+    return analyzers.stream().filter(a -> a.getClass().getName().startsWith("dev.hookledger."))
+        .map(a -> a.analyze(failure)).filter(Objects::nonNull).findFirst()
+        .orElseThrow(() -> new AssertionError("no hookledger FailureAnalyzer explains " + failure));
+  }
+
   @Test
   void noProviderFailsTheStartNamingTheProperty() {
     runner.run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: no provider is"
@@ -133,7 +170,8 @@ class SpringWiringTest {
     WebApplicationContextRunner web = new WebApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
             DataSourceTransactionManagerAutoConfiguration.class, HookledgerAutoConfiguration.class))
-        .withPropertyValues("spring.datasource.url=" + DB.jdbcUrl(), "hookledger.providers.testhook.secret=" + SECRET);
+        .withPropertyValues("spring.datasource.url=" + DB.jdbcUrl(), "hookledger.providers.testhook.secret=" + SECRET,
+            "hookledger.migrate=always");
     web.run(context -> assertThat(context).hasBean("hookledgerFilter").doesNotHaveBean("hookledgerAdminServlet"));
     web.withPropertyValues("hookledger.admin.path=/hookledger", "hookledger.admin.token=an-operator-token-1234")
         .run(context -> assertThat(context).hasBean("hookledgerAdminServlet"));

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import dev.hookledger.runtime.internal.observe.EventTracing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +31,16 @@ public final class Dispatcher {
       .thenComparingInt(HandlerMethod::registration);
 
   private final List<HandlerMethod> methods;
+  private final EventTracing tracing;
 
-  private Dispatcher(List<HandlerMethod> methods) {
+  private Dispatcher(List<HandlerMethod> methods, EventTracing tracing) {
     this.methods = methods;
+    this.tracing = tracing;
+  }
+
+  /** This dispatcher, each method's run observed by {@code tracing} (a span per handler). */
+  public Dispatcher tracedBy(EventTracing tracing) {
+    return new Dispatcher(methods, requireNonNull(tracing, "tracing"));
   }
 
   /**
@@ -71,7 +79,7 @@ public final class Dispatcher {
     }
     methods.sort(ORDER);
     methods.forEach(m -> log.debug("@OnEvent method registered: {}", m));
-    return new Dispatcher(List.copyOf(methods));
+    return new Dispatcher(List.copyOf(methods), EventTracing.NONE);
   }
 
   /** The number of registered methods. */
@@ -150,7 +158,7 @@ public final class Dispatcher {
     List<String> ran = new ArrayList<>();
     for (HandlerMethod m : due) {
       if (toRun.contains(m.name())) {
-        m.invoke(invocation);
+        tracing.handler(event, m.name(), () -> m.invoke(invocation));
         ran.add(m.name());
       }
     }

@@ -27,10 +27,13 @@ import java.util.OptionalInt;
 public final class DoorSequence {
   private DoorSequence() {}
 
-  /** The runtime's {@code receive}, which checks its lifecycle first. */
+  /**
+   * The runtime's {@code receive}, which checks its lifecycle first; {@code arrivedNanos} is when the
+   * request reached the door ({@link System#nanoTime()}), from which the answer's bound is measured.
+   */
   @FunctionalInterface
   public interface Receive {
-    Receipt receive(String providerId, InboundDelivery delivery);
+    Receipt receive(String providerId, InboundDelivery delivery, long arrivedNanos);
   }
 
   /**
@@ -41,6 +44,8 @@ public final class DoorSequence {
    */
   public static DoorOutcome pass(Door door, Receive receive, HttpServletRequest request, String path,
       String providerPath, String provider) {
+    // the provider's clock runs from its request, not from the commit: the body's read counts too
+    long arrived = System.nanoTime();
     OptionalInt maxBodyBytes = door.maxBodyBytes(provider);
     InboundDelivery headers = Deliveries.headersOf(request, path).withProviderPath(providerPath);
     if (maxBodyBytes.isEmpty()) {
@@ -81,7 +86,7 @@ public final class DoorSequence {
         refuse(door, request, headers, provider, RefusalReason.READ_TIMEOUT);
         yield new DoorOutcome.TimedOut(door.bodyReadDeadline().limit(), body);
       }
-      case READ -> receive(door, receive, request, provider, Deliveries.withBody(headers, body.bytes()), body);
+      case READ -> receive(door, receive, request, provider, Deliveries.withBody(headers, body.bytes()), body, arrived);
     };
   }
 
@@ -93,9 +98,9 @@ public final class DoorSequence {
   }
 
   private static DoorOutcome receive(Door door, Receive receive, HttpServletRequest request, String provider,
-      InboundDelivery delivery, BodyRead body) {
+      InboundDelivery delivery, BodyRead body, long arrived) {
     try {
-      return new DoorOutcome.Received(receive.receive(provider, delivery), body);
+      return new DoorOutcome.Received(receive.receive(provider, delivery, arrived), body);
     } catch (DeliveryRejectedException e) {
       refuse(door, request, delivery, provider, RefusalReason.of(e.reason()));
       return new DoorOutcome.Refused(e, body);

@@ -35,6 +35,14 @@ import org.slf4j.LoggerFactory;
  * only the counting of its duplicates fails, its new rows are answered and its duplicates fail (the
  * provider's retry is counted then).
  *
+ * <p>A request is answered within {@code answerWithin} of its arrival (a provider's clock runs from
+ * its request: GitHub gives up after 10 s), committed or not: a request still waiting then is answered
+ * 503, and its row may still commit (the provider's retry is then a duplicate). When the database
+ * could not be connected to (refused, or no answer to the connect), the started writers know it is
+ * unreachable: from then on every request is answered 503 at once instead of waiting for the pool's
+ * connection that will not come, while an idle writer asks the pool for a connection every
+ * {@value #PROBE_INTERVAL_MILLIS} ms; the first connection obtained, by it or by a batch, ends it.
+ *
  * <p>Until {@link #start} (and with no writer threads at all: the admin's replay), each call writes
  * its row on the caller's thread, in a transaction of its own. Thread-safe.
  */
@@ -42,6 +50,8 @@ public final class GroupCommit implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GroupCommit.class);
   /** How long a writer waits for work before it looks whether it should stop. */
   private static final long IDLE_POLL_MILLIS = 100;
+  /** How often an idle writer tries an unreachable database again. */
+  static final long PROBE_INTERVAL_MILLIS = 500;
 
   /** What a writer does for one request once its batch has committed or failed, before the request is answered. */
   public interface AfterWrite {
@@ -71,20 +81,25 @@ public final class GroupCommit implements AutoCloseable {
   private final BatchInsert insert;
   private final int maxBatch;
   private final long maxBatchBytes;
-  private final Duration maxWait;
+  private final Duration answerWithin;
   private final ArrayBlockingQueue<Request> queue;
   private final List<Thread> writers = new ArrayList<>();
   private final java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean started;
   private volatile boolean closed;
+  /** Why the database was last found unreachable, until a connection is obtained again; else null. */
+  private volatile String unreachable;
+  /** Whether a writer is trying the unreachable database: one at a time does, the others keep writing. */
+  private final java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile long lastProbeNanos = System.nanoTime();
 
   private GroupCommit(DataSource dataSource, EventTable events, int writers, int capacity, int maxBatch,
-      long maxBatchBytes, Duration maxWait, String name) {
+      long maxBatchBytes, Duration answerWithin, String name) {
     this.dataSource = dataSource;
     this.maxBatch = Math.min(maxBatch, BatchInsert.maxRowsPerStatement());
     this.maxBatchBytes = maxBatchBytes;
     this.insert = new BatchInsert(events, this.maxBatch);
-    this.maxWait = maxWait;
+    this.answerWithin = answerWithin;
     this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
     for (int i = 1; i <= writers; i++) {
       Thread t = new Thread(this::writeLoop, name + "-ledger-writer-" + i);
@@ -96,11 +111,11 @@ public final class GroupCommit implements AutoCloseable {
   /**
    * A group commit of {@code writers} threads writing batches of up to {@code maxBatch} rows and
    * {@code maxBatchBytes} bytes of bodies (a larger row goes alone) from a queue of {@code capacity}
-   * requests, once {@linkplain #start started}; a request waits at most {@code maxWait} for its commit.
+   * requests, once {@linkplain #start started}; a request is answered within {@code answerWithin} of its arrival.
    */
   public static GroupCommit of(DataSource dataSource, EventTable events, int writers, int capacity,
-      int maxBatch, long maxBatchBytes, Duration maxWait, String name) {
-    return new GroupCommit(dataSource, events, writers, capacity, maxBatch, maxBatchBytes, maxWait, name);
+      int maxBatch, long maxBatchBytes, Duration answerWithin, String name) {
+    return new GroupCommit(dataSource, events, writers, capacity, maxBatch, maxBatchBytes, answerWithin, name);
   }
 
   /** Writes each row on the caller's thread, in a transaction of its own: for callers with no request rate to share. */
@@ -116,37 +131,53 @@ public final class GroupCommit implements AutoCloseable {
     }
   }
 
+  /** As {@link #write(NewRow, AfterWrite, long)} for a row that arrives now. */
+  public boolean write(NewRow row, AfterWrite after) {
+    return write(row, after, System.nanoTime());
+  }
+
   /**
    * Writes {@code row} and returns once the transaction holding it has committed.
    *
    * @param after run by the writer for this row, after its batch's commit or failure and before
    *     this returns (or, if this gave up waiting, whenever the batch ends)
+   * @param arrivedNanos when the delivery arrived ({@link System#nanoTime()}): this returns or throws
+   *     within {@code answerWithin} of it
    * @return true if the row was inserted, false if the ledger already had its key (a duplicate)
-   * @throws LedgerUnavailableException if the queue is full, the runtime is closing, the batch
-   *     failed (nothing of it was written), or no commit came within the wait
+   * @throws LedgerUnavailableException if the queue is full, the runtime is closing, the database was
+   *     found unreachable (at once), the batch failed (nothing of it was written), or no commit came
+   *     within the bound (the row may still commit)
    */
-  public boolean write(NewRow row, AfterWrite after) {
-    Request request = new Request(row, after);
+  public boolean write(NewRow row, AfterWrite after, long arrivedNanos) {
     if (closed) {
       after.failed();
       throw new LedgerUnavailableException("cannot record " + row.key() + ": the runtime is closing", null);
     }
+    Request request = new Request(row, after);
     if (!started) {
       writeBatch(List.of(request));
-      return await(request);
+      return await(request, arrivedNanos);
+    }
+    String down = unreachable;
+    if (down != null) {
+      // a connection refused is answered at once, not after the pool's wait for one that will not come
+      after.failed();
+      throw new LedgerUnavailableException("cannot record " + row.key() + ": the database is unreachable (" + down
+          + "); a writer tries it again every " + PROBE_INTERVAL_MILLIS + " ms", null);
     }
     if (!queue.offer(request)) {
       after.failed();
       throw new LedgerUnavailableException("cannot record " + row.key() + ": the ledger writers are saturated ("
           + queue.size() + " deliveries waiting for a commit)", null);
     }
-    return await(request);
+    return await(request, arrivedNanos);
   }
 
-  private boolean await(Request request) {
+  private boolean await(Request request, long arrivedNanos) {
     try {
+      long left = arrivedNanos + answerWithin.toNanos() - System.nanoTime();
       return request.outcome.isDone() ? request.outcome.get()
-          : request.outcome.get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+          : request.outcome.get(Math.max(0, left), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof LedgerUnavailableException u) {
         throw u;
@@ -155,7 +186,7 @@ public final class GroupCommit implements AutoCloseable {
     } catch (TimeoutException e) {
       // the batch may still commit: the provider's retry of this 503 is then answered as a duplicate
       throw new LedgerUnavailableException("cannot record " + request.row.key() + ": no commit within "
-          + maxWait.toMillis() + " ms", null);
+          + answerWithin.toMillis() + " ms of its arrival (it may still commit)", null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LedgerUnavailableException("interrupted while recording " + request.row.key(), e);
@@ -173,6 +204,7 @@ public final class GroupCommit implements AutoCloseable {
           if (closed) {
             return;
           }
+          probeIfUnreachable();
           continue;
         }
         batch.add(first);
@@ -206,12 +238,62 @@ public final class GroupCommit implements AutoCloseable {
     return null;
   }
 
+  /** Asks the pool for a connection if the database was found unreachable and no writer asked lately. */
+  private void probeIfUnreachable() {
+    if (unreachable == null || System.nanoTime() - lastProbeNanos < TimeUnit.MILLISECONDS.toNanos(PROBE_INTERVAL_MILLIS)
+        || !probing.compareAndSet(false, true)) {
+      return;
+    }
+    try (Connection c = connect(List.of())) {
+      // obtained or not, connect decided whether the database is reachable
+    } catch (SQLException e) {
+      log.debug("closing the probe's connection failed: {}", LedgerErrors.describe(e));
+    } finally {
+      lastProbeNanos = System.nanoTime();
+      probing.set(false);
+    }
+  }
+
+  /**
+   * A connection for a batch; null if none could be had, the batch then failed. Whether the database
+   * can be reached is decided here, where the pool answers, never from a statement's failure on a
+   * connection obtained (one broken connection says nothing of the others).
+   */
+  private Connection connect(List<Request> batch) {
+    try {
+      Connection c = dataSource.getConnection();
+      if (unreachable != null) {
+        unreachable = null;
+        log.info("the ledger's database can be reached again: deliveries are recorded");
+      }
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      if (started && LedgerErrors.isConnectionFailure(e)) {
+        if (unreachable == null) {
+          log.warn("the ledger's database cannot be reached ({}): deliveries are answered 503 at once until it can",
+              LedgerErrors.describe(e));
+        }
+        lastProbeNanos = System.nanoTime();
+        unreachable = LedgerErrors.describe(e);
+      }
+      log.debug("no connection for a batch of {} rows: {}", batch.size(), LedgerErrors.describe(e));
+      for (Request r : batch) {
+        fail(r, LedgerErrors.unavailable("record", r.row.key(), e));
+      }
+      return null;
+    }
+  }
+
   private void writeBatch(List<Request> batch) {
     List<NewRow> rows = new ArrayList<>(batch.size());
     batch.forEach(r -> rows.add(r.row));
     boolean[] isNew = null;
     Exception countFailure = null;
-    try (Connection c = dataSource.getConnection()) {
+    Connection connection = connect(batch);
+    if (connection == null) {
+      return;
+    }
+    try (Connection c = connection) {
       boolean autoCommit = c.getAutoCommit();
       if (!autoCommit) {
         c.setAutoCommit(true);

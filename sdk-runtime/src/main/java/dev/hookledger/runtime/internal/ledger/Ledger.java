@@ -42,7 +42,15 @@ public final class Ledger {
    *     writers are saturated; nothing was written
    */
   public Recorded record(NewRow row, GroupCommit.AfterWrite after) {
-    return writer.write(row, after) ? Recorded.NEW : Recorded.DUPLICATE;
+    return record(row, after, System.nanoTime());
+  }
+
+  /**
+   * As {@link #record(NewRow, GroupCommit.AfterWrite)}, for a delivery that arrived at {@code arrivedNanos}
+   * ({@link System#nanoTime()}): the writer's bound on the answer runs from then.
+   */
+  public Recorded record(NewRow row, GroupCommit.AfterWrite after, long arrivedNanos) {
+    return writer.write(row, after, arrivedNanos) ? Recorded.NEW : Recorded.DUPLICATE;
   }
 
   /** As {@link #record(NewRow, GroupCommit.AfterWrite)}, with nothing to do after the commit. */

@@ -37,6 +37,22 @@ public final class LedgerErrors {
     return sqlClass.equals("22") || sqlClass.equals("23") || sqlClass.equals("54");
   }
 
+  /**
+   * Whether a failure to obtain a connection says that the database cannot be reached (refused,
+   * unknown host, no answer to the connect): SQL state class 08 (connection exception) anywhere in the
+   * chain, as the driver sets it and HikariCP passes on in its timeout, or a {@link java.net.ConnectException}.
+   * A pool that merely had no free connection in time (no state) is not.
+   */
+  public static boolean isConnectionFailure(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException
+          || t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The first SQL exception's class and state, e.g. {@code PSQLException (SQL state 08001)}. */
   public static String describe(Throwable error) {
     SQLException sql = firstSql(error);

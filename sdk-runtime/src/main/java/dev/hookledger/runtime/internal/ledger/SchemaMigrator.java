@@ -123,22 +123,31 @@ public final class SchemaMigrator {
   /**
    * Checks, before a runtime starts, that the ledger is at the version this build knows.
    *
-   * @throws IllegalStateException naming both versions, if the ledger is older (run migrate) or newer
+   * @throws LedgerNotMigratedException if the ledger's tables do not exist or are older than this build
+   *     needs (run migrate), naming the versions
+   * @throws IllegalStateException naming both versions, if the ledger is newer
    */
   public static void requireCurrent(DSLContext dsl, String schema) {
     int version = version(dsl, schema);
     refuseNewer(schema, version);
     String migrateFirst = ": run migrate first (WebhookRuntime.migrate(), 'hookledger migrate', or your Flyway over"
         + " classpath:" + LedgerMigration.LOCATION + ")";
-    if (version > 0 && version < LedgerMigration.latest()) {
-      throw new IllegalStateException("ledger schema '" + schema + "' is at version " + version
-          + ", this hookledger needs version " + LedgerMigration.latest() + migrateFirst);
+    if (version == 0) {
+      // not "starts and answers 503 to every delivery until someone migrates": a provider that does not
+      // redeliver a 503 (GitHub) would lose every delivery meanwhile
+      throw new LedgerNotMigratedException(schema, 0, "the ledger's tables do not exist in schema '" + schema
+          + "' of this database", migrateFirst);
     }
-    List<LedgerMigration> missing = version == 0 ? List.of() : missing(dsl, schema, version);
+    if (version < LedgerMigration.latest()) {
+      throw new LedgerNotMigratedException(schema, version, "ledger schema '" + schema + "' is at version " + version
+          + ", this hookledger needs version " + LedgerMigration.latest(), migrateFirst);
+    }
+    List<LedgerMigration> missing = missing(dsl, schema, version);
     if (!missing.isEmpty()) {
       // a version below the newest that arrived after it (as V6 and V7 after V8): Flyway's out-of-order case
-      throw new IllegalStateException("ledger schema '" + schema + "' is at version " + version + " but lacks "
-          + missing.stream().map(LedgerMigration::toString).collect(Collectors.joining(", ")) + migrateFirst);
+      throw new LedgerNotMigratedException(schema, version, "ledger schema '" + schema + "' is at version " + version
+          + " but lacks " + missing.stream().map(LedgerMigration::toString).collect(Collectors.joining(", ")),
+          migrateFirst);
     }
   }
 

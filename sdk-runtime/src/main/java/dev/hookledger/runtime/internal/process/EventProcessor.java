@@ -14,6 +14,8 @@ import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.internal.observe.EventMdc;
+import dev.hookledger.runtime.internal.observe.EventTracing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -60,10 +62,11 @@ public final class EventProcessor {
   private final WebhookListener listener;
   private final HandlerDeadline deadline;
   private final AppliedRows applied;
+  private final EventTracing tracing;
   private final boolean settleAndCommit;
 
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
-      Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied) {
+      Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied, EventTracing tracing) {
     this.dsl = dsl;
     this.rows = rows;
     this.dispatcher = dispatcher;
@@ -72,6 +75,7 @@ public final class EventProcessor {
     this.listener = listener;
     this.deadline = deadline;
     this.applied = applied;
+    this.tracing = tracing;
     this.settleAndCommit = rows.commitsWithSettle();
   }
 
@@ -82,6 +86,13 @@ public final class EventProcessor {
    * @return the status the row was settled with; empty if the attempt failed or lost its lease
    */
   public Optional<EventStatus> process(Lease lease) {
+    // every line logged meanwhile on this thread, the handlers' and the retry's too, names the event
+    try (EventMdc mdc = EventMdc.of(lease.event(), lease.attempt())) {
+      return tracing.process(lease.event(), lease.attempt(), () -> attempt(lease));
+    }
+  }
+
+  private Optional<EventStatus> attempt(Lease lease) {
     long start = System.nanoTime();
     try {
       Settled settled;

@@ -19,6 +19,8 @@ import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.NewRow;
 import dev.hookledger.runtime.internal.ledger.UnparsedEvents;
+import dev.hookledger.runtime.internal.observe.EventMdc;
+import dev.hookledger.runtime.internal.observe.EventTracing;
 import dev.hookledger.runtime.internal.process.EventHandOff;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import dev.hookledger.runtime.internal.process.Settled;
@@ -52,9 +54,10 @@ public final class Receiver {
   private final ModeSelector modes;
   private final Clock clock;
   private final WebhookListener listener;
+  private final EventTracing tracing;
 
   public Receiver(ProviderRegistry providers, Dispatcher dispatcher, Ledger ledger, EventProcessor processor,
-      EventHandOff handOff, ModeSelector modes, Clock clock, WebhookListener listener) {
+      EventHandOff handOff, ModeSelector modes, Clock clock, WebhookListener listener, EventTracing tracing) {
     this.providers = providers;
     this.dispatcher = dispatcher;
     this.ledger = ledger;
@@ -63,16 +66,22 @@ public final class Receiver {
     this.modes = modes;
     this.clock = clock;
     this.listener = listener;
+    this.tracing = tracing;
   }
 
-  /** See {@code WebhookRuntime.receive}. */
-  public Receipt receive(String providerId, InboundDelivery delivery) {
+  /** See {@code WebhookRuntime.receive}; {@code arrivedNanos} is when the request arrived, for the answer's bound. */
+  public Receipt receive(String providerId, InboundDelivery delivery, long arrivedNanos) {
+    return tracing.receive(providerId, () -> verifyAndRecord(providerId, delivery, arrivedNanos));
+  }
+
+  private Receipt verifyAndRecord(String providerId, InboundDelivery delivery, long arrivedNanos) {
     long start = System.nanoTime();
     ProviderRegistry.Registration provider = providers.get(providerId);
     WebhookEvent event = verify(providerId, provider, delivery);
-    try {
-      ProcessingMode mode = modes.modeFor(event.type());
-      return mode == ProcessingMode.INLINE ? inline(event, start) : store(event, mode, start);
+    ProcessingMode mode = modes.modeFor(event.type());
+    // from here on each line logged on this thread names the event (INLINE handlers' lines too)
+    try (EventMdc mdc = EventMdc.of(event, mode == ProcessingMode.INLINE ? 1 : 0)) {
+      return mode == ProcessingMode.INLINE ? inline(event, start) : store(event, mode, start, arrivedNanos);
     } catch (LedgerUnavailableException e) {
       listener.ledgerUnavailable(providerId, e);
       throw e;
@@ -126,9 +135,10 @@ public final class Receiver {
         "body larger than " + limit + " bytes, the limit for provider '" + providerId + "'");
   }
 
-  private Receipt store(WebhookEvent event, ProcessingMode mode, long start) {
+  private Receipt store(WebhookEvent event, ProcessingMode mode, long start, long arrived) {
     if (mode == ProcessingMode.SHADOW) {
-      if (ledger.record(NewRow.waiting(event, EventSource.SHADOW)) == Ledger.Recorded.DUPLICATE) {
+      if (ledger.record(NewRow.waiting(event, EventSource.SHADOW), GroupCommit.AfterWrite.NOTHING, arrived)
+          == Ledger.Recorded.DUPLICATE) {
         return duplicate(event);
       }
       log.debug("{} recorded (shadow)", event);
@@ -136,7 +146,8 @@ public final class Receiver {
       return new Receipt(Receipt.Outcome.SHADOWED, event);
     }
     if (handOff.processes() && !dispatcher.handles(event)) {
-      if (ledger.record(NewRow.ignored(event, EventSource.DELIVERY)) == Ledger.Recorded.DUPLICATE) {
+      if (ledger.record(NewRow.ignored(event, EventSource.DELIVERY), GroupCommit.AfterWrite.NOTHING, arrived)
+          == Ledger.Recorded.DUPLICATE) {
         return duplicate(event);
       }
       log.debug("{} recorded ignored: no @OnEvent method matches it", event);
@@ -144,7 +155,7 @@ public final class Receiver {
       listener.processed(event, Settlement.IGNORED, 0, Duration.ZERO);
       return new Receipt(Receipt.Outcome.ACCEPTED, event);
     }
-    Ledger.Recorded recorded = handOff.reserve() ? recordLeased(event) : recordPending(event);
+    Ledger.Recorded recorded = handOff.reserve() ? recordLeased(event, arrived) : recordPending(event, arrived);
     if (recorded == Ledger.Recorded.DUPLICATE) {
       return duplicate(event);
     }
@@ -154,7 +165,7 @@ public final class Receiver {
   }
 
   /** Records the event leased to this runtime's workers, in the room reserved for it, and hands it over once committed. */
-  private Ledger.Recorded recordLeased(WebhookEvent event) {
+  private Ledger.Recorded recordLeased(WebhookEvent event, long arrived) {
     long claimed = System.nanoTime();
     Duration length = handOff.lease();
     String owner = handOff.owner();
@@ -176,10 +187,10 @@ public final class Receiver {
       public void failed() {
         handOff.unreserve();
       }
-    });
+    }, arrived);
   }
 
-  private Ledger.Recorded recordPending(WebhookEvent event) {
+  private Ledger.Recorded recordPending(WebhookEvent event, long arrived) {
     return ledger.record(NewRow.waiting(event, EventSource.DELIVERY), new GroupCommit.AfterWrite() {
       @Override
       public void committed(boolean isNew) {
@@ -187,7 +198,7 @@ public final class Receiver {
           handOff.pendingRecorded();
         }
       }
-    });
+    }, arrived);
   }
 
   private Receipt duplicate(WebhookEvent event) {

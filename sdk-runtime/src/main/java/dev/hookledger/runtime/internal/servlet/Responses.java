@@ -59,11 +59,13 @@ public final class Responses {
    * 503 with {@code Retry-After}, closing the connection: the one answer to every overload (the
    * ledger cannot record, its writers are saturated, the body budget is spent), so that nobody
    * learns from it which one, nor how much of the body budget is left. The body, if unread, stays so.
+   * It says what is true of every one of them: a delivery whose commit did not come in time may still
+   * be recorded, and its redelivery is then answered {@code duplicate}.
    */
   public static void unavailable(HttpServletResponse response) throws IOException {
     unread(response);
     response.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
-    text(response, 503, "unavailable: the delivery was not recorded; retry later");
+    text(response, 503, "unavailable: retry later (the delivery may be recorded; a redelivery is answered duplicate)");
   }
 
   /** 408, closing the connection: the body did not arrive within its deadline, and the rest is not read. */

@@ -1,6 +1,7 @@
 package dev.hookledger.runtime.spring.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.GarbageCollection;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testkit.SignedDeliveries;
@@ -21,6 +23,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -276,6 +279,21 @@ public abstract class SpringBootDeliveryContract {
       Counter processed = meters.find("hookledger.events.processed").tag("provider", "testhook").counter();
       return processed != null && processed.count() >= 1;
     });
+  }
+
+  @Test
+  void backlogGaugesReadTheLedgerAfterAGarbageCollection() {
+    assertEquals(200, post("gauge-dead", "gauge.unhandled", "{}").status());
+    awaitSettled("gauge-dead");
+    // only the registry holds the starter's binder: a gauge on a weakly held object reads NaN after this
+    GarbageCollection.run();
+    // an event that used up its attempts, as the workers would leave it
+    jdbc.update("update hookledger.event set status = 'dead' where provider = 'testhook' and event_id = 'gauge-dead'");
+
+    Await.until("the dead gauge reads the dead event", () -> meters.get("hookledger.inbox.dead").gauge().value() >= 1);
+    assertFalse(Double.isNaN(meters.get("hookledger.inbox.waiting").gauge().value()), "waiting reads NaN");
+    assertFalse(Double.isNaN(meters.get("hookledger.inbox.oldest.waiting").timeGauge().value(TimeUnit.SECONDS)),
+        "oldest.waiting reads NaN");
   }
 
   private SignedDeliveries.Answer post(String id, String type, String body) {

@@ -21,7 +21,8 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
  * The Boot 4 starter's start-up: the ledger's schema applied as Boot's own initializers decide
- * ({@code embedded} by default, which a real PostgreSQL is not), and the failures a new application
+ * ({@code embedded} by default, which a real PostgreSQL is not; a start without the ledger fails), and
+ * the failures a new application
  * meets first explained by hookledger's {@code FailureAnalyzer}, registered as Boot expects.
  */
 class SpringBoot4WiringTest {
@@ -42,12 +43,29 @@ class SpringBoot4WiringTest {
     }
   }
 
+  /**
+   * The documented properties on a real PostgreSQL, the default {@code hookledger.migrate=embedded}: the
+   * ledger is not created, and the start fails saying how (it used to start, stay UP and answer 503 to
+   * every delivery, which GitHub does not redeliver).
+   */
   @Test
-  void ledgerSchemaIsNotAppliedToARealPostgresqlByDefault() throws SQLException {
+  void realPostgresqlWithoutTheLedgerFailsTheStartNamingMigrateAlwaysAndFlyway() throws SQLException {
     TestDatabase.Database db = TestDatabase.create();
     runner(db).withPropertyValues("hookledger.providers.testhook.secret=" + SECRET)
-        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WebhookRuntime.class));
+        .run(context -> assertLedgerAbsentIsExplained(analyze(context.getStartupFailure())));
     assertEquals(0, ledgerSchemas(db));
+  }
+
+  /** The analysis of a start without the ledger, whole. */
+  static void assertLedgerAbsentIsExplained(FailureAnalysis analysis) {
+    assertEquals("the ledger's tables do not exist in schema 'hookledger' of this database, and hookledger.migrate"
+        + " did not create them (its default, embedded, applies the ledger's schema only to an embedded database,"
+        + " which a PostgreSQL server is not). Started so, the application would answer 503 to every delivery.",
+        analysis.getDescription());
+    assertEquals("Set hookledger.migrate=always to have the application create and upgrade the ledger as it starts"
+        + " (idempotent; several nodes may start at once), or apply the ledger's scripts (classpath:db/hookledger)"
+        + " before the application starts with a Flyway of their own or Liquibase (see \"The ledger schema with your"
+        + " Flyway or Liquibase\" in hookledger's README) and set hookledger.migrate=never.", analysis.getAction());
   }
 
   @Test
@@ -58,7 +76,7 @@ class SpringBoot4WiringTest {
     assertEquals(1, ledgerSchemas(db));
     TestDatabase.Database untouched = TestDatabase.create();
     runner(untouched).withPropertyValues("hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=never")
-        .run(context -> assertThat(context).hasNotFailed());
+        .run(context -> assertThat(context).hasFailed());  // never: the ledger is the application's Flyway's
     assertEquals(0, ledgerSchemas(untouched));
   }
 
