@@ -3,9 +3,9 @@ package dev.hookledger.runtime.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.LedgerUnavailableException;
-import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.internal.VisibleJson;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -168,7 +168,7 @@ public final class HookledgerCli implements Runnable {
   /** Prints a JSON document (pretty, for people who read it too) or nothing. */
   void printJson(CommandLine line, JsonNode node) {
     try {
-      line.getOut().println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
+      line.getOut().println(VisibleJson.PRETTY.writeValueAsString(node));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON output", e);
     }

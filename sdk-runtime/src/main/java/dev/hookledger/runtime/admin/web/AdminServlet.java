@@ -3,7 +3,6 @@ package dev.hookledger.runtime.admin.web;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
@@ -28,6 +27,7 @@ import dev.hookledger.runtime.admin.ReconcileReport;
 import dev.hookledger.runtime.admin.ReplaySources;
 import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.admin.StatusFilter;
+import dev.hookledger.runtime.internal.VisibleJson;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -112,7 +112,6 @@ public class AdminServlet extends HttpServlet {
   static final int PAGE_SIZE = 50;
 
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final ObjectMapper JSON = new ObjectMapper();
   static final String CLOSED = "the admin servlet is closed: it was built without an AdminAuthorizer";
   static final String UNAUTHORIZED = "unauthorized: the admin pages need valid credentials";
 
@@ -518,8 +517,8 @@ public class AdminServlet extends HttpServlet {
 
   private EventDetail detail(HttpServletRequest req) {
     String provider = param(req, "provider");
-    String eventId = param(req, "eventId");
-    if (provider == null || eventId == null) {
+    String eventId = req.getParameter("eventId"); // exactly: a sender's id may end in a control character
+    if (provider == null || eventId == null || eventId.isEmpty()) {
       throw new IllegalArgumentException("an event needs the parameters provider and eventId (and scope, where it has one)");
     }
     String scope = req.getParameter("scope") == null ? "" : req.getParameter("scope");
@@ -584,7 +583,7 @@ public class AdminServlet extends HttpServlet {
   }
 
   private static void json(HttpServletResponse resp, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
+    byte[] bytes = VisibleJson.COMPACT.writeValueAsBytes(body);
     resp.setStatus(status);
     resp.setContentType("application/json");
     resp.setContentLength(bytes.length);
