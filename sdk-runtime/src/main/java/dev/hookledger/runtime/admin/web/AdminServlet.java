@@ -477,8 +477,9 @@ public class AdminServlet extends HttpServlet {
       return;
     }
     String statusParam = param(req, "status");
-    if (statusParam == null && param(req, "id") != null) {
-      statusParam = "all"; // a search looks in every status
+    if (param(req, "id") != null) {
+      // a search looks in every status: the form still carries the tab's, and an id is one event wherever it is
+      statusParam = "all";
     }
     if (statusParam == null) {
       // the first question is what needs a person: show that first
@@ -497,8 +498,8 @@ public class AdminServlet extends HttpServlet {
     }
     String nonce = nonce(resp);
     List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
-    html(resp, code, AdminPage.render(status, refused == null ? null : refused.get(), causes, admin.throughput(), page,
-        filters, problem, base(req), nonce, admin.backfills()));
+    html(resp, code, AdminPage.render(status, admin.refusedCounts(), refused == null ? null : refused.get(), causes,
+        admin.throughput(), page, filters, problem, base(req), nonce, admin.backfills()));
   }
 
   /** The runtime's health, with this node's refused deliveries counted (the ledger cannot show them). */
