@@ -2,7 +2,6 @@ package dev.hookledger.runtime.admin.web;
 
 import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.EventSummary;
-import dev.hookledger.runtime.internal.VisibleText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -139,7 +138,7 @@ final class AdminHtml {
   static String hidden(String name, String value) {
     StringBuilder v = new StringBuilder(value.length() + 16);
     for (char c : markup(value).toCharArray()) {
-      if (VisibleText.unsafe(c) && !(c >= 0x80 && c <= 0x9f)) {
+      if (AdminText.obeyed(c) && !(c >= 0x80 && c <= 0x9f)) {
         v.append("&#x").append(Integer.toHexString(c)).append(';');
       } else {
         v.append(c);
@@ -150,12 +149,12 @@ final class AdminHtml {
 
   /**
    * Escapes text shown on the page, in element content or a quoted attribute: markup characters as
-   * entities, and every character {@link VisibleText} names, but line feed and tab (which a
+   * entities, and every character {@link AdminText#visible} shows escaped, but line feed and tab (which a
    * {@code pre} keeps), as {@code \}{@code uXXXX}, so that a bidirectional override or a control in a
    * sender's text is seen, never obeyed.
    */
   static String escape(String s) {
-    return markup(VisibleText.text(s));
+    return markup(AdminText.visible(s));
   }
 
   private static String markup(String s) {

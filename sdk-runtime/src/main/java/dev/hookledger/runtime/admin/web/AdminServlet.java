@@ -27,7 +27,6 @@ import dev.hookledger.runtime.admin.ReconcileReport;
 import dev.hookledger.runtime.admin.ReplaySources;
 import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.admin.StatusFilter;
-import dev.hookledger.runtime.internal.VisibleJson;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -584,7 +583,7 @@ public class AdminServlet extends HttpServlet {
   }
 
   private static void json(HttpServletResponse resp, int status, JsonNode body) throws IOException {
-    byte[] bytes = VisibleJson.COMPACT.writeValueAsBytes(body);
+    byte[] bytes = AdminJson.bytes(body);
     resp.setStatus(status);
     resp.setContentType("application/json");
     resp.setContentLength(bytes.length);
