@@ -103,13 +103,7 @@ class AttemptHistoryTest {
 
   @Test
   void anOperatorsRetryAndTheAttemptsAfterItAreRecorded() {
-    String id = "evt_" + UUID.randomUUID();
-    FLAKY.failures.put(id, 4); // dead after 3; the retry's first attempt fails, its second succeeds
-
-    runtime.receive("testhook", SIGNER.delivery("testhook", id, "flaky", "{}"));
-    Await.until(id + " dead", () -> status(id).equals(EventStatus.DEAD));
-    runtime.admin().retry("testhook", "", id);
-    Await.until(id + " done after the retry", () -> status(id).equals(EventStatus.DONE));
+    String id = deadRetriedThenDone(4); // dead after 3; the retry's first attempt fails, its second succeeds
 
     EventDetail d = reader().showExisting("testhook", "", id);
     assertEquals(List.of("retry", "retry", "dead", "retried by an operator", "retry", "done"),
@@ -122,13 +116,7 @@ class AttemptHistoryTest {
 
   @Test
   void theFirstAttemptAfterAnOperatorsRetrySucceedingIsRecorded() {
-    String id = "evt_" + UUID.randomUUID();
-    FLAKY.failures.put(id, 3);
-
-    runtime.receive("testhook", SIGNER.delivery("testhook", id, "flaky", "{}"));
-    Await.until(id + " dead", () -> status(id).equals(EventStatus.DEAD));
-    runtime.admin().retry("testhook", "", id);
-    Await.until(id + " done after the retry", () -> status(id).equals(EventStatus.DONE));
+    String id = deadRetriedThenDone(3);
 
     EventDetail d = reader().showExisting("testhook", "", id);
     assertEquals(List.of("retry", "retry", "dead", "retried by an operator", "done"),
@@ -136,9 +124,21 @@ class AttemptHistoryTest {
     assertEquals(1, d.attempts().get(4).attempt());
   }
 
+  /** An event that fails {@code failures} times: dead after 3, retried by an operator, then done. */
+  private static String deadRetriedThenDone(int failures) {
+    String id = "evt_" + UUID.randomUUID();
+    FLAKY.failures.put(id, failures);
+    runtime.receive("testhook", SIGNER.delivery("testhook", id, "flaky", "{}"));
+    Await.until(id + " dead", () -> status(id).equals(EventStatus.DEAD));
+    runtime.admin().retry("testhook", "", id);
+    Await.until(id + " done after the retry", () -> status(id).equals(EventStatus.DONE));
+    return id;
+  }
+
   /** A reader configured with another policy's N, as a CLI without --max-attempts would be. */
   private static InboxAdmin reader() {
-    return InboxAdmin.builder(runtime.dataSource()).maxAttempts(12).build();
+    // a minute, not the page's 2 s: on a loaded machine a read may wait, and these tests assert outcomes
+    return InboxAdmin.builder(runtime.dataSource()).maxAttempts(12).readTimeout(Duration.ofMinutes(1)).build();
   }
 
   private static EventStatus status(String id) {
