@@ -70,7 +70,16 @@ public final class Secrets {
     return fromEnvironment(variable, System::getenv);
   }
 
-  static Secrets fromEnvironment(String variable, Function<String, String> environment) {
+  /**
+   * As {@link #fromEnvironment(String)}, reading {@code variable} from {@code environment} rather
+   * than the process's: a map of the variables an application was given, or its configuration
+   * ({@code name -> properties.get(name)}). One grammar for every door: several secrets are
+   * comma-separated, each trimmed.
+   *
+   * @throws IllegalArgumentException as {@link #fromEnvironment(String)} does
+   */
+  public static Secrets fromEnvironment(String variable, Function<String, String> environment) {
+    requireNonNull(environment, "environment");
     requireNonNull(variable, "variable");
     String value = environment.apply(variable);
     List<String> values = new ArrayList<>();

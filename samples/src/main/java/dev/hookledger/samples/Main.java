@@ -4,6 +4,7 @@ import dev.hookledger.samples.bench.BenchCommand;
 import dev.hookledger.samples.demo.DemoCommand;
 import dev.hookledger.samples.server.ServeCommand;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,7 +31,29 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line and returns its exit code; for tests, which must not exit the JVM. */
   public static int run(String... args) {
-    return commandLine(args).execute(OpsCommand.globalOptionsAfterCommand(args));
+    CommandLine cli = commandLine(args);
+    String[] moved = OpsCommand.globalOptionsAfterCommand(args);
+    Optional<String> unknown = unknownCommand(cli, moved);
+    if (unknown.isPresent()) {
+      // picocli would print the top-level help for 'nosuch --help' and exit 0, as if the command had run
+      System.err.println("hookledger-samples: unknown command '" + unknown.get() + "': the commands are "
+          + String.join(", ", cli.getSubcommands().keySet()));
+      return 2;
+    }
+    return cli.execute(moved);
+  }
+
+  /** The command {@code args} name, if it is none of the jar's: the first word that is no option or option value. */
+  static Optional<String> unknownCommand(CommandLine cli, String... args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (OpsCommand.takesValue(a)) {
+        i++; // its value follows
+      } else if (!a.startsWith("-")) {
+        return cli.getSubcommands().containsKey(a) ? Optional.empty() : Optional.of(a);
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -22,9 +22,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * One of hookledger's operations commands ({@code status}, {@code list}, {@code show},
- * {@code retry}, {@code prune}, {@code migrate}, {@code replay}), run by {@link HookledgerCli} with
- * every argument passed through.
+ * One of hookledger's operations commands (every subcommand of {@link HookledgerCli}: {@code status},
+ * {@code list}, {@code show}, {@code retry}, {@code prune}, {@code migrate}, {@code replay},
+ * {@code reconcile}, {@code backfill}), run by {@link HookledgerCli} with every argument passed
+ * through.
  *
  * <p>Without {@code --database-url} (or {@code HOOKLEDGER_DATABASE_URL}) it works on the sample's
  * own embedded database: the one a running {@code serve} uses, or else it starts that database on
@@ -32,15 +33,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command
 final class OpsCommand implements Callable<Integer> {
-  /** Each command with the summary its help shows. */
-  static final Map<String, String> COMMANDS = orderedMap(
-      "status", "Counts per provider and status, the oldest waiting event, failing, stuck and dead events.",
-      "list", "Lists events, newest first, with their root causes (e.g. --status failing).",
-      "show", "Shows one event: headers, body, attempts, last error.",
-      "retry", "Sets a dead event back to pending, or makes a failing one due now (--dead --confirm N: all dead).",
-      "prune", "Deletes settled events older than a window.",
-      "migrate", "Creates the ledger schema where it is missing.",
-      "replay", "Fetches events missed while down from the provider's API.");
+  /**
+   * Each command with the summary its help shows: hookledger's own subcommands and the first line of
+   * their descriptions, read from its command line, so that the jar carries every command it has.
+   */
+  static final Map<String, String> COMMANDS = operatorCommands();
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "The embedded database of 'serve --data-dir DIR' (default: ~/.hookledger/samples-db).")
@@ -61,6 +58,11 @@ final class OpsCommand implements Callable<Integer> {
   private static final Set<String> WITH_VALUE = Set.of("--database-url", "--schema", "--max-attempts", "--stuck-after",
       "--data-dir");
   private static final Set<String> FLAGS = Set.of("--json", "--verbose");
+
+  /** Whether {@code arg} is a global option whose value is the next argument ({@code --data-dir DIR}). */
+  static boolean takesValue(String arg) {
+    return WITH_VALUE.contains(arg);
+  }
 
   /**
    * Moves global options written before an operations command ({@code --json status},
@@ -105,11 +107,12 @@ final class OpsCommand implements Callable<Integer> {
     });
   }
 
-  private static Map<String, String> orderedMap(String... pairs) {
+  private static Map<String, String> operatorCommands() {
     Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      map.put(pairs[i], pairs[i + 1]);
-    }
+    new CommandLine(new HookledgerCli()).getSubcommands().forEach((name, sub) -> {
+      String[] description = sub.getCommandSpec().usageMessage().description();
+      map.put(name, description.length == 0 ? "" : description[0]);
+    });
     return Collections.unmodifiableMap(map);
   }
 

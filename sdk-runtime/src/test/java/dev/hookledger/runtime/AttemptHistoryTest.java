@@ -101,9 +101,44 @@ class AttemptHistoryTest {
     assertEquals(3, d.summary().maxAttempts());
   }
 
+  @Test
+  void anOperatorsRetryAndTheAttemptsAfterItAreRecorded() {
+    String id = deadRetriedThenDone(4); // dead after 3; the retry's first attempt fails, its second succeeds
+
+    EventDetail d = reader().showExisting("testhook", "", id);
+    assertEquals(List.of("retry", "retry", "dead", "retried by an operator", "retry", "done"),
+        d.attempts().stream().map(EventAttempt::outcome).toList());
+    assertEquals(List.of(1, 2, 3, 3, 1, 2), d.attempts().stream().map(EventAttempt::attempt).toList(),
+        "the retry is numbered with the attempts made before it; the count starts again after it");
+    assertEquals("operator", d.attempts().get(3).node());
+    assertEquals("IllegalStateException: failure 4 of " + id, d.attempts().get(4).cause());
+  }
+
+  @Test
+  void theFirstAttemptAfterAnOperatorsRetrySucceedingIsRecorded() {
+    String id = deadRetriedThenDone(3);
+
+    EventDetail d = reader().showExisting("testhook", "", id);
+    assertEquals(List.of("retry", "retry", "dead", "retried by an operator", "done"),
+        d.attempts().stream().map(EventAttempt::outcome).toList(), "the history does not end at dead");
+    assertEquals(1, d.attempts().get(4).attempt());
+  }
+
+  /** An event that fails {@code failures} times: dead after 3, retried by an operator, then done. */
+  private static String deadRetriedThenDone(int failures) {
+    String id = "evt_" + UUID.randomUUID();
+    FLAKY.failures.put(id, failures);
+    runtime.receive("testhook", SIGNER.delivery("testhook", id, "flaky", "{}"));
+    Await.until(id + " dead", () -> status(id).equals(EventStatus.DEAD));
+    runtime.admin().retry("testhook", "", id);
+    Await.until(id + " done after the retry", () -> status(id).equals(EventStatus.DONE));
+    return id;
+  }
+
   /** A reader configured with another policy's N, as a CLI without --max-attempts would be. */
   private static InboxAdmin reader() {
-    return InboxAdmin.builder(runtime.dataSource()).maxAttempts(12).build();
+    // a minute, not the page's 2 s: on a loaded machine a read may wait, and these tests assert outcomes
+    return InboxAdmin.builder(runtime.dataSource()).maxAttempts(12).readTimeout(Duration.ofMinutes(1)).build();
   }
 
   private static EventStatus status(String id) {

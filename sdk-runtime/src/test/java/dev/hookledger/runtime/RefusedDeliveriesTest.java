@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.Secrets;
 import dev.hookledger.runtime.micrometer.MicrometerWebhookListener;
+import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.ServedRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
@@ -102,11 +103,13 @@ class RefusedDeliveriesTest {
     assertTrue(LedgerRows.event(db.dataSource(), "hookledger", wrongSecret).isEmpty());
     assertTrue(LedgerRows.event(db.dataSource(), "hookledger", forged).isEmpty());
 
-    // the operator's doors: the page, its JSON and the health details show them too
+    // the operator's doors: the page (from the ledger's counts, which nodes write every 2 s), its JSON and the
+    // health details show them too
+    Await.until("the page counts the refusals", () -> admin("/admin/", "text/html").contains(
+        "<tr><td>testhook</td><td>SIGNATURE_MISMATCH</td><td>401</td><td class=\"n\">1</td>"));
     String page = admin("/admin/", "text/html");
     assertTrue(page.contains("<a class=\"card alarm\" id=\"card-refused\" href=\"#refused\""), page);
-    assertTrue(page.contains("<tr><td>testhook</td><td>SIGNATURE_MISMATCH</td><td>401</td><td class=\"n\">1</td></tr>"),
-        page);
+    assertTrue(page.contains("<div class=\"wide\"><table id=\"refused-counts\">"), "in its scroll box: " + page);
     assertTrue(page.contains("x-test-signature: <span class=\"muted\">(hidden)</span>"), page);
     assertFalse(page.contains(new TestHookSigner("a-secret-rotated-on-one-side").signature("{\"secret\":\"body\"}")),
         "no signature on the page");
@@ -120,9 +123,33 @@ class RefusedDeliveriesTest {
   }
 
   @Test
-  void aPageWithNothingRefusedSaysSo() throws Exception {
+  void aPageOnAnotherNodeShowsTheRefusalsOfEveryNodeAsStatusDoes() throws Exception {
+    String other = "evt_" + UUID.randomUUID();
+    assertEquals(401, TestHttp.send(new TestHookSigner("a-secret-of-another-endpoint")
+        .request(server.uri("/webhooks/testhook"), other, "payment.failed", "{}")).statusCode());
     WebhookRuntime quiet = WebhookRuntime.builder().jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET)).workers(0).build();
+    try (TestServer page = TestServer.start(context -> context.addServlet(
+        new ServletHolder(new AdminServlet(quiet, AdminAuthorizer.bearerToken(ADMIN_TOKEN))), "/admin/*"))) {
+      HttpRequest get = HttpRequest.newBuilder(page.uri("/admin/")).header("Authorization", "Bearer " + ADMIN_TOKEN)
+          .build();
+      Await.until("the quiet node's page counts the refusal the other node made",
+          () -> TestHttp.send(get).body().contains("<tr><td>testhook</td><td>SIGNATURE_MISMATCH</td><td>401</td>"));
+      String html = TestHttp.send(get).body();
+      assertTrue(html.contains("<a class=\"card alarm\" id=\"card-refused\" href=\"#refused\""), html);
+      assertTrue(html.contains("refused deliveries <span class=\"muted\">(all nodes, last 24 h;"), html);
+      assertFalse(html.contains("id=\"refused-recent\""), "the requests themselves are kept by the node that refused them");
+    } finally {
+      quiet.close();
+    }
+  }
+
+  @Test
+  void aPageWithNothingRefusedSaysSo() throws Exception {
+    TestDatabase.Database empty = TestDatabase.create();
+    WebhookRuntime quiet = WebhookRuntime.builder().jdbcUrl(empty.jdbcUrl())
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).workers(0).build();
+    quiet.migrate();
     try (TestServer page = TestServer.start(context -> context.addServlet(
         new ServletHolder(new AdminServlet(quiet, AdminAuthorizer.bearerToken(ADMIN_TOKEN))), "/admin/*"))) {
       String html = TestHttp.send(HttpRequest.newBuilder(page.uri("/admin/"))

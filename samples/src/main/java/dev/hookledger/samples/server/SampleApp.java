@@ -94,9 +94,10 @@ public final class SampleApp implements AutoCloseable {
     WebhookRuntimeBuilder b = WebhookRuntime.builder()
         .dataSource(dataSource)
         .schema(LEDGER_SCHEMA)
-        .provider(new StripeAdapter(), Secrets.of(secrets.stripe()))
-        .provider(new GitHubAdapter(), Secrets.of(secrets.github()))
-        .provider(new ShopifyAdapter(), Secrets.of(secrets.shopify()))
+        // "new,old" during a rotation is two secrets, as the runtime reads every environment variable
+        .provider(new StripeAdapter(), Secrets.fromEnvironment(SampleSecrets.STRIPE_ENV, secrets::valueOf))
+        .provider(new GitHubAdapter(), Secrets.fromEnvironment(SampleSecrets.GITHUB_ENV, secrets::valueOf))
+        .provider(new ShopifyAdapter(), Secrets.fromEnvironment(SampleSecrets.SHOPIFY_ENV, secrets::valueOf))
         .handlers(handlers.toArray());
     if (!secrets.standard().isEmpty()) {
       // decoded now, so that a secret that is not whsec_<base64> stops the start, not the first delivery

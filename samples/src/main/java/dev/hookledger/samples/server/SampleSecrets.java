@@ -17,9 +17,10 @@ import java.util.Map;
  * The webhook signing secrets the sample server verifies with, and the token its admin page asks
  * for. {@link #toString()} never shows a value.
  *
- * @param stripe the Stripe endpoint's signing secret ({@code whsec_...})
- * @param github the GitHub webhook's secret
- * @param shopify the Shopify app's client secret
+ * @param stripe the Stripe endpoint's signing secret ({@code whsec_...}); during a rotation, the new
+ *     and the old one, comma-separated ({@code new,old}), as {@code Secrets.fromEnvironment} reads them
+ * @param github the GitHub webhook's secret, or {@code new,old}
+ * @param shopify the Shopify app's client secret, or {@code new,old}
  * @param standard the Standard Webhooks secret ({@code whsec_<base64>}); empty when
  *     {@value #STANDARD_ENV} is unset, and then provider {@code standard} is not served (it is never
  *     generated: a sender shows its own secret)
@@ -87,9 +88,11 @@ public record SampleSecrets(String stripe, String github, String shopify, String
         GITHUB_ENV, new GitHubAdapter().minimumSecretLength(), SHOPIFY_ENV, new ShopifyAdapter().minimumSecretLength());
     for (String name : List.of(STRIPE_ENV, GITHUB_ENV, SHOPIFY_ENV)) {
       if (!generated.contains(name)) {
-        Optional<String> problem = UnusableSecrets.problem(valueOf(name), minimum.get(name));
-        if (problem.isPresent()) {
-          return Optional.of(name + " " + problem.get());
+        for (String secret : valueOf(name).split(",")) { // each of new,old during a rotation
+          Optional<String> problem = UnusableSecrets.problem(secret.strip(), minimum.get(name));
+          if (problem.isPresent()) {
+            return Optional.of(name + " " + problem.get());
+          }
         }
       }
     }
@@ -97,6 +100,11 @@ public record SampleSecrets(String stripe, String github, String shopify, String
       return UnusableSecrets.problem(standard).map(problem -> STANDARD_ENV + " " + problem);
     }
     return Optional.empty();
+  }
+
+  /** The secret a sender signs with now: the first of {@code new,old} during a rotation. */
+  public String signingValueOf(String name) {
+    return valueOf(name).split(",")[0].strip();
   }
 
   /** The value of the secret that environment variable {@code name} configures. */

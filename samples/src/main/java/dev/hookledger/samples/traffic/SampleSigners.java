@@ -20,9 +20,9 @@ public final class SampleSigners {
   private final ShopifyTestSigner shopify;
 
   public SampleSigners(SampleSecrets secrets) {
-    this.stripe = StripeTestSigner.withSecrets(secrets.stripe());
-    this.github = GitHubTestSigner.withSecret(secrets.github()).withoutSha1();
-    this.shopify = ShopifyTestSigner.withSecret(secrets.shopify()).shop(SHOP);
+    this.stripe = StripeTestSigner.withSecrets(secrets.signingValueOf(SampleSecrets.STRIPE_ENV));
+    this.github = GitHubTestSigner.withSecret(secrets.signingValueOf(SampleSecrets.GITHUB_ENV)).withoutSha1();
+    this.shopify = ShopifyTestSigner.withSecret(secrets.signingValueOf(SampleSecrets.SHOPIFY_ENV)).shop(SHOP);
   }
 
   /** A Stripe delivery of {@code body} signed at {@code signedAt}; every retry is signed afresh. */

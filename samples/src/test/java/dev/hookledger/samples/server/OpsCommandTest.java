@@ -121,6 +121,53 @@ class OpsCommandTest {
     assertTrue(run.out.contains("--older-than"), run.out);
   }
 
+  @Test
+  void everyOperatorCommandOfTheTourIsCarriedWithHookledgersOwnHelp() {
+    Map<String, String> optionOfEach = Map.of("status", "--json", "list", "--status", "show", "--scope", "retry",
+        "--confirm", "prune", "--older-than", "migrate", "--dry-run", "replay", "--since", "reconcile", "--since",
+        "backfill", "--handler");
+    optionOfEach.forEach((command, option) -> {
+      Run run = run(command, "--help");
+      assertEquals(0, run.code, command + ": " + run.err);
+      assertTrue(run.out.startsWith("Usage: hookledger " + command), command + ": " + run.out);
+      assertTrue(run.out.contains(option), command + ": " + run.out);
+    });
+  }
+
+  @Test
+  void anUnknownCommandIsRefusedEvenWithHelp() {
+    for (String[] args : new String[][] {{"nosuch", "--help"}, {"--data-dir", "/tmp/x", "nosuch"}}) {
+      Run run = run(args);
+      assertEquals(2, run.code, run.out);
+      assertTrue(run.err.startsWith("hookledger-samples: unknown command 'nosuch': the commands are demo, serve, bench,"),
+          run.err);
+      assertTrue(run.err.contains("reconcile") && run.err.contains("backfill"), run.err);
+      assertEquals("", run.out);
+    }
+  }
+
+  @Test
+  void serveReadsNewCommaOldAsTwoSecretsAsTheRuntimeDoes() throws Exception {
+    String newSecret = "gh_new_0123456789abcdef";
+    String oldSecret = "gh_old_0123456789abcdef";
+    ServeCommand serve = new ServeCommand(new PrintStream(new ByteArrayOutputStream()), Map.of(
+        SampleSecrets.GITHUB_ENV, newSecret + "," + oldSecret));
+    new CommandLine(serve).parseArgs("--port", "0", "--data-dir", dir.resolve("rotation-db").toString());
+    try (SampleApp app = serve.start()) {
+      WebhookClient client = new WebhookClient(app.uri());
+      String body = SampleEvents.push("acme/app", "a".repeat(40), 1);
+      for (String secret : java.util.List.of(newSecret, oldSecret)) {
+        SampleSigners sign = new SampleSigners(SampleSecrets.fromEnvironment(Map.of(SampleSecrets.GITHUB_ENV, secret)));
+        assertEquals("200 accepted", client.send(sign.github("push", "guid-" + secret, body)).toString(),
+            "signed with " + secret.substring(0, 6));
+      }
+      SampleSigners both = new SampleSigners(SampleSecrets.fromEnvironment(Map.of(SampleSecrets.GITHUB_ENV,
+          newSecret + "," + oldSecret)));
+      assertEquals("200 accepted", client.send(both.github("push", "guid-both", body)).toString(),
+          "the samples' own sender signs with the new one");
+    }
+  }
+
   private record Run(int code, String out, String err) {}
 
   /** Runs the samples' command line with standard output and error captured. */

@@ -1,5 +1,7 @@
 package dev.hookledger.runtime.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +9,7 @@ import dev.hookledger.runtime.Health;
 import dev.hookledger.runtime.RefusalCount;
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.RefusedDelivery;
+import dev.hookledger.runtime.internal.VisibleJson;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.spi.ReplayReport;
 import java.time.Instant;
@@ -25,6 +28,19 @@ public final class AdminJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private AdminJson() {}
+
+  /**
+   * The text of {@code node} as the admin servlet sends it: compact, with every control and
+   * bidirectional character as a JSON {@code \}{@code uXXXX} escape, so that a reader gets each value
+   * exactly and a person reading the raw document sees the escape ({@link AdminText#visible}).
+   */
+  public static byte[] bytes(JsonNode node) {
+    try {
+      return VisibleJson.COMPACT.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
 
   /** The counts, waiting, failing, stuck, dead and duplicate totals and the oldest waiting age. */
   public static ObjectNode status(InboxStatus s) {
@@ -71,7 +87,11 @@ public final class AdminJson {
     return EventSummaryJson.write(e);
   }
 
-  /** One event in full: the summary fields, the evidence, the lease and the body. */
+  /**
+   * One event in full: the summary fields (with {@code attempts}, the number, as in every JSON), the
+   * evidence, the lease, the body and {@code attemptHistory}, every recorded attempt oldest first
+   * (an operator's retry among them, outcome {@code retried by an operator}).
+   */
   public static ObjectNode detail(EventDetail d) {
     ObjectNode o = summary(d.summary());
     o.put("apiVersion", d.apiVersion().orElse(null));
@@ -93,7 +113,7 @@ public final class AdminJson {
     o.put("bodyLength", d.bodyLength());
     o.put("body", d.body());
     o.put("payload", d.payload().orElse(null));
-    com.fasterxml.jackson.databind.node.ArrayNode attempts = o.putArray("attempts");
+    ArrayNode attempts = o.putArray("attemptHistory");
     for (EventAttempt a : d.attempts()) {
       attempts.addObject().put("attempt", a.attempt()).put("node", a.node()).put("startedAt", a.startedAt().toString())
           .put("endedAt", a.endedAt().toString()).put("durationMs", a.duration().toMillis()).put("outcome", a.outcome())

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.admin;
 
+import dev.hookledger.runtime.internal.VisibleText;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import dev.hookledger.runtime.internal.admin.TimeText;
 import java.time.Duration;
@@ -11,11 +12,28 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
 /**
- * Times and durations as the admin tools print them, so that the command line, the admin page and
- * a page of the application's own read alike. Stateless and thread-safe; every result is never null.
+ * Times, durations and the senders' text as the admin tools print them, so that the command line,
+ * the admin page and a page of the application's own read alike. Stateless and thread-safe; every
+ * result is never null.
  */
 public final class AdminText {
   private AdminText() {}
+
+  /**
+   * {@code text} (an error, an id, a header, a body: the senders' and handlers' text) as it is shown
+   * to a person: its lines and tabs kept, and every other control character (C0, DEL, C1), the line
+   * and paragraph separators and the bidirectional marks, overrides and isolates as
+   * {@code \}{@code uXXXX}, seen and never obeyed. The command line, the admin JSON and the metrics'
+   * tags follow the same rule.
+   */
+  public static String visible(String text) {
+    return VisibleText.text(text);
+  }
+
+  /** Whether {@code c} is one of the characters {@link #visible} shows as {@code \}{@code uXXXX} (or a line feed or tab). */
+  public static boolean obeyed(char c) {
+    return VisibleText.unsafe(c);
+  }
 
   /**
    * A point in time as an operator types it: an ISO instant ({@code 2025-03-01T08:00:00Z}), a local

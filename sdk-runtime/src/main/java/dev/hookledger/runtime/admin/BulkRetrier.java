@@ -61,9 +61,13 @@ final class BulkRetrier {
         return 0;
       }
       Condition these = row(PROVIDER, SCOPE, EVENT_ID).in(keys);
-      int updated = s.group() == RetrySelection.Group.DEAD
-          ? retrier.requeue(tx).where(these, EventTable.statusIn(List.of(EventStatus.DEAD))).execute()
-          : tx.update(events.table()).set(AVAILABLE_AT, LedgerTime.NOW).where(these, WaitingRows.BACKING_OFF).execute();
+      int updated;
+      if (s.group() == RetrySelection.Group.DEAD) {
+        updated = retrier.requeueDead(tx, these.and(EventTable.statusIn(List.of(EventStatus.DEAD))));
+      } else {
+        retrier.recordRetries(tx, these.and(WaitingRows.BACKING_OFF));
+        updated = tx.update(events.table()).set(AVAILABLE_AT, LedgerTime.NOW).where(these, WaitingRows.BACKING_OFF).execute();
+      }
       log.info("{} {} {} by an operator (confirmed {})", updated, s,
           s.group() == RetrySelection.Group.DEAD ? "set back to pending" : "made due now", confirmed);
       return updated;

@@ -8,6 +8,7 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.ledger.AttemptRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
@@ -15,6 +16,7 @@ import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.util.ArrayList;
 import java.util.List;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -36,11 +38,13 @@ final class EventRetrier {
   private final DSLContext db;
   private final EventTable events;
   private final EventReader reader;
+  private final AttemptRows attempts;
 
   EventRetrier(DSLContext db, EventTable events, EventReader reader) {
     this.db = db;
     this.events = events;
     this.reader = reader;
+    this.attempts = new AttemptRows(events.schema());
   }
 
   /**
@@ -66,12 +70,14 @@ final class EventRetrier {
       }
       String status = row.get(STATUS);
       if (allowed.stream().anyMatch(s -> StatusColumn.sql(s).equals(status))) {
+        attempts.recordRetries(tx, events, EventTable.is(key));
         requeue(tx).where(EventTable.is(key)).execute();
         log.info("{} set back to pending by an operator", name);
         return null;
       }
       if (StatusColumn.sql(EventStatus.PENDING).equals(status) && Boolean.TRUE.equals(row.get(notDue))) {
         // backing off: due now, attempts kept (the budget goes on), lease untouched (there is none)
+        attempts.recordRetries(tx, events, EventTable.is(key));
         tx.update(events.table()).set(AVAILABLE_AT, LedgerTime.NOW).where(EventTable.is(key)).execute();
         log.info("{} made due now by an operator", name);
         return null;
@@ -86,8 +92,7 @@ final class EventRetrier {
   /** Retries every dead event; returns how many. */
   int retryDead() {
     // inlined, so that the partial index on dead rows serves the statement
-    int updated = LedgerDsl.inOwnTransaction(db,
-        tx -> requeue(tx).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute());
+    int updated = LedgerDsl.inOwnTransaction(db, tx -> requeueDead(tx, EventTable.statusIn(List.of(EventStatus.DEAD))));
     log.info("{} dead events set back to pending by an operator", updated);
     return updated;
   }
@@ -102,7 +107,7 @@ final class EventRetrier {
    */
   int retryDead(long confirmed) {
     return db.transactionResult(cfg -> {
-      int dead = requeue(cfg.dsl()).where(EventTable.statusIn(List.of(EventStatus.DEAD))).execute();
+      int dead = requeueDead(cfg.dsl(), EventTable.statusIn(List.of(EventStatus.DEAD)));
       ConfirmedCount.require(dead, confirmed, "dead events");
       log.info("{} dead events set back to pending by an operator (confirmed {})", dead, confirmed);
       return dead;
@@ -119,6 +124,17 @@ final class EventRetrier {
     }
     // pending and due already, or dead again after a concurrent change: nothing to do now
     return name + " is " + status + " and due already: it is waiting for a worker";
+  }
+
+  /** Puts the dead rows {@code where} selects back in the queue, each retry recorded in its event's history. */
+  int requeueDead(DSLContext tx, Condition where) {
+    attempts.recordRetries(tx, events, where);
+    return requeue(tx).where(where).execute();
+  }
+
+  /** Records an operator's retry of the rows {@code where} selects, in each event's history, inside {@code tx}. */
+  void recordRetries(DSLContext tx, Condition where) {
+    attempts.recordRetries(tx, events, where);
   }
 
   /** The update that puts dead (or settled) rows back in the queue, to be narrowed by a {@code where}. */

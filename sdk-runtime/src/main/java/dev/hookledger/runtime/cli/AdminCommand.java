@@ -16,4 +16,13 @@ abstract class AdminCommand implements Runnable {
   CommandLine line() {
     return spec.commandLine();
   }
+
+  /**
+   * A usage error of {@code line}, typed as a plain {@code RuntimeException} so that
+   * {@link HookledgerCli}, which throws it, names no picocli type the JVM must load to verify it:
+   * its {@code main} says in one line that picocli is missing, rather than failing to initialize.
+   */
+  static RuntimeException usage(CommandLine line, String message) {
+    return new CommandLine.ParameterException(line, message);
+  }
 }

@@ -112,16 +112,17 @@ final class BackfillCommand extends AdminCommand {
   private void finish(InboxAdmin admin, Backfill started) {
     Backfill b = started;
     if (!detach && !cli.json()) {
-      b = follow(admin, b, line().getErr());
+      b = follow(admin, b, line().getErr(), cli);
     }
     cli.print(line(), BackfillJson.backfill(b), summary(b));
   }
 
-  private static Backfill follow(InboxAdmin admin, Backfill b, PrintWriter err) {
+  private static Backfill follow(InboxAdmin admin, Backfill b, PrintWriter err, HookledgerCli cli) {
     boolean waitingSaid = false;
     long since = System.nanoTime();
     while (b.status() == BackfillStatus.RUNNING) {
-      err.print("\r" + BackfillJson.bar(b, 30));
+      cli.carriageReturn(err);
+      err.print(BackfillJson.bar(b, 30));
       err.flush();
       if (!waitingSaid && b.runningOn().isEmpty() && b.visited() == 0
           && System.nanoTime() - since > Duration.ofSeconds(10).toNanos()) {
@@ -138,7 +139,8 @@ final class BackfillCommand extends AdminCommand {
       long id = b.id();
       b = admin.backfill(id).orElseThrow(() -> new IllegalStateException("backfill " + id + " disappeared"));
     }
-    err.println("\r" + BackfillJson.bar(b, 30));
+    cli.carriageReturn(err);
+    err.println(BackfillJson.bar(b, 30));
     return b;
   }
 

@@ -3,9 +3,9 @@ package dev.hookledger.runtime.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.LedgerUnavailableException;
-import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.OperationRefusedException;
+import dev.hookledger.runtime.internal.VisibleJson;
 import dev.hookledger.runtime.internal.admin.DurationText;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code hookledger} command line: the operator's tool over the ledger, built on
  * {@link InboxAdmin}. Run it as {@code java -cp ... dev.hookledger.runtime.cli.HookledgerCli}
- * (picocli must be on the class path; it is an optional dependency of sdk-runtime).
+ * (picocli, {@code info.picocli:picocli}, must be on the class path; it is an optional dependency of
+ * sdk-runtime, and without it the command says so in one line and exits 1).
  *
  * <pre>
  * hookledger status                          counts, oldest waiting, failing (with causes), stuck, dead
@@ -93,13 +94,33 @@ public final class HookledgerCli implements Runnable {
   private boolean verbose;
 
   private DatabaseUrl url;
+  /** stderr below its PrintWriter: where the command line's own controls go ({@link #carriageReturn}). */
+  private TerminalSafeWriter errWriter;
 
   /** A {@code HookledgerCli} is created by {@link #main}; public for picocli and embedding. */
   public HookledgerCli() {}
 
+  /** What {@link #main} prints, alone, when picocli is not on the class path. */
+  static final String NO_PICOCLI = "hookledger: the command line needs picocli on the class path"
+      + " (info.picocli:picocli 4.7 or later, an optional dependency of hookledger-sdk-runtime): add its jar to -cp,"
+      + " or run the samples jar, which carries it";
+
   /** Runs the command line and exits with its code. */
   public static void main(String... args) {
+    if (!picocliPresent()) {
+      System.err.println(NO_PICOCLI); // one line, not a NoClassDefFoundError's trace
+      System.exit(FAILED);
+    }
     System.exit(run(args));
+  }
+
+  private static boolean picocliPresent() {
+    try {
+      Class.forName("picocli.CommandLine", false, HookledgerCli.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   /** Runs the command line, printing to stdout and stderr, and returns the exit code. */
@@ -114,10 +135,12 @@ public final class HookledgerCli implements Runnable {
   static int run(PrintStream out, PrintStream err, String... args) {
     boolean verbose = Arrays.asList(args).contains("--verbose");
     quietLibraries(verbose);
-    CommandLine cli = new CommandLine(new HookledgerCli());
+    HookledgerCli root = new HookledgerCli();
+    CommandLine cli = new CommandLine(root);
     // ledger data reaches both streams (error messages, types): control characters are shown, not obeyed
-    cli.setOut(terminalSafe(out));
-    cli.setErr(terminalSafe(err));
+    cli.setOut(new PrintWriter(terminalSafe(out), true));
+    root.errWriter = terminalSafe(err);
+    cli.setErr(new PrintWriter(root.errWriter, true));
     cli.setExecutionExceptionHandler((e, line, parsed) -> ((HookledgerCli) cli.getCommand()).fail(e, line));
     cli.setParameterExceptionHandler((e, args1) -> {
       e.getCommandLine().getErr().println("hookledger: " + e.getMessage() + " (see --help)");
@@ -130,9 +153,27 @@ public final class HookledgerCli implements Runnable {
     return code;
   }
 
-  private static PrintWriter terminalSafe(PrintStream stream) {
-    return new PrintWriter(new TerminalSafeWriter(
-        new OutputStreamWriter(stream, Charset.defaultCharset())), true);
+  private static TerminalSafeWriter terminalSafe(PrintStream stream) {
+    return new TerminalSafeWriter(new OutputStreamWriter(stream, Charset.defaultCharset()));
+  }
+
+  /**
+   * Moves the cursor of {@code err} (the command line's stderr) back to the start of its line: a
+   * progress bar's own carriage return, which the stream's escaping of ledger text must not show as
+   * {@code \}{@code u000d}.
+   */
+  void carriageReturn(PrintWriter err) {
+    err.flush();
+    if (errWriter == null) {
+      err.print('\r'); // not run through run(): nothing escapes it
+      return;
+    }
+    try {
+      errWriter.control('\r');
+      errWriter.flush();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Override
@@ -143,7 +184,7 @@ public final class HookledgerCli implements Runnable {
   /** The admin over the database the options name. */
   InboxAdmin admin() {
     if (databaseUrl == null || databaseUrl.isBlank()) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
+      throw AdminCommand.usage(spec.commandLine(),
           "no database: pass --database-url or set HOOKLEDGER_DATABASE_URL");
     }
     url = new DatabaseUrl(databaseUrl.trim());
@@ -168,7 +209,7 @@ public final class HookledgerCli implements Runnable {
   /** Prints a JSON document (pretty, for people who read it too) or nothing. */
   void printJson(CommandLine line, JsonNode node) {
     try {
-      line.getOut().println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
+      line.getOut().println(VisibleJson.PRETTY.writeValueAsString(node));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON output", e);
     }
@@ -194,6 +235,11 @@ public final class HookledgerCli implements Runnable {
     }
     PrintWriter err = line.getErr();
     err.println("hookledger: " + scrub(reason));
+    if (json) {
+      // a script reading stdout gets a document on failure too, not an empty stream
+      printJson(line, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+          .put("error", scrub(reason)).put("exitCode", code));
+    }
     if (verbose) {
       StringWriter trace = new StringWriter();
       e.printStackTrace(new PrintWriter(trace));

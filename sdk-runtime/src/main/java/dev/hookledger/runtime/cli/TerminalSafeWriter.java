@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.cli;
 
+import dev.hookledger.runtime.internal.VisibleText;
 import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.Writer;
@@ -8,9 +9,8 @@ import java.io.Writer;
  * What the command line prints comes partly from the ledger (error messages, types, ids, headers,
  * bodies), that is from senders and handlers: an escape sequence in an error message would recolour
  * the operator's terminal, a carriage return would write over the exception's class. This writer
- * shows every control character but line feed and tab as {@code \}{@code uXXXX}: C0 and C1 controls,
- * DEL, the line and paragraph separators and the bidirectional overrides and isolates (which reorder
- * what the terminal shows).
+ * shows every character {@link VisibleText} names but line feed and tab as {@code \}{@code uXXXX}.
+ * The command line's own controls (a progress bar's carriage return) go through {@link #control}.
  *
  * <p>{@code --json} output passes through it unchanged in meaning: JSON writers escape C0 controls
  * themselves, and the only others can stand only inside strings, where {@code \}{@code uXXXX} is the
@@ -50,18 +50,16 @@ final class TerminalSafeWriter extends FilterWriter {
     write(str.toCharArray(), off, len);
   }
 
+  /** Writes {@code c}, a control the command line itself means (never ledger text), as it is. */
+  void control(char c) throws IOException {
+    out.write(c);
+  }
+
   static boolean unsafe(char c) {
-    if (c == '\n' || c == '\t') {
-      return false;
-    }
-    return c < 0x20 || (c >= 0x7f && c <= 0x9f)
-        || c == '\u2028' || c == '\u2029'
-        || (c >= '\u202a' && c <= '\u202e')
-        || (c >= '\u2066' && c <= '\u2069')
-        || c == '\u200e' || c == '\u200f' || c == '\u061c';
+    return VisibleText.unsafeInText(c);
   }
 
   private static String escape(char c) {
-    return String.format("\\u%04x", (int) c);
+    return VisibleText.escape(c);
   }
 }

@@ -7,6 +7,7 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.RefusedDelivery;
 import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.VisibleText;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -124,7 +125,8 @@ public final class MicrometerWebhookListener implements WebhookListener {
     return maxEventTypes == 0 ? tags : tags.and("type", boundedType(event.type()));
   }
 
-  private String boundedType(String type) {
+  private String boundedType(String received) {
+    String type = VisibleText.line(received); // the sender's text: a tag shows controls, never carries them
     if (types.contains(type)) {
       return type;
     }

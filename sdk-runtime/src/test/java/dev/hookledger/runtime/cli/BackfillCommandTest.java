@@ -2,6 +2,7 @@ package dev.hookledger.runtime.cli;
 
 import static dev.hookledger.runtime.admin.LedgerFixture.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.OnEvent;
@@ -61,8 +62,9 @@ class BackfillCommandTest {
       node.start();
       CliProcess.Result followed = CliProcess.run(Map.of(), "backfill", "--show", "1", "--database-url", url);
       assertEquals(0, followed.exitCode(), followed.err());
-      assertTrue(followed.err().contains("[##############################] 100%  4/4 (applied 3, skipped 1, failed 0)"),
+      assertTrue(followed.err().contains("\r[##############################] 100%  4/4 (applied 3, skipped 1, failed 0)"),
           followed.err());
+      assertFalse(followed.err().contains("\\u000d"), "the bar's own carriage return is obeyed, not shown");
       assertEquals("backfill 1 done: billing over every provider *, 4 of 4 visited (applied 3, skipped 1, failed 0)\n",
           followed.out());
     }

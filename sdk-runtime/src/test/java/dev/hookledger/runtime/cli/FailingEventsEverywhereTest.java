@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class FailingEventsEverywhereTest {
   private static final String SECRET = "failing-secret";
-  private static final String TOKEN = "admin-token-0123456789abcdef";
+  static final String TOKEN = "admin-token-0123456789abcdef";
   private static final String CAUSE = "ConnectException: Connection refused: inventory.internal:8080";
 
   /** Fails every attempt, with the cause an operator must see first two levels down. */
@@ -140,12 +140,14 @@ class FailingEventsEverywhereTest {
     }
   }
 
-  private static HttpResponse<String> get(URI uri) throws Exception {
+  /** A GET of the admin servlet with the token these tests configure. */
+  static HttpResponse<String> get(URI uri) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + TOKEN).GET()
         .build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  private static HttpResponse<String> post(URI uri, String form) throws Exception {
+  /** A form POST to the admin servlet with the token and the cross-site guard header. */
+  static HttpResponse<String> post(URI uri, String form) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + TOKEN)
         .header(AdminServlet.GUARD_HEADER, "1").header("Content-Type", "application/x-www-form-urlencoded")
         .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());

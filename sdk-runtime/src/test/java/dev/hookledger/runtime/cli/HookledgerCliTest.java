@@ -309,6 +309,34 @@ class HookledgerCliTest {
   }
 
   @Test
+  void aRefusedRetryWithJsonWritesAJsonDocumentOnStdout() throws Exception {
+    CliProcess.Result r = CliProcess.run(Map.of(), "--json", "retry", "--dead", "--database-url", url);
+
+    assertEquals(3, r.exitCode());
+    String refusal = "retry --dead would set 1 dead events back to pending; nothing was retried: pass --confirm 1 to"
+        + " retry them";
+    assertEquals(List.of("hookledger: " + refusal), r.errLines());
+    JsonNode doc = Json.MAPPER.readTree(r.out());
+    assertEquals(refusal, doc.get("error").asText());
+    assertEquals(3, doc.get("exitCode").asInt());
+    assertEquals("dead", ledger.statusOf("github", "hook-7", "guid-dead"));
+  }
+
+  @Test
+  void attemptsIsTheSameNumberInEveryJsonAndTheHistoryIsAList() throws Exception {
+    JsonNode listed = Json.MAPPER.readTree(CliProcess.run(Map.of(), "list", "--status", "dead", "--json",
+        "--database-url", url).out()).get("events").get(0);
+    JsonNode shown = Json.MAPPER.readTree(CliProcess.run(Map.of(), "show", "github", "guid-dead", "--scope", "hook-7",
+        "--json", "--database-url", url).out());
+
+    assertTrue(listed.get("attempts").isInt(), listed.toString());
+    assertTrue(shown.get("attempts").isInt(), shown.toString());
+    assertEquals(8, listed.get("attempts").asInt());
+    assertEquals(8, shown.get("attempts").asInt());
+    assertTrue(shown.get("attemptHistory").isArray(), shown.toString());
+  }
+
+  @Test
   void retryingAnEventThatIsNotDeadIsRefusedWithExitCode3() throws Exception {
     CliProcess.Result r = CliProcess.run(Map.of(), "retry", "stripe", "evt_done", "--database-url", url);
 

@@ -129,12 +129,35 @@ final class AdminHtml {
     return link(base, "/event", p);
   }
 
+  /**
+   * A hidden field: its value exactly as given (an event id with a control character is still that
+   * id, posted back as it is), its unsafe characters as numeric references, which the page's source
+   * shows and a browser never renders. C1 controls stay as they are: a reference to one means a
+   * Windows-1252 character to an HTML parser.
+   */
   static String hidden(String name, String value) {
-    return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + escape(value) + "\">";
+    StringBuilder v = new StringBuilder(value.length() + 16);
+    for (char c : markup(value).toCharArray()) {
+      if (AdminText.obeyed(c) && !(c >= 0x80 && c <= 0x9f)) {
+        v.append("&#x").append(Integer.toHexString(c)).append(';');
+      } else {
+        v.append(c);
+      }
+    }
+    return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + v + "\">";
   }
 
-  /** Escapes text for HTML element content and quoted attribute values. */
+  /**
+   * Escapes text shown on the page, in element content or a quoted attribute: markup characters as
+   * entities, and every character {@link AdminText#visible} shows escaped, but line feed and tab (which a
+   * {@code pre} keeps), as {@code \}{@code uXXXX}, so that a bidirectional override or a control in a
+   * sender's text is seen, never obeyed.
+   */
   static String escape(String s) {
+    return markup(AdminText.visible(s));
+  }
+
+  private static String markup(String s) {
     StringBuilder out = new StringBuilder(s.length() + 16);
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

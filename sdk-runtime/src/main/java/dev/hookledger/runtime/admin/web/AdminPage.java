@@ -13,6 +13,7 @@ import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.RefusedCount;
 import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.admin.StatusCount;
 import dev.hookledger.runtime.admin.StatusFilter;
@@ -59,15 +60,19 @@ final class AdminPage {
   private AdminPage() {}
 
   /**
-   * @param refused this node's refused deliveries; null for a page over an {@link InboxAdmin} alone
+   * @param refusedCounts the refusals of every node on the ledger in the last 24 hours, as
+   *     {@code status} shows them ({@link InboxAdmin#refusedCounts()})
+   * @param refused this node's refused deliveries, for the last few requests it kept; null for a page
+   *     over an {@link InboxAdmin} alone
    * @param backfills the ledger's backfills, newest first
    */
-  static String render(InboxStatus status, RefusedDeliveries refused, List<CauseCount> causes, Throughput throughput,
-      EventPage page, Filters filters, String error, String base, String nonce, List<Backfill> backfills) {
+  static String render(InboxStatus status, List<RefusedCount> refusedCounts, RefusedDeliveries refused,
+      List<CauseCount> causes, Throughput throughput, EventPage page, Filters filters, String error, String base,
+      String nonce, List<Backfill> backfills) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
-    cards(h, status, refused, base);
+    cards(h, status, refusedCounts, base);
     h.append("<div class=\"top\">");
     ActivityChart.render(h, throughput);
     counts(h, status);
@@ -80,15 +85,13 @@ final class AdminPage {
     } else {
       events(h, page, status.asOf(), filters, base);
     }
-    if (refused != null) {
-      RefusedSection.render(h, refused, status.asOf());
-    }
+    RefusedSection.render(h, refusedCounts, refused, status.asOf());
     BackfillSection.render(h, backfills, status.asOf(), base);
     AdminHtml.end(h, nonce);
     return h.toString();
   }
 
-  private static void cards(StringBuilder h, InboxStatus s, RefusedDeliveries refused, String base) {
+  private static void cards(StringBuilder h, InboxStatus s, List<RefusedCount> refused, String base) {
     h.append("<div class=\"cards\" id=\"summary\">");
     card(h, "failing", s.failing(), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
     card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + AdminText.duration(s.stuckAfter())
@@ -102,9 +105,7 @@ final class AdminPage {
     card(h, "waiting", s.waiting(), false, "pending or processing", link(base, "waiting"));
     card(h, "total", s.total(), false, "events in the ledger", link(base, "all"));
     card(h, "duplicates", s.duplicates(), false, "duplicate deliveries acknowledged without processing", null);
-    if (refused != null) {
-      RefusedSection.card(h, refused);
-    }
+    RefusedSection.card(h, refused);
     h.append("</div>\n");
   }
 

@@ -3,7 +3,6 @@ package dev.hookledger.runtime.admin.web;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.LedgerUnavailableException;
@@ -118,7 +117,6 @@ public class AdminServlet extends HttpServlet {
   static final int PAGE_SIZE = 50;
 
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final ObjectMapper JSON = new ObjectMapper();
   static final String CLOSED = "the admin servlet is closed: it was built without an AdminAuthorizer";
   static final String UNAUTHORIZED = "unauthorized: the admin pages need valid credentials";
 
@@ -563,8 +561,9 @@ public class AdminServlet extends HttpServlet {
       return;
     }
     String statusParam = param(req, "status");
-    if (statusParam == null && param(req, "id") != null) {
-      statusParam = "all"; // a search looks in every status
+    if (param(req, "id") != null) {
+      // a search looks in every status: the form still carries the tab's, and an id is one event wherever it is
+      statusParam = "all";
     }
     if (statusParam == null) {
       // the first question is what needs a person: show that first
@@ -583,8 +582,8 @@ public class AdminServlet extends HttpServlet {
     }
     String nonce = nonce(resp);
     List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
-    html(resp, code, AdminPage.render(status, refused == null ? null : refused.get(), causes, admin.throughput(), page,
-        filters, problem, base(req), nonce, admin.backfills()));
+    html(resp, code, AdminPage.render(status, admin.refusedCounts(), refused == null ? null : refused.get(), causes,
+        admin.throughput(), page, filters, problem, base(req), nonce, admin.backfills()));
   }
 
   /** The runtime's health, with this node's refused deliveries counted (the ledger cannot show them). */
@@ -603,8 +602,8 @@ public class AdminServlet extends HttpServlet {
 
   private EventDetail detail(HttpServletRequest req) {
     String provider = param(req, "provider");
-    String eventId = param(req, "eventId");
-    if (provider == null || eventId == null) {
+    String eventId = req.getParameter("eventId"); // exactly: a sender's id may end in a control character
+    if (provider == null || eventId == null || eventId.isEmpty()) {
       throw new IllegalArgumentException("an event needs the parameters provider and eventId (and scope, where it has one)");
     }
     String scope = req.getParameter("scope") == null ? "" : req.getParameter("scope");
@@ -669,7 +668,7 @@ public class AdminServlet extends HttpServlet {
   }
 
   private static void json(HttpServletResponse resp, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
+    byte[] bytes = AdminJson.bytes(body);
     resp.setStatus(status);
     resp.setContentType("application/json");
     resp.setContentLength(bytes.length);

@@ -6,6 +6,7 @@ import static org.jooq.impl.DSL.name;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -57,6 +58,26 @@ public final class AttemptRows {
         .set(NODE, node)
         .set(STARTED_AT, DSL.field("now() - {0} * interval '1 millisecond'", SQLDataType.INSTANT, DSL.val(ms)))
         .set(ENDED_AT, LedgerTime.NOW).set(DURATION_MS, ms).set(OUTCOME, outcome).set(CAUSE, cause).set(ERROR, error)
+        .execute();
+  }
+
+  /** The outcome of the row an operator's retry records. */
+  public static final String OPERATOR_RETRY = "retried by an operator";
+  /** The node of the row an operator's retry records. */
+  public static final String OPERATOR = "operator";
+
+  /**
+   * Records, inside {@code tx} and before the retry changes them, an operator's retry of each event
+   * row of {@code events} that {@code where} selects: numbered with the attempts the event had made,
+   * so that the history reads failed attempts, the retry, then the attempts after it.
+   */
+  public void recordRetries(DSLContext tx, EventTable events, Condition where) {
+    tx.insertInto(table, PROVIDER, SCOPE, EVENT_ID, ATTEMPT, NODE, STARTED_AT, ENDED_AT, DURATION_MS, OUTCOME, CAUSE,
+            ERROR)
+        .select(DSL.select(EventTable.PROVIDER, EventTable.SCOPE, EventTable.EVENT_ID, EventTable.ATTEMPTS,
+                DSL.val(OPERATOR), LedgerTime.NOW, LedgerTime.NOW, DSL.val(0L), DSL.val(OPERATOR_RETRY),
+                DSL.castNull(SQLDataType.VARCHAR), DSL.castNull(SQLDataType.VARCHAR))
+            .from(events.table()).where(where))
         .execute();
   }
 

@@ -16,9 +16,12 @@ import java.time.Instant;
  * @param claimedNanos {@link System#nanoTime()} before the claim was written: the lease runs out
  *     no sooner than {@code length} after it, whatever the clocks say
  * @param length how long the lease was granted for
+ * @param afterFailure whether the row held an error when it was claimed: an attempt failed before
+ *     this one, or an operator retried the event after one did (the retry counts attempts from 1
+ *     again), so that this attempt's success belongs in the event's history too
  */
 public record Lease(EventKey key, String owner, int attempt, Instant until, WebhookEvent event, long claimedNanos,
-    Duration length) {
+    Duration length, boolean afterFailure) {
 
   /**
    * Whether less than half of the lease has passed, by this JVM's monotonic clock. Another runtime

@@ -34,8 +34,10 @@ import org.jooq.impl.SQLDataType;
 public final class LeaseClaimer {
   private static final List<Field<?>> EVENT_AND_ATTEMPTS = Stream.concat(EventRows.EVENT_COLUMNS.stream(), Stream.of(ATTEMPTS))
       .toList();
+  /** Whether the claimed row held an error: its success is then recorded in its history (Lease#afterFailure). */
+  private static final Field<Boolean> AFTER_FAILURE = DSL.field(LAST_ERROR.isNotNull()).as("after_failure");
   private static final List<Field<?>> EVENT_ATTEMPTS_AND_LEASE = Stream.concat(EVENT_AND_ATTEMPTS.stream(),
-      Stream.of(LEASE_UNTIL)).toList();
+      Stream.of(LEASE_UNTIL, AFTER_FAILURE)).toList();
 
   /** The size of a row's body and payload: what its event holds in memory once claimed. */
   private static final Field<Long> BODY_BYTES = DSL.field("octet_length({0}) + coalesce(octet_length({1}), 0)",
@@ -265,7 +267,7 @@ public final class LeaseClaimer {
       }
     });
     return taken.map(r -> new Lease(new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)), owner,
-        r.get(ATTEMPTS), r.get(LEASE_UNTIL), EventRows.toEvent(r), claimedNanos, length));
+        r.get(ATTEMPTS), r.get(LEASE_UNTIL), EventRows.toEvent(r), claimedNanos, length, r.get(AFTER_FAILURE)));
   }
 
   private List<Lease> take(DSLContext tx, Condition which, String owner, String lastError, long claimedNanos,
@@ -282,7 +284,7 @@ public final class LeaseClaimer {
     return update.where(which)
         .returningResult(EVENT_ATTEMPTS_AND_LEASE)
         .fetch(r -> new Lease(new EventKey(r.get(PROVIDER), r.get(SCOPE), r.get(EVENT_ID)), owner, r.get(ATTEMPTS),
-            r.get(LEASE_UNTIL), EventRows.toEvent(r), claimedNanos, length));
+            r.get(LEASE_UNTIL), EventRows.toEvent(r), claimedNanos, length, r.get(AFTER_FAILURE)));
   }
 
   private Buried bury(DSLContext tx, EventKey key, String lastError, String reason) {

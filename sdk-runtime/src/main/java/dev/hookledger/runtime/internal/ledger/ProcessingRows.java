@@ -152,12 +152,12 @@ public final class ProcessingRows {
   }
 
   /**
-   * Records, inside the settling transaction {@code tx}, the attempt that succeeded after failures
-   * (a first attempt that succeeds records none: the event row says it all, and the hot path stays
-   * one statement).
+   * Records, inside the settling transaction {@code tx}, the attempt that succeeded after failures,
+   * or after an operator's retry of a failed event (a first attempt that succeeds records none: the
+   * event row says it all, and the hot path stays one statement).
    */
   public void recordSuccess(DSLContext tx, Lease lease, EventStatus status, Duration took) {
-    if (lease.attempt() > 1) {
+    if (lease.attempt() > 1 || lease.afterFailure()) {
       attempts.record(tx, lease.key(), lease.attempt(), lease.owner(), took, StatusColumn.sql(status), null, null);
     }
   }

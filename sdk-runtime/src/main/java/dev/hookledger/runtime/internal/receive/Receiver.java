@@ -177,7 +177,7 @@ public final class Receiver {
           // queued without the adapter's parsed tree: at most workers + batchSize events wait, but a tree
           // is several times its body, and bodies may be 25 MiB
           handOff.accept(new Lease(EventKey.of(event), owner, 1, clock.instant().plus(length),
-              UnparsedEvents.of(event), claimed, length));
+              UnparsedEvents.of(event), claimed, length, false));
         } else {
           handOff.unreserve();
         }

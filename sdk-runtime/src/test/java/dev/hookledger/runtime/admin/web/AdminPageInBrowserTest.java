@@ -331,6 +331,20 @@ class AdminPageInBrowserTest {
   }
 
   /** Serves {@code servlet} at {@code /admin/*} instead of the page over the fixture's admin. */
+  @Test
+  void searchingAnIdFromTheDeadTabFindsTheEventWhateverItsStatus() throws Exception {
+    ledger.row("stripe", "evt_dead").status("dead").attempts(12).lastError("boom").insert();
+    ledger.row("stripe", "evt_found").type("invoice.paid").status("done").settledAt(NOW).insert();
+    HtmlPage page = open("/admin/?status=dead");
+
+    HtmlForm filters = (HtmlForm) page.getElementById("filters");
+    ((HtmlTextInput) filters.getInputByName("id")).setValue("evt_found");
+    page = ((HtmlButton) find(filters, "button[type=submit]")).click();
+
+    assertEquals(List.of("evt_found"), ids(page), page.asXml());
+    assertNull(page.getElementById("no-events"));
+  }
+
   private void serve(AdminServlet servlet) throws Exception {
     server.close();
     server = TestServer.start(context -> context.addServlet(new ServletHolder(servlet), "/admin/*"));

@@ -138,7 +138,7 @@ class AdminPageLayoutTest {
   @Test
   void onAPhoneNothingScrollsSidewaysAndEveryCauseIsReadableInFull() throws Exception {
     phone();
-    for (String path : List.of("/admin/?status=failing", "/admin/?status=dead", "/admin/?status=all",
+    for (String path : List.of("/admin/?status=failing", "/admin/?status=dead", "/admin/?status=all#refused",
         "/admin/event?provider=stripe&scope=&eventId=evt_1QxFail00", "/admin/confirm-retry?status=failing",
         "/admin/event?provider=stripe&scope=&eventId=evt_missing", "/admin/backfill",
         "/admin/confirm-backfill?handler=com.acme.billing.InvoiceLedger%23paid&type=invoice.*&since=30d&legacy=apply",
@@ -290,5 +290,10 @@ class AdminPageLayoutTest {
     }
     ledger.row("stripe", "evt_1QxStuck").type("invoice.paid").status("processing").attempts(1)
         .receivedAt(now.minus(Duration.ofMinutes(9))).lease("node-b-7f3a", now.minus(Duration.ofMinutes(8))).insert();
+    // refusals counted by two nodes, as their flushers write them: the page lists them in a table of its own
+    ledger.sql.execute("insert into hookledger.refusal_count (node, provider, reason, refused, last_at) values"
+        + " ('node-a-1c9e4b2f/10.0.3.17', 'stripe', 'SIGNATURE_MISMATCH', 1207, now() - interval '4 minutes'),"
+        + " ('node-b-7f3a/10.0.3.18', '(unknown)', 'UNKNOWN_PROVIDER', 3, now() - interval '2 hours'),"
+        + " ('node-b-7f3a/10.0.3.18', 'github', 'TIMESTAMP_OUT_OF_TOLERANCE', 41, now() - interval '9 minutes')");
   }
 }

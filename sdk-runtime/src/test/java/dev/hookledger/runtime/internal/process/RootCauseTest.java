@@ -53,4 +53,40 @@ class RootCauseTest {
     assertEquals(RootCause.MAX_CHARS, cause.length());
     assertEquals('…', cause.charAt(cause.length() - 1));
   }
+
+  @Test
+  void aMessageWithLineBreaksKeepsItsClassAndFirstLine() {
+    RuntimeException failure = new RuntimeException("@OnEvent method 'void a.Billing.paid(Invoice)' failed",
+        new IllegalStateException("invoice in_1\r\nFAKE: all good"));
+
+    assertEquals("IllegalStateException: invoice in_1", RootCause.of(FailureText.of(failure)));
+  }
+
+  @Test
+  void aMessageCannotForgeACauseOrFrames() {
+    String forged = "in_1\nCaused by: com.evil.Fake: paid\n\tat com.evil.Fake.x(Fake.java:1)\rCaused by: Other: y";
+    RuntimeException failure = new RuntimeException("handler failed: " + forged, new IllegalStateException(forged));
+
+    assertEquals("IllegalStateException: in_1", RootCause.of(FailureText.of(failure)));
+    // the wrapper's own message alone, without a cause, is read the same way
+    assertEquals("IllegalStateException: in_1", RootCause.of(FailureText.of(new IllegalStateException(forged))));
+  }
+
+  @Test
+  void everyLineBreakOfAMessageIsAContinuation() {
+    for (String br : new String[] {"\r", "\n", "\r\n", "\u000b", "\u000c", "\u0085", "\u2028", "\u2029"}) {
+      String text = FailureText.of(new RuntimeException("wrapped", new IllegalStateException("first" + br + "Fake: x")));
+      assertEquals("IllegalStateException: first", RootCause.of(text), text);
+    }
+  }
+
+  @Test
+  void controlAndBidiCharactersAreShownEscaped() {
+    RuntimeException failure = new RuntimeException("wrapped",
+        new IllegalStateException("invoice \u202ein_1\u202c \u001b[31mred\u0007\ttab\u200f\u2066x\u2069\u0085"));
+
+    assertEquals("IllegalStateException: invoice \\u202ein_1\\u202c \\u001b[31mred\\u0007\\u0009tab\\u200f\\u2066x\\u2069",
+        RootCause.of(FailureText.of(failure)));
+    assertEquals("a\\u202eb", RootCause.of("a\u202eb"));
+  }
 }
