@@ -143,7 +143,8 @@ public final class Assembly implements Door {
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, s.schema());
     ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts());
-    EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema()), s.clock());
+    EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema(), citus), s.clock(),
+        provider -> providers.find(provider).map(r -> r.adapter().entitiesStayInScope()).orElse(false));
     this.processor = new EventProcessor(dsl, rows, dispatcher, guard,
         new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()));
     this.dsl = dsl;
