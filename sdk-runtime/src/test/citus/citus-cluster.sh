@@ -9,7 +9,8 @@
 # DIR defaults to sdk-runtime/target/citus-cluster. Ports: CITUS_PORT (default 9700) for the
 # coordinator, the next two for the workers. PG_CONFIG names the pg_config of the PostgreSQL to use
 # (default: the one on PATH). Nodes trust local connections (loopback only) and keep durable
-# commits on (fsync, synchronous_commit). Run as root, the servers run as the user "postgres".
+# commits on (fsync, synchronous_commit), with pg_stat_statements and citus.enable_stat_counters for
+# the tests that count statements. Run as root, the servers run as the user "postgres".
 # `start` prints the settings the citus Maven profile reads:
 #   HOOKLEDGER_TEST_DATABASE_URL=jdbc:postgresql://localhost:9700/postgres?user=postgres
 #   HOOKLEDGER_TEST_CITUS_WORKERS=localhost:9701,localhost:9702
@@ -73,11 +74,12 @@ start() {
 port = $p
 listen_addresses = 'localhost'
 unix_socket_directories = '$dir'
-shared_preload_libraries = 'citus'
+shared_preload_libraries = 'citus,pg_stat_statements'
 citus.shard_count = 8
 max_connections = 300
 fsync = on
 synchronous_commit = on
+citus.enable_stat_counters = on
 CONF
     fi
     if ! as_server "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
