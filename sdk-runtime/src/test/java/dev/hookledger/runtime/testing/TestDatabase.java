@@ -64,13 +64,7 @@ public final class TestDatabase {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create test database " + name, e);
     }
-    PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setServerNames(root.getServerNames());
-    ds.setPortNumbers(root.getPortNumbers());
-    ds.setDatabaseName(name);
-    ds.setUser(root.getUser());
-    ds.setPassword(root.getPassword());
-    return new Database(ds);
+    return new Database(on(root, name));
   }
 
   /**

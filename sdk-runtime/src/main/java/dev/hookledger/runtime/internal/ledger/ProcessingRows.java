@@ -122,13 +122,7 @@ public final class ProcessingRows {
     }
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setString(1, StatusColumn.sql(status));
-        ps.setInt(2, maxAttempts);
-        ps.setString(3, lease.key().provider());
-        ps.setString(4, lease.key().scope());
-        ps.setString(5, lease.key().eventId());
-        ps.setString(6, lease.owner());
-        ps.setInt(7, lease.attempt());
+        bindFencedUpdate(ps, status, lease);
         ps.setString(8, lease.key().provider());
         ps.setString(9, lease.key().scope());
         ps.setString(10, lease.key().eventId());
@@ -161,13 +155,7 @@ public final class ProcessingRows {
   private boolean settleOnOneShard(DSLContext tx, Lease lease, EventStatus status, Applied applied) {
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(settleUpdateSql)) {
-        ps.setString(1, StatusColumn.sql(status));
-        ps.setInt(2, maxAttempts);
-        ps.setString(3, lease.key().provider());
-        ps.setString(4, lease.key().scope());
-        ps.setString(5, lease.key().eventId());
-        ps.setString(6, lease.owner());
-        ps.setInt(7, lease.attempt());
+        bindFencedUpdate(ps, status, lease);
         if (ps.executeUpdate() != 1) {
           return false;
         }
@@ -194,6 +182,17 @@ public final class ProcessingRows {
         return !applied.allNew() || recorded == names.size();
       }
     });
+  }
+
+  /** Binds the fenced update's seven values, the first of the settle's statement. */
+  private void bindFencedUpdate(PreparedStatement ps, EventStatus status, Lease lease) throws SQLException {
+    ps.setString(1, StatusColumn.sql(status));
+    ps.setInt(2, maxAttempts);
+    ps.setString(3, lease.key().provider());
+    ps.setString(4, lease.key().scope());
+    ps.setString(5, lease.key().eventId());
+    ps.setString(6, lease.owner());
+    ps.setInt(7, lease.attempt());
   }
 
   /** What the settle's fence raises, and only it can in that statement: nothing settled or recorded as it must be. */
