@@ -10,16 +10,88 @@
 -- each a single-shard transaction. Tables that hold an event's own rows are co-located with it.
 
 -- V2's triggers keep status_count as rows settle. Citus refuses to distribute a table with triggers
--- unless told the trigger functions are safe; these are: they write only status_count, a reference
--- table (one copy per node), so a trigger on any shard finds it. On one node the write is local; on
--- several it is a two-phase commit per settle.
+-- unless told the trigger functions are safe; these are: on Citus they write only the status_count
+-- rows of the changed event's own scope, on a shard co-located with the event's (the block "status
+-- counts by scope" below), so a trigger on any shard writes only its own node.
 SET LOCAL citus.enable_unsafe_triggers = on;
+
+-- Status counts by scope. A trigger on a shard may write only shards on its own node: Citus refuses
+-- anything else from a query on a shard ("cannot execute a distributed query from a query on a
+-- shard"), a reference table included, as a reference table's write goes to every node. So on Citus
+-- status_count carries the scope of the events it counts and is distributed by it, co-located with
+-- the event table, and V2's trigger function writes the row of the changed event's scope: the write
+-- stays on that event's shard, in its transaction. Readers add the rows up as before (status reads
+-- all shards' rows, a few per scope and status). A ledger distributed before kept status_count as a
+-- reference table: it is made local again, its rows kept under the scope '' (they are sums: where a
+-- row lives changes nothing of the total), and distributed as here, at the end of this script (once
+-- the event table is, and V14's appended changes are folded into the table as it was). Citus
+-- propagates a function's change to the workers only in a transaction that has not used several
+-- connections per node yet: the trigger function is replaced first, sequentially.
+SET LOCAL citus.multi_shard_modify_mode TO 'sequential';
+
+-- Entity versions by scope. The ordering guard writes entity_version in the event's transaction.
+-- As a reference table it made that transaction write every node (a two-phase commit per event
+-- with an entity). On Citus it carries a scope and is distributed by it, co-located with the
+-- events: the versions of an entity whose events all carry one scope (Stripe's objects, Shopify's
+-- resources: ProviderAdapter.entitiesStayInScope) are kept under that scope, on the event's own
+-- shard; those of an entity whose events span scopes (a GitHub issue reaches every hook that
+-- watches it) under the scope '', one row ordered across all of them, on the shard of ''. A ledger
+-- distributed before kept it as a reference table: it is made local again, each row kept under ''
+-- and copied under the scope of the event that recorded it, so that both kinds find their newest
+-- version after the change.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'hookledger.entity_version'::regclass
+                 AND attname = 'scope' AND NOT attisdropped) THEN
+    IF EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.entity_version'::regclass) THEN
+      PERFORM undistribute_table('hookledger.entity_version');
+    END IF;
+    ALTER TABLE hookledger.entity_version ADD COLUMN scope text NOT NULL DEFAULT '';
+    ALTER TABLE hookledger.entity_version DROP CONSTRAINT entity_version_pkey;
+    ALTER TABLE hookledger.entity_version ADD PRIMARY KEY (scope, provider, entity_key);
+    IF EXISTS (SELECT 1 FROM hookledger.entity_version) THEN
+      INSERT INTO hookledger.entity_version (scope, provider, entity_key, version, event_id, updated_at)
+      SELECT DISTINCT ON (e.scope, v.provider, v.entity_key) e.scope, v.provider, v.entity_key, v.version,
+             v.event_id, v.updated_at
+      FROM hookledger.entity_version v
+      JOIN hookledger.event e ON e.provider = v.provider AND e.event_id = v.event_id
+      WHERE v.scope = '' AND e.scope <> ''
+      ON CONFLICT DO NOTHING;
+    END IF;
+  END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION hookledger.count_event_status() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO hookledger.status_count AS c (scope, provider, status, stripe, events, duplicates)
+    VALUES (NEW.scope, NEW.provider, NEW.status, pg_backend_pid() % 64, 1, NEW.duplicates)
+    ON CONFLICT (scope, provider, status, stripe)
+    DO UPDATE SET events = c.events + 1, duplicates = c.duplicates + excluded.duplicates;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO hookledger.status_count AS c (scope, provider, status, stripe, events, duplicates)
+    VALUES (OLD.scope, OLD.provider, OLD.status, pg_backend_pid() % 64, -1, -OLD.duplicates)
+    ON CONFLICT (scope, provider, status, stripe)
+    DO UPDATE SET events = c.events - 1, duplicates = c.duplicates + excluded.duplicates;
+  ELSE
+    -- the scope is the distribution key: an update never changes it
+    INSERT INTO hookledger.status_count AS c (scope, provider, status, stripe, events, duplicates)
+    SELECT NEW.scope, p, s, pg_backend_pid() % 64, sum(e), sum(d)
+    FROM (VALUES (OLD.provider, OLD.status, -1, -OLD.duplicates),
+                 (NEW.provider, NEW.status, 1, NEW.duplicates)) AS v (p, s, e, d)
+    WHERE s NOT IN ('pending', 'processing')
+    GROUP BY p, s
+    ORDER BY p, s
+    ON CONFLICT (scope, provider, status, stripe)
+    DO UPDATE SET events = c.events + excluded.events, duplicates = c.duplicates + excluded.duplicates;
+  END IF;
+  RETURN NULL;
+END
+$$;
 
 DO $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.status_count'::regclass) THEN
-    PERFORM create_reference_table('hookledger.status_count');
-  END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.event'::regclass) THEN
     -- A ledger made before the extension was installed has V9's statement triggers, whose transition
     -- tables Citus cannot pass to a shard ("could not find named tuplestore"), and V10's roll-up,
@@ -82,12 +154,7 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.refusal_count'::regclass) THEN
     PERFORM create_reference_table('hookledger.refusal_count');
   END IF;
-  -- The ordering guard's key is (provider, entity_key), not scope: a GitHub issue reaches every hook
-  -- that watches it, and its versions are ordered across them. A reference table (one copy per node)
-  -- keeps that; a write to it is local on a single node and a two-phase commit on several.
-  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.entity_version'::regclass) THEN
-    PERFORM create_reference_table('hookledger.entity_version');
-  END IF;
+  -- entity_version: distributed by scope at the end of this script (the block "entity versions by scope")
   -- V15: an event's effects are inserted in its handlers' transaction, and claimed, settled and
   -- pruned with their scope: on the event's shard, so that the handlers' transaction stays on one.
   -- Their attempts are written in the transaction that settles the effect, on the same shard.
@@ -106,6 +173,33 @@ BEGIN
   -- read by every node that checks the ledger's version at start
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.schema_version'::regclass) THEN
     PERFORM create_reference_table('hookledger.schema_version');
+  END IF;
+END
+$$;
+
+-- Status counts by scope (above): distributed beside the events they count.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'hookledger.status_count'::regclass
+                 AND attname = 'scope' AND NOT attisdropped) THEN
+    IF EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.status_count'::regclass) THEN
+      PERFORM undistribute_table('hookledger.status_count');
+    END IF;
+    ALTER TABLE hookledger.status_count ADD COLUMN scope text NOT NULL DEFAULT '';
+    ALTER TABLE hookledger.status_count DROP CONSTRAINT status_count_pkey;
+    ALTER TABLE hookledger.status_count ADD PRIMARY KEY (scope, provider, status, stripe);
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.status_count'::regclass) THEN
+    PERFORM create_distributed_table('hookledger.status_count', 'scope', colocate_with => 'hookledger.event');
+  END IF;
+END
+$$;
+
+-- Entity versions by scope (above): distributed beside the events whose versions they keep.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.entity_version'::regclass) THEN
+    PERFORM create_distributed_table('hookledger.entity_version', 'scope', colocate_with => 'hookledger.event');
   END IF;
 END
 $$;

@@ -106,6 +106,12 @@ public final class ShopifyAdapter implements ProviderAdapter {
     return maxBodyBytes;
   }
 
+  /** True: a resource belongs to one shop: its events all carry that shop as their scope. */
+  @Override
+  public boolean entitiesStayInScope() {
+    return true;
+  }
+
   /** Which header the ledger's event id comes from. */
   public ShopifyEventIdentity identity() {
     return identity;

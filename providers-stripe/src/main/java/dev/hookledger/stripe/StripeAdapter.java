@@ -96,6 +96,12 @@ public final class StripeAdapter implements ProviderAdapter {
     return maxBodyBytes;
   }
 
+  /** True: an object belongs to one account: its events all carry that account as their scope. */
+  @Override
+  public boolean entitiesStayInScope() {
+    return true;
+  }
+
   /** How far a signed timestamp may be from now, in either direction. */
   public Duration tolerance() {
     return tolerance;

@@ -83,6 +83,19 @@ public interface ProviderAdapter {
   }
 
   /**
+   * Whether all the events that change one entity (one {@link dev.hookledger.WebhookEvent#entityKey()
+   * entity key}) come with one {@link dev.hookledger.WebhookEvent#scope() scope}: a Stripe object
+   * belongs to one account, a Shopify resource to one shop, but a GitHub issue reaches every hook that
+   * watches it. On a ledger distributed by scope (Citus) the ordering guard keeps the versions of such
+   * an entity beside its events, so that an event's transaction stays on one shard; the versions of
+   * entities that span scopes are kept apart, ordered across scopes, at the cost of a second shard in
+   * the transaction. Changes nothing on plain PostgreSQL. Defaults to false.
+   */
+  default boolean entitiesStayInScope() {
+    return false;
+  }
+
+  /**
    * The tenant whose secrets verify this delivery, read from headers or the path only (the body is
    * not trusted yet); empty, never null, when the provider has one secret per endpoint.
    */

@@ -10,6 +10,7 @@ import static org.jooq.impl.DSL.row;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.process.RootCause;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import java.util.List;
@@ -28,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * changes. The lock fences workers as a single retry does: a claim takes only due rows with
  * {@code SKIP LOCKED}, and a row a worker claimed first is no longer pending when our lock is
  * granted, so PostgreSQL's recheck leaves it out and the count no longer matches.
+ *
+ * <p>On a ledger distributed by Citus, which runs {@code FOR UPDATE} only on one shard, the rows are
+ * read without a lock, and the update itself is the count: it names their keys and repeats the
+ * selection's condition, so a row a worker claimed or another operator retried in between is left
+ * out, and unless it changed exactly as many rows as confirmed it is rolled back.
  */
 final class BulkRetrier {
   private static final Logger log = LoggerFactory.getLogger(BulkRetrier.class);
@@ -35,11 +41,13 @@ final class BulkRetrier {
   private final DSLContext db;
   private final EventTable events;
   private final EventRetrier retrier;
+  private final CitusLedger citus;
 
   BulkRetrier(DSLContext db, EventTable events, EventRetrier retrier) {
     this.db = db;
     this.events = events;
     this.retrier = retrier;
+    this.citus = new CitusLedger(db, events);
   }
 
   /** How many events {@code s} selects now. */
@@ -55,7 +63,7 @@ final class BulkRetrier {
   int retry(RetrySelection s, long confirmed) {
     return db.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
-      List<Row3<String, String, String>> keys = selected(tx, s, true);
+      List<Row3<String, String, String>> keys = selected(tx, s, !citus.distributed());
       ConfirmedCount.require(keys.size(), confirmed, s);
       if (keys.isEmpty()) {
         return 0;
@@ -68,6 +76,8 @@ final class BulkRetrier {
         retrier.recordRetries(tx, these.and(WaitingRows.BACKING_OFF));
         updated = tx.update(events.table()).set(AVAILABLE_AT, LedgerTime.NOW).where(these, WaitingRows.BACKING_OFF).execute();
       }
+      // an unlocked read (Citus) may have seen a row change before this update: the exception rolls it back
+      ConfirmedCount.require(updated, confirmed, s);
       log.info("{} {} {} by an operator (confirmed {})", updated, s,
           s.group() == RetrySelection.Group.DEAD ? "set back to pending" : "made due now", confirmed);
       return updated;

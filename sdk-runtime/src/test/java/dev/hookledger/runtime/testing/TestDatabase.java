@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,14 +29,22 @@ import org.postgresql.ds.PGSimpleDataSource;
  * the shared one.
  *
  * <p>With the system property {@value #CITUS} set to {@code true} (the {@code citus} Maven profile
- * sets it), the server named by {@code HOOKLEDGER_TEST_DATABASE_URL} must be a Citus coordinator:
- * each database made here gets the extension, with the coordinator as the one node holding shards,
- * so that {@code migrate()} distributes the ledger in it.
+ * sets it), the server named by {@code HOOKLEDGER_TEST_DATABASE_URL} (else the system property
+ * {@value #CITUS_URL}) must be a Citus coordinator: each database made here gets the extension, so that
+ * {@code migrate()} distributes the ledger in it. Its shards go to the workers named by
+ * {@code HOOKLEDGER_TEST_CITUS_WORKERS} (else the system property {@value #CITUS_WORKERS}), {@code
+ * host:port,host:port}, where each database is made too; with none, the coordinator is the one node
+ * holding shards. {@code src/test/citus/citus-cluster.sh} starts such a cluster.
  */
 public final class TestDatabase {
   private static final String ENV = "HOOKLEDGER_TEST_DATABASE_URL";
+  private static final String WORKERS_ENV = "HOOKLEDGER_TEST_CITUS_WORKERS";
   /** The system property that says the test server is a Citus coordinator. */
   public static final String CITUS = "hookledger.test.citus";
+  /** The coordinator's JDBC URL when {@code HOOKLEDGER_TEST_DATABASE_URL} is not set. */
+  public static final String CITUS_URL = "hookledger.test.citus.url";
+  /** The Citus workers ({@code host:port,...}) when {@code HOOKLEDGER_TEST_CITUS_WORKERS} is not set; empty for one node. */
+  public static final String CITUS_WORKERS = "hookledger.test.citus.workers";
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static volatile PGSimpleDataSource admin;
   private static EmbeddedPostgres shared;
@@ -58,23 +69,81 @@ public final class TestDatabase {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create test database " + name, e);
     }
-    PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setServerNames(root.getServerNames());
-    ds.setPortNumbers(root.getPortNumbers());
-    ds.setDatabaseName(name);
-    ds.setUser(root.getUser());
-    ds.setPassword(root.getPassword());
-    return new Database(ds);
+    return new Database(on(root, name));
   }
 
-  /** Installs the citus extension in {@code db} on the Citus coordinator the tests run on ({@link #citus()}). */
+  /**
+   * Installs the citus extension in {@code db} on the Citus coordinator the tests run on ({@link #citus()}),
+   * with the shards on the {@linkplain #citusWorkers() workers}, or on the coordinator where there are none.
+   */
   public static void addCitus(Database db) {
-    // Citus keeps its nodes per database: this one's coordinator is the one node, holding the shards
+    // Citus keeps its nodes per database: each worker gets a database of the same name, with the extension
     PGSimpleDataSource root = admin();
+    String name = ((PGSimpleDataSource) db.dataSource()).getDatabaseName();
+    List<PGSimpleDataSource> workers = workerAdmins();
+    for (PGSimpleDataSource worker : workers) {
+      execute(worker, "CREATE DATABASE " + name);
+      execute(on(worker, name), "CREATE EXTENSION citus");
+    }
     db.execute("CREATE EXTENSION citus");
     String node = "'" + root.getServerNames()[0] + "', " + root.getPortNumbers()[0];
     db.execute("SELECT citus_set_coordinator_host(" + node + ")");
-    db.execute("SELECT citus_set_node_property(" + node + ", 'shouldhaveshards', true)");
+    if (workers.isEmpty()) {
+      db.execute("SELECT citus_set_node_property(" + node + ", 'shouldhaveshards', true)");
+    }
+    for (PGSimpleDataSource worker : workers) {
+      db.execute("SELECT citus_add_node('" + worker.getServerNames()[0] + "', " + worker.getPortNumbers()[0] + ")");
+    }
+  }
+
+  /**
+   * The Citus workers the tests run on, {@code host:port} each ({@code HOOKLEDGER_TEST_CITUS_WORKERS},
+   * else {@value #CITUS_WORKERS}); empty off Citus or on one node.
+   */
+  public static List<String> citusWorkers() {
+    if (!citus()) {
+      return List.of();
+    }
+    String env = System.getenv(WORKERS_ENV);
+    String workers = env != null ? env : System.getProperty(CITUS_WORKERS, "");
+    return Arrays.stream(workers.split(",")).map(String::trim).filter(w -> !w.isEmpty()).toList();
+  }
+
+  private static List<PGSimpleDataSource> workerAdmins() {
+    PGSimpleDataSource root = admin();
+    List<PGSimpleDataSource> admins = new ArrayList<>();
+    for (String worker : citusWorkers()) {
+      int colon = worker.lastIndexOf(':');
+      if (colon < 0) {
+        throw new IllegalStateException(WORKERS_ENV + " must be host:port,..., but was " + worker);
+      }
+      PGSimpleDataSource ds = new PGSimpleDataSource();
+      ds.setServerNames(new String[] {worker.substring(0, colon)});
+      ds.setPortNumbers(new int[] {Integer.parseInt(worker.substring(colon + 1))});
+      ds.setDatabaseName("postgres");
+      ds.setUser(root.getUser());
+      ds.setPassword(root.getPassword());
+      admins.add(ds);
+    }
+    return admins;
+  }
+
+  private static PGSimpleDataSource on(PGSimpleDataSource server, String database) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setServerNames(server.getServerNames());
+    ds.setPortNumbers(server.getPortNumbers());
+    ds.setDatabaseName(database);
+    ds.setUser(server.getUser());
+    ds.setPassword(server.getPassword());
+    return ds;
+  }
+
+  private static void execute(PGSimpleDataSource ds, String sql) {
+    try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+      s.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Citus worker SQL failed: " + sql + ": " + e.getMessage(), e);
+    }
   }
 
   /** Whether the tests run on a Citus coordinator ({@value #CITUS}). */
@@ -119,6 +188,9 @@ public final class TestDatabase {
       if (admin == null) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         String url = System.getenv(ENV);
+        if ((url == null || url.isBlank()) && citus()) {
+          url = System.getProperty(CITUS_URL);
+        }
         if (url != null && !url.isBlank()) {
           ds.setUrl(url);
           Runtime.getRuntime().addShutdownHook(new Thread(() -> dropOwnDatabases(ds), "hl-test-drop-databases"));
@@ -146,7 +218,7 @@ public final class TestDatabase {
   private static void dropOwnDatabases(PGSimpleDataSource root) {
     String prefix = "hl\\_test\\_" + ProcessHandle.current().pid() + "\\_%";
     try (Connection c = root.getConnection(); Statement s = c.createStatement()) {
-      java.util.List<String> names = new java.util.ArrayList<>();
+      List<String> names = new ArrayList<>();
       try (java.sql.ResultSet r = s.executeQuery("SELECT datname FROM pg_database WHERE datname LIKE '" + prefix + "'")) {
         while (r.next()) {
           names.add(r.getString(1));
@@ -154,6 +226,13 @@ public final class TestDatabase {
       }
       for (String name : names) {
         s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      }
+      for (PGSimpleDataSource worker : workerAdmins()) {
+        try (Connection w = worker.getConnection(); Statement ws = w.createStatement()) {
+          for (String name : names) {
+            ws.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+          }
+        }
       }
     } catch (SQLException e) {
       System.err.println("TestDatabase: could not drop this run's test databases: " + e.getMessage());

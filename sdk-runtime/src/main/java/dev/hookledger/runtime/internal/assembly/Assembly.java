@@ -144,8 +144,9 @@ public final class Assembly implements Door {
     this.renewals = new LeaseRenewals(dsl, events, citus);
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, s.schema());
-    ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts());
-    EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema()), s.clock());
+    ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts(), citus);
+    EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema(), citus), s.clock(),
+        provider -> providers.find(provider).map(r -> r.adapter().entitiesStayInScope()).orElse(false));
     this.processor = new EventProcessor(dsl, rows, dispatcher, guard,
         new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()), parts.tracing());
     this.dsl = dsl;

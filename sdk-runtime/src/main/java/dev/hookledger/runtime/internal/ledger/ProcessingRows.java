@@ -47,8 +47,18 @@ public final class ProcessingRows {
   /** Whether the runtime's transactions are jOOQ's own on a connection of their own, which it may commit itself. */
   private final boolean commitsItself;
 
+  /** On Citus: the fenced settle alone, then the record as a multi-row insert; see {@link #settleOnOneShard}. */
+  private final String settleUpdateSql;
+  private final CitusLedger citus;
+
   /** @param maxAttempts the retry policy's, recorded on each row this settles or fails */
   public ProcessingRows(DSLContext dsl, EventTable events, int maxAttempts) {
+    this(dsl, events, maxAttempts, CitusLedger.known(false));
+  }
+
+  /** @param citus whether the ledger is distributed: then the settle goes as statements Citus routes to one shard */
+  public ProcessingRows(DSLContext dsl, EventTable events, int maxAttempts, CitusLedger citus) {
+    this.citus = citus;
     this.dsl = dsl;
     this.events = events;
     this.attempts = new AttemptRows(events.schema());
@@ -62,6 +72,7 @@ public final class ProcessingRows {
         .set(LEASE_UNTIL, inline((Instant) null, LEASE_UNTIL))
         .where(PROVIDER.eq(val(""))).and(SCOPE.eq(val(""))).and(EVENT_ID.eq(val("")))
         .and(LEASE_OWNER.eq(val(""))).and(ATTEMPTS.eq(val(0))), 7); // leased(lease), bound: no status test
+    this.settleUpdateSql = update;
     this.settleLeasedSql = "with settled as (" + update + " returning 1),"
         + " recorded as (" + AppliedRows.recordSql(events.schema(), "exists (select from settled)") + ")"
         + " select 1 / (select count(*) from settled) / ((select count(*) from recorded) >= ?)::int";
@@ -106,15 +117,12 @@ public final class ProcessingRows {
   }
 
   private boolean settle(DSLContext tx, String sql, Lease lease, EventStatus status, Applied applied) {
+    if (citus.distributed()) {
+      return settleOnOneShard(tx, lease, status, applied);
+    }
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setString(1, StatusColumn.sql(status));
-        ps.setInt(2, maxAttempts);
-        ps.setString(3, lease.key().provider());
-        ps.setString(4, lease.key().scope());
-        ps.setString(5, lease.key().eventId());
-        ps.setString(6, lease.owner());
-        ps.setInt(7, lease.attempt());
+        bindFencedUpdate(ps, status, lease);
         ps.setString(8, lease.key().provider());
         ps.setString(9, lease.key().scope());
         ps.setString(10, lease.key().eventId());
@@ -134,6 +142,57 @@ public final class ProcessingRows {
         throw e;
       }
     });
+  }
+
+  /**
+   * The settle on a ledger distributed by Citus: the fenced update, then the record of the handlers as
+   * an {@code INSERT ... VALUES} of the event's key, each a statement Citus routes to the event's
+   * shard. The one-statement settle's CTEs and {@code INSERT ... SELECT unnest(?)} are planned by
+   * Citus through the coordinator, with intermediate results copied to the workers: every settle was a
+   * transaction on both workers of a cluster, committed in two phases. The transaction is the same;
+   * a second round trip where handlers ran; the commit is the caller's.
+   */
+  private boolean settleOnOneShard(DSLContext tx, Lease lease, EventStatus status, Applied applied) {
+    return tx.connectionResult(c -> {
+      try (PreparedStatement ps = c.prepareStatement(settleUpdateSql)) {
+        bindFencedUpdate(ps, status, lease);
+        if (ps.executeUpdate() != 1) {
+          return false;
+        }
+      }
+      if (applied.handlers().isEmpty()) {
+        return true;
+      }
+      List<String> names = applied.handlers().stream().sorted().toList(); // one lock order, as the record's
+      StringBuilder sql = new StringBuilder("insert into \"").append(events.schema())
+          .append("\".handler_applied (provider, scope, event_id, handler) values ");
+      for (int i = 0; i < names.size(); i++) {
+        sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?)");
+      }
+      sql.append(" on conflict (provider, scope, event_id, handler) do nothing");
+      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+        int p = 1;
+        for (String name : names) {
+          ps.setString(p++, lease.key().provider());
+          ps.setString(p++, lease.key().scope());
+          ps.setString(p++, lease.key().eventId());
+          ps.setString(p++, name);
+        }
+        int recorded = ps.executeUpdate();
+        return !applied.allNew() || recorded == names.size();
+      }
+    });
+  }
+
+  /** Binds the fenced update's seven values, the first of the settle's statement. */
+  private void bindFencedUpdate(PreparedStatement ps, EventStatus status, Lease lease) throws SQLException {
+    ps.setString(1, StatusColumn.sql(status));
+    ps.setInt(2, maxAttempts);
+    ps.setString(3, lease.key().provider());
+    ps.setString(4, lease.key().scope());
+    ps.setString(5, lease.key().eventId());
+    ps.setString(6, lease.owner());
+    ps.setInt(7, lease.attempt());
   }
 
   /** What the settle's fence raises, and only it can in that statement: nothing settled or recorded as it must be. */

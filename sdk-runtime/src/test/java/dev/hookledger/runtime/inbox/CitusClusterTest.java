@@ -1,0 +1,302 @@
+package dev.hookledger.runtime.inbox;
+
+import static dev.hookledger.runtime.inbox.InboxFixture.SECRET;
+import static dev.hookledger.runtime.inbox.InboxFixture.SIGNER;
+import static dev.hookledger.runtime.inbox.InboxFixture.event;
+import static dev.hookledger.runtime.inbox.InboxFixture.number;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.EventContext;
+import dev.hookledger.InboundDelivery;
+import dev.hookledger.OnEvent;
+import dev.hookledger.Secrets;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.Receipt;
+import dev.hookledger.runtime.RetryPolicy;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.WebhookRuntimeBuilder;
+import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.RetrySelection;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.TestDatabase;
+import dev.hookledger.runtime.testing.TestHookAdapter;
+import dev.hookledger.spi.ProviderAdapter;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The ledger on a Citus cluster with its shards on two workers ({@code src/test/citus/citus-cluster.sh}:
+ * the {@code citus} profile's default layout). There a trigger on a worker's shard may write only
+ * that worker's shards: before status_count was distributed by scope beside the events, every
+ * delivery was received and none settled ("cannot execute a distributed query from a query on a
+ * shard", from V2's count trigger writing a reference table), and the ordering guard's reference
+ * table made each event with an entity a transaction on every node.
+ */
+@Tag("citus")
+@EnabledIf("onWorkers")
+class CitusClusterTest {
+  /** The operator's reads span every shard: more than the 2 s default on this shared, loaded machine. */
+  private static final Duration LOADED = Duration.ofSeconds(30);
+  private static final int SCOPES = 8;
+
+  static boolean onWorkers() {
+    return TestDatabase.citus() && !TestDatabase.citusWorkers().isEmpty();
+  }
+
+  @Test
+  void eventsOfManyScopesSettleOnTheWorkersWithRetriesDeadLettersBulkRetryPruneAndExactCounts() {
+    TestDatabase.Database db = clusterDatabase();
+    assertEquals(TestDatabase.citusWorkers().size(), number(db, "select count(distinct p.nodeport) from pg_dist_placement pl"
+        + " join pg_dist_node p on p.groupid = pl.groupid join pg_dist_shard s on s.shardid = pl.shardid"
+        + " where s.logicalrelid = 'hookledger.event'::regclass and p.groupid <> 0"), "the event shards are on the workers");
+    assertEquals(0, number(db, "select count(*) from pg_dist_placement pl join pg_dist_shard s on s.shardid = pl.shardid"
+        + " where s.logicalrelid = 'hookledger.event'::regclass and pl.groupid = 0"), "none on the coordinator");
+
+    try (WebhookRuntime node = builder(db).build()) {
+      node.start();
+      for (int i = 0; i < 4 * SCOPES; i++) {
+        // a quarter fails its first attempt; each an entity's version, checked by the ordering guard
+        receive(node, scope(i), "evt_" + i, "job.scoped", i % 4 == 0 ? "{\"failFirst\": true}" : "{}",
+            "thing:" + i, i);
+      }
+      for (int i = 0; i < SCOPES; i++) {
+        receive(node, scope(i), "ign_" + i, "job.nobody", "{}", null, 0);
+      }
+      receive(node, scope(0), "die_0", "job.dies", "{}", null, 0);
+      receive(node, scope(1), "die_1", "job.dies", "{}", null, 0);
+      for (int i = 0; i < 4 * SCOPES; i++) {
+        InboxFixture.awaitStatus(db, "evt_" + i, "done");
+      }
+      InboxFixture.awaitStatus(db, "die_0", "dead");
+      InboxFixture.awaitStatus(db, "die_1", "dead");
+      InboxFixture.awaitStatus(db, "ign_" + (SCOPES - 1), "ignored");
+
+      assertEquals(4 * SCOPES, number(db, "select count(*) from scoped_effect where n = 1"), "each effect once");
+      assertEquals(SCOPES, number(db, "select count(*) from hookledger.event where type = 'job.scoped' and attempts = 2"));
+      assertEquals(0, number(db, "select count(*) from hookledger.entity_version v where not exists (select 1"
+          + " from hookledger.event e where e.scope = v.scope and e.event_id = v.event_id)"),
+          "each version kept under its event's scope");
+      assertEquals(4L * SCOPES, number(db, "select count(*) from hookledger.entity_version"));
+      assertCounts(db, Map.of(EventStatus.DONE, 4L * SCOPES, EventStatus.IGNORED, (long) SCOPES, EventStatus.DEAD, 2L));
+
+      // bulk retry by a filter: no SELECT ... FOR UPDATE across shards (refused by Citus even on one node)
+      InboxAdmin admin = InboxAdmin.builder(db.dataSource()).readTimeout(LOADED).build();
+      RetrySelection dead = RetrySelection.dead().type("job.dies");
+      assertEquals(2, admin.retryCount(dead));
+      assertEquals(2, admin.retry(dead, 2));
+      // set back to pending with a new budget (attempts 0): attempted twice more, dead again
+      assertEquals(0, number(db, "select count(*) from hookledger.event where status = 'dead'"));
+      Await.until("the retried dead events dead again", Duration.ofSeconds(60),
+          () -> number(db, "select count(*) from hookledger.event where status = 'dead' and attempts = 2") == 2);
+      assertCounts(db, Map.of(EventStatus.DONE, 4L * SCOPES, EventStatus.IGNORED, (long) SCOPES, EventStatus.DEAD, 2L));
+
+      // prune: the settled rows of every shard go, their counts with them
+      assertEquals(5L * SCOPES, admin.prune(Duration.ofNanos(1), true).deleted());
+      assertCounts(db, Map.of(EventStatus.DEAD, 2L));
+      assertEquals(2, number(db, "select count(*) from hookledger.event"));
+    }
+  }
+
+  @Test
+  void eachEventsSettleStaysOnItsWorkerAndAHandlerThatWritesAnotherScopeIsATwoPhaseCommit() throws SQLException {
+    TestDatabase.Database db = clusterDatabase();
+    // two scopes whose shards are on different workers
+    String here = scope(0);
+    String there = null;
+    for (int i = 1; i < 64 && there == null; i++) {
+      if (!workerOf(db, "acct_" + i).equals(workerOf(db, here))) {
+        there = "acct_" + i;
+      }
+    }
+    assertNotEquals(null, there, "a scope on the other worker");
+    try (WebhookRuntime receiver = builder(db).workers(0).build()) {
+      receiver.start();
+      for (int i = 0; i < 2 * SCOPES; i++) {
+        receive(receiver, scope(i), "evt_" + i, "job.scoped", "{}", "thing:" + i, i);
+      }
+      receive(receiver, here, "cross_0", "job.cross", "{\"to\": \"" + there + "\"}", null, 0);
+    }
+    List<PGSimpleDataSource> workers = workerDatabases(db);
+    db.execute("create extension if not exists pg_stat_statements"); // Citus makes it on the workers too
+    for (PGSimpleDataSource w : workers) {
+      execute(w, "select pg_stat_statements_reset()");
+    }
+
+    try (WebhookRuntime node = builder(db).build()) {
+      node.start();
+      for (int i = 0; i < 2 * SCOPES; i++) {
+        InboxFixture.awaitStatus(db, "evt_" + i, "done");
+      }
+      InboxFixture.awaitStatus(db, "cross_0", "done");
+      // before the runtime closes: giving leases back is one statement over the scopes held
+      long prepared = 0;
+      for (PGSimpleDataSource w : workers) {
+        prepared += preparedTransactions(w);
+      }
+      // A transaction that writes two nodes is committed in two phases, prepared on each: the cross
+      // event's, on its two workers, and any background one of the runtime in the window. Before the
+      // settle went as statements routed to one shard, every settle prepared on both workers (38 for
+      // these 17 events); since, 4 were seen here.
+      assertTrue(prepared >= 2, "the cross event's two-phase commit is seen: " + prepared);
+      assertTrue(prepared < 2 * SCOPES, "not one per settled event: " + prepared);
+    }
+    assertEquals(2L * SCOPES + 1, number(db, "select count(*) from scoped_effect where n = 1"));
+    assertEquals(1, event(db, "cross_0").get("attempts"));
+  }
+
+  /** A ledger on the cluster with the handlers' table distributed by scope beside the events. */
+  private static TestDatabase.Database clusterDatabase() {
+    TestDatabase.Database db = InboxFixture.database();
+    db.execute("create table scoped_effect (scope text not null, event_id text not null, n int not null,"
+        + " primary key (scope, event_id))");
+    db.execute("select create_distributed_table('scoped_effect', 'scope', colocate_with => 'hookledger.event')");
+    return db;
+  }
+
+  private static WebhookRuntimeBuilder builder(TestDatabase.Database db) {
+    return WebhookRuntime.builder()
+        .jdbcUrl(db.jdbcUrl())
+        .provider(new ScopedTestHook(), Secrets.of(SECRET))
+        .handlers(new ScopedHandler())
+        .workers(2)
+        .pollInterval(Duration.ofMillis(100))
+        .shutdownTimeout(Duration.ofSeconds(10))
+        .retryPolicy(RetryPolicy.builder().maxAttempts(2).firstDelay(Duration.ofMillis(200)).jitter(0.5).build());
+  }
+
+  private static String scope(int i) {
+    return "acct_" + i % SCOPES;
+  }
+
+  private static void receive(WebhookRuntime runtime, String scope, String id, String type, String body,
+      String entity, long version) {
+    InboundDelivery signed = entity == null ? SIGNER.delivery("testhook", id, type, body)
+        : SIGNER.delivery("testhook", id, type, body, entity, version);
+    InboundDelivery toScope = InboundDelivery.post("/webhooks/testhook/" + scope, signed.headers(), body);
+    assertEquals(Receipt.Outcome.ACCEPTED, runtime.receive("testhook", toScope).outcome());
+  }
+
+  /** Each status's count from {@code status}, as the rows are, for the statuses in {@code expected}, none else. */
+  private static void assertCounts(TestDatabase.Database db, Map<EventStatus, Long> expected) {
+    Map<EventStatus, Long> counted = new java.util.TreeMap<>();
+    InboxAdmin.builder(db.dataSource()).readTimeout(LOADED).build().status().counts().stream()
+        .filter(c -> c.events() != 0)
+        .forEach(c -> counted.merge(c.status(), c.events(), Long::sum));
+    assertEquals(new java.util.TreeMap<>(expected), counted);
+    for (Map.Entry<EventStatus, Long> e : expected.entrySet()) {
+      assertEquals(e.getValue(), number(db, "select count(*) from hookledger.event where status = ?",
+          e.getKey().name().toLowerCase()));
+    }
+  }
+
+  private static String workerOf(TestDatabase.Database db, String scope) {
+    return LedgerDsl.on(db.dataSource()).fetchValue("select n.nodename || ':' || n.nodeport from pg_dist_placement p"
+        + " join pg_dist_node n on n.groupid = p.groupid where p.shardid"
+        + " = get_shard_id_for_distribution_column('hookledger.event', ?)", scope).toString();
+  }
+
+  private static List<PGSimpleDataSource> workerDatabases(TestDatabase.Database db) {
+    PGSimpleDataSource coordinator = (PGSimpleDataSource) db.dataSource();
+    List<PGSimpleDataSource> workers = new ArrayList<>();
+    for (String w : TestDatabase.citusWorkers()) {
+      PGSimpleDataSource ds = new PGSimpleDataSource();
+      ds.setServerNames(new String[] {w.substring(0, w.lastIndexOf(':'))});
+      ds.setPortNumbers(new int[] {Integer.parseInt(w.substring(w.lastIndexOf(':') + 1))});
+      ds.setDatabaseName(coordinator.getDatabaseName());
+      ds.setUser(coordinator.getUser());
+      ds.setPassword(coordinator.getPassword());
+      workers.add(ds);
+    }
+    return workers;
+  }
+
+  private static void execute(PGSimpleDataSource ds, String sql) throws SQLException {
+    try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  /** How many transactions the coordinator prepared on this worker's database (two-phase commits). */
+  private static long preparedTransactions(PGSimpleDataSource worker) throws SQLException {
+    try (Connection c = worker.getConnection(); Statement s = c.createStatement();
+         ResultSet r = s.executeQuery("select coalesce(sum(calls), 0) from pg_stat_statements"
+             + " where dbid = (select oid from pg_database where datname = current_database())"
+             + " and query ilike 'PREPARE TRANSACTION%'")) {
+      r.next();
+      return r.getLong(1);
+    }
+  }
+
+  /** Writes its event's own scope's row; {@code job.cross} writes another scope's; {@code job.dies} always fails. */
+  public static final class ScopedHandler {
+    @OnEvent(value = "job.scoped", skipStale = true)
+    void scoped(JsonNode payload, EventContext context, WebhookEvent event, DSLContext tx) {
+      write(tx, event.scope(), event.eventId());
+      if (payload.path("failFirst").asBoolean() && context.attempt() == 1) {
+        throw new IllegalStateException("fails on its first attempt");
+      }
+    }
+
+    @OnEvent("job.cross")
+    void cross(JsonNode payload, WebhookEvent event, DSLContext tx) {
+      write(tx, payload.path("to").asText(), event.eventId());
+    }
+
+    @OnEvent("job.dies")
+    void dies() {
+      throw new IllegalStateException("always fails");
+    }
+
+    private static void write(DSLContext tx, String scope, String eventId) {
+      tx.execute("insert into scoped_effect (scope, event_id, n) values (?, ?, 1)"
+          + " on conflict (scope, event_id) do update set n = scoped_effect.n + 1", scope, eventId);
+    }
+  }
+
+  /** The test provider, whose entities stay in their scope, as Stripe's and Shopify's do. */
+  static final class ScopedTestHook implements ProviderAdapter {
+    private final TestHookAdapter hook = new TestHookAdapter();
+
+    @Override
+    public String id() {
+      return hook.id();
+    }
+
+    @Override
+    public boolean entitiesStayInScope() {
+      return true;
+    }
+
+    @Override
+    public String tenantOf(InboundDelivery delivery) {
+      return hook.tenantOf(delivery);
+    }
+
+    @Override
+    public void checkHeaders(InboundDelivery delivery, Secrets secrets) {
+      hook.checkHeaders(delivery, secrets);
+    }
+
+    @Override
+    public WebhookEvent verify(InboundDelivery delivery, Secrets secrets, Clock clock) {
+      return hook.verify(delivery, secrets, clock);
+    }
+  }
+}
