@@ -15,6 +15,7 @@ import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
+import dev.hookledger.runtime.internal.outbox.DestinationPauses;
 import dev.hookledger.runtime.internal.receive.ReplayRecorder;
 import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
@@ -109,6 +110,7 @@ public final class InboxAdmin {
   private final BoundedReads reads;
   private final BackfillRecords backfills;
   private final Set<String> handlers;
+  private final DestinationPauses pauses;
 
   private InboxAdmin(Builder b) {
     this.events = new EventTable(b.schema);
@@ -128,6 +130,7 @@ public final class InboxAdmin {
     this.refusalCounts = new RefusalCountRows(b.schema);
     this.backfills = new BackfillRecords(events);
     this.handlers = b.handlers;
+    this.pauses = new DestinationPauses(db, b.schema);
     this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
   }
 
@@ -242,6 +245,28 @@ public final class InboxAdmin {
    */
   public void retry(String provider, String scope, String eventId) {
     retry(provider, scope, eventId, false);
+  }
+
+  /**
+   * Pauses the outbox's destination {@code destination} on every node of the ledger: its effects
+   * wait, using no attempts, until {@link #resumeDestination}; effects already being sent finish.
+   *
+   * @return false if it was paused already
+   */
+  public boolean pauseDestination(String destination) {
+    requireNonNull(destination, "destination");
+    return LedgerErrors.guard(events.schema(), () -> pauses.pause(destination));
+  }
+
+  /**
+   * Resumes a destination paused by {@link #pauseDestination}: its waiting effects are sent at the
+   * senders' next poll. A breaker that opened meanwhile keeps its own state.
+   *
+   * @return false if it was not paused
+   */
+  public boolean resumeDestination(String destination) {
+    requireNonNull(destination, "destination");
+    return LedgerErrors.guard(events.schema(), () -> pauses.resume(destination));
   }
 
   /**
