@@ -12,12 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Listens on the schema's channel over a connection of its own and wakes the poller on every
- * notification, so that an event recorded by any runtime is claimed at once rather than at the next
- * poll. A lost connection is opened again with backoff (1 s doubling to 30 s), and the poller is
+ * Listens on a channel (the schema's for events, its outbox's for effects) over a connection of its
+ * own and wakes the poller on every notification, so that an event or effect committed by any runtime
+ * is claimed at once rather than at the next poll. A lost connection is opened again with backoff (1 s doubling to 30 s), and the poller is
  * woken after each reconnect for what was sent meanwhile. Runs on its own thread until {@link #stop()}.
  */
-final class NotificationListener implements Runnable {
+public final class NotificationListener implements Runnable {
   /** The listening session's {@code application_name}, to tell it apart in {@code pg_stat_activity}. */
   static final String APPLICATION_NAME = "hookledger-listener";
   private static final Logger log = LoggerFactory.getLogger(NotificationListener.class);
@@ -35,7 +35,7 @@ final class NotificationListener implements Runnable {
   private volatile boolean running = true;
   private volatile boolean connected;
 
-  NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures) {
+  public NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures) {
     this.dataSource = dataSource;
     this.channel = channel;
     this.wakeup = wakeup;
@@ -43,11 +43,11 @@ final class NotificationListener implements Runnable {
   }
 
   /** Whether it listens right now; while it does not, events are found by polling only. */
-  boolean connected() {
+  public boolean connected() {
     return connected;
   }
 
-  void stop() {
+  public void stop() {
     running = false;
   }
 
