@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 public final class NotificationListener implements Runnable {
   /** The listening session's {@code application_name}, to tell it apart in {@code pg_stat_activity}. */
   static final String APPLICATION_NAME = "hookledger-listener";
+  /** The outbox's listening session's, apart from the inbox's. */
+  public static final String OUTBOX_APPLICATION_NAME = "hookledger-outbox-listener";
   private static final Logger log = LoggerFactory.getLogger(NotificationListener.class);
   /** How long one wait for notifications lasts: the bound on how long {@link #stop()} takes. */
   private static final int WAIT_MILLIS = 200;
@@ -32,10 +34,18 @@ public final class NotificationListener implements Runnable {
   private final String channel;
   private final Wakeup wakeup;
   private final BackgroundFailures failures;
+  private final String applicationName;
   private volatile boolean running = true;
   private volatile boolean connected;
 
   public NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures) {
+    this(dataSource, channel, wakeup, failures, APPLICATION_NAME);
+  }
+
+  /** @param applicationName the listening session's {@code application_name} */
+  public NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures,
+      String applicationName) {
+    this.applicationName = applicationName;
     this.dataSource = dataSource;
     this.channel = channel;
     this.wakeup = wakeup;
@@ -98,7 +108,7 @@ public final class NotificationListener implements Runnable {
 
   private void listen(Connection c) throws SQLException {
     c.setAutoCommit(true);
-    c.setClientInfo("ApplicationName", APPLICATION_NAME);
+    c.setClientInfo("ApplicationName", applicationName);
     try (Statement s = c.createStatement()) {
       s.execute("LISTEN \"" + channel + "\"");
     }
@@ -123,7 +133,7 @@ public final class NotificationListener implements Runnable {
   /**
    * The session settings {@link #listen} changes, as the pool lent the connection, so that they are
    * given back on every path out, a failure's too: a pooled connection left listening, named
-   * {@value #APPLICATION_NAME}, would be lent to the application so.
+   * {@value #APPLICATION_NAME} (or the outbox's name), would be lent to the application so.
    */
   private record Session(boolean autoCommit, String applicationName) {
     static Session of(Connection c) throws SQLException {

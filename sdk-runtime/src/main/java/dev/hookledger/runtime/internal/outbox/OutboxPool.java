@@ -6,6 +6,7 @@ import dev.hookledger.runtime.EffectStatus;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.inbox.BackgroundFailures;
 import dev.hookledger.runtime.internal.inbox.NotificationListener;
+import dev.hookledger.runtime.internal.inbox.PoolThreads;
 import dev.hookledger.runtime.internal.inbox.Wakeup;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import java.time.Clock;
@@ -13,10 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -37,7 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class OutboxPool {
   private static final Logger log = LoggerFactory.getLogger(OutboxPool.class);
-  private static final double JITTER = 0.2;
   private static final int MAX_DESTINATIONS = 64;
   private static final ClaimedEffect STOP = new ClaimedEffect(null, null, null, null, null, null, null, null, null,
       null, null, null, null, null, 0, null, null);
@@ -68,7 +68,7 @@ public final class OutboxPool {
     this.settings = settings;
     this.destinations = destinations;
     this.claimer = new EffectClaimer(dsl, schema);
-    this.settler = new EffectSettler(dsl, schema, owner, new java.util.Random());
+    this.settler = new EffectSettler(dsl, schema, owner, new Random());
     this.http = new HttpSender(clock);
     this.typed = new TypedSender(destinations, mapper);
     this.listener = listener;
@@ -76,11 +76,12 @@ public final class OutboxPool {
     this.shutdownTimeout = shutdownTimeout;
     this.slots = new Semaphore(2 * settings.workers());
     for (int i = 1; i <= settings.workers(); i++) {
-      workers.add(thread(name + "-sender-" + i, this::work));
+      workers.add(PoolThreads.daemon(name + "-sender-" + i, this::work));
     }
-    this.poller = thread(name + "-outbox-poller", this::poll);
-    this.notifications = new NotificationListener(dataSource, channel, wakeup, failures);
-    this.listening = thread(name + "-outbox-listener", notifications);
+    this.poller = PoolThreads.daemon(name + "-outbox-poller", this::poll);
+    this.notifications = new NotificationListener(dataSource, channel, wakeup, failures,
+        NotificationListener.OUTBOX_APPLICATION_NAME);
+    this.listening = PoolThreads.daemon(name + "-outbox-listener", notifications);
   }
 
   /** Starts the senders, the poller (which claims what is due at once) and the listener. */
@@ -111,14 +112,14 @@ public final class OutboxPool {
     notifications.stop();
     wakeup.signal();
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
-    join(List.of(poller, listening), deadline);
+    PoolThreads.join(List.of(poller, listening), deadline);
     workers.forEach(w -> queue.add(STOP));
-    join(workers, deadline);
+    PoolThreads.join(workers, deadline);
   }
 
   private void poll() {
     while (running) {
-      Duration wait = nextWait();
+      Duration wait = PoolThreads.pollWait(settings.pollInterval());
       try {
         Duration soonest = claimWhatFits();
         if (soonest != null && soonest.compareTo(wait) < 0) {
@@ -249,31 +250,5 @@ public final class OutboxPool {
     }
     listener.effectAttempted(d.name(), s.status(), e.attempt(), took,
         s.retryIn() == null ? null : Instant.now().plus(s.retryIn()));
-  }
-
-  private Duration nextWait() {
-    long mean = settings.pollInterval().toMillis();
-    return Duration.ofMillis(Math.max(1, Math.round(mean * (1 + JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)))));
-  }
-
-  private static void join(List<Thread> threads, long deadlineNanos) {
-    for (Thread t : threads) {
-      long left = deadlineNanos - System.nanoTime();
-      if (left <= 0) {
-        return;
-      }
-      try {
-        t.join(Math.max(1, left / 1_000_000));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private static Thread thread(String name, Runnable body) {
-    Thread t = new Thread(body, name);
-    t.setDaemon(true);
-    return t;
   }
 }
