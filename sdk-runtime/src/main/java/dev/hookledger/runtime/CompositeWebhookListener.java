@@ -63,6 +63,22 @@ final class CompositeWebhookListener implements WebhookListener {
     each(l -> l.dead(event, attempt, error), "dead");
   }
 
+  @Override
+  public void afterCommitFailed(WebhookEvent event, Throwable error) {
+    each(l -> l.afterCommitFailed(event, error), "afterCommitFailed");
+  }
+
+  @Override
+  public void effectAttempted(String destination, EffectStatus status, int attempt, Duration elapsed,
+      Instant nextAttemptAt) {
+    each(l -> l.effectAttempted(destination, status, attempt, elapsed, nextAttemptAt), "effectAttempted");
+  }
+
+  @Override
+  public void breakerChanged(String destination, boolean open) {
+    each(l -> l.breakerChanged(destination, open), "breakerChanged");
+  }
+
   private void each(Consumer<WebhookListener> call, String method) {
     for (WebhookListener l : listeners) {
       try {

@@ -201,7 +201,8 @@ public final class WebhookRuntime implements AutoCloseable {
       // built once: a load balancer polls health(), which reads the backlog through it
       RuntimeSettings s = assembly.settings();
       a = InboxAdmin.builder(dataSource()).schema(s.schema()).clock(s.clock())
-          .maxAttempts(s.retryPolicy().maxAttempts()).handlers(assembly.handlerNames()).build();
+          .maxAttempts(s.retryPolicy().maxAttempts()).handlers(assembly.handlerNames())
+          .destinations(s.outbox().destinations().values()).build();
       admin = a;
     }
     return a;

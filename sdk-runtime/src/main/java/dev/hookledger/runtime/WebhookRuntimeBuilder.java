@@ -16,6 +16,7 @@ import dev.hookledger.runtime.internal.assembly.RuntimeParts;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
 import dev.hookledger.runtime.internal.outbox.EffectHandlerRegistration;
+import dev.hookledger.runtime.internal.outbox.OutboxSettings;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.observe.EventTracing;
 import dev.hookledger.runtime.internal.observe.MicrometerTracing;
@@ -604,7 +605,8 @@ public final class WebhookRuntimeBuilder {
     return new RuntimeSettings(schema, mode, inline, clock, deadlines(),
         new InboxSettings(workers, batchSize, lease, pollInterval, shutdownTimeout, retryPolicy,
             InboxSettings.defaultMaxClaimBytes(), handlerTimeout),
-        new ReceiveSettings(ledgerWriters, receiveQueueCapacity, maxInFlightBodyBytes, bodyReadTimeout, maxBodyBytes));
+        new ReceiveSettings(ledgerWriters, receiveQueueCapacity, maxInFlightBodyBytes, bodyReadTimeout, maxBodyBytes),
+        new OutboxSettings(outboxWorkers, outboxPollInterval, destinations, List.copyOf(effectHandlers.values())));
   }
 
   private void checkDeadlines() {

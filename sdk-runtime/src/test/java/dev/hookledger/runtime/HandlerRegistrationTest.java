@@ -22,7 +22,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 /** {@code @OnEvent} methods are validated when the runtime is built, with messages that name the method and the rule. */
 class HandlerRegistrationTest {
   static final String NAME = HandlerRegistrationTest.class.getName();
-  static final String SUPPORTED = "(supported: JsonNode, WebhookEvent, EventContext, DSLContext, Connection, a class"
+  static final String SUPPORTED = "(supported: JsonNode, WebhookEvent, EventContext, Outbox, DSLContext, Connection, a class"
       + " or record Jackson can read, stripe-java's Event and StripeObject types, or any type Jackson can read with"
       + " @Payload(\"/pointer\"))";
 

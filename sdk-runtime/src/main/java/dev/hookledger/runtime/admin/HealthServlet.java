@@ -14,8 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * A health check for a load balancer: {@code 200 up}; {@code 200 degraded: events stuck} (or
- * {@code workers not running}) when the node receives but events are not processed as they should
- * be, so that it stays in the pool while an alert fires; {@code 503 down: database unreachable} (or
+ * {@code workers not running}, {@code effects dead}, {@code breaker open}) when the node receives but
+ * events are not processed, or the outbox's effects not sent, as they should be, so that it stays in the pool while an alert fires; {@code 503 down: database unreachable} (or
  * {@code not running}) when it cannot receive. It answers within the runtime's read deadline (2 s)
  * whatever the database does, and tells the kind of problem only (no counts, errors, thread names),
  * so it needs no authentication and can sit on a public path; the details are in

@@ -260,6 +260,26 @@ public final class InboxAdmin {
   }
 
   /**
+   * Pauses the outbox's destination {@code destination} on every node of the ledger: its effects
+   * wait, using no attempts, until {@link #resumeDestination}; effects already being sent finish.
+   *
+   * @return false if it was paused already
+   */
+  public boolean pauseDestination(String destination) {
+    return outbox.pause(destination);
+  }
+
+  /**
+   * Resumes a destination paused by {@link #pauseDestination}: its waiting effects are sent at the
+   * senders' next poll. A breaker that opened meanwhile keeps its own state.
+   *
+   * @return false if it was not paused
+   */
+  public boolean resumeDestination(String destination) {
+    return outbox.resume(destination);
+  }
+
+  /**
    * As {@link #retry(String, String, String)}; with {@code force}, also a settled event
    * ({@code done}, {@code ignored}, {@code stale}), to run its handlers again after a handler was
    * fixed or added. Forcing a {@code done} event runs effects a second time: the handlers must be

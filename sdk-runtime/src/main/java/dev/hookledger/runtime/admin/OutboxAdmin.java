@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import dev.hookledger.runtime.internal.outbox.DestinationPauses;
 import dev.hookledger.runtime.internal.outbox.OutboxColumns;
 import java.time.Clock;
 import java.util.List;
@@ -47,7 +48,7 @@ public final class OutboxAdmin {
     this.reads = reads;
     this.reader = new EffectReader(db, tables, clock, Map.copyOf(rates));
     this.retrier = new EffectRetrier(db, tables);
-    this.pauses = new DestinationPauses(db, tables);
+    this.pauses = new DestinationPauses(db, schema);
   }
 
   private <T> T read(Supplier<T> work) {

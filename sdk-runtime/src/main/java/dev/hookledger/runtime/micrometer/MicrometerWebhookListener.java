@@ -37,6 +37,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <tr><td>{@code hookledger.events.processed}</td><td>counter</td><td>provider, status ({@code done}, {@code ignored}, {@code stale}) [, type]</td></tr>
  * <tr><td>{@code hookledger.events.retried}</td><td>counter</td><td>provider [, type]</td></tr>
  * <tr><td>{@code hookledger.events.dead}</td><td>counter</td><td>provider [, type]</td></tr>
+ * <tr><td>{@code hookledger.aftercommit.failed}</td><td>counter</td><td>provider: {@code afterCommit} actions
+ *     that threw (never run again)</td></tr>
  * <tr><td>{@code hookledger.receive}</td><td>timer</td><td>provider: verify and record, to the commit</td></tr>
  * <tr><td>{@code hookledger.processing}</td><td>timer</td><td>provider, status [, type]: the processing transaction</td></tr>
  * </table>
@@ -114,6 +116,11 @@ public final class MicrometerWebhookListener implements WebhookListener {
   @Override
   public void dead(WebhookEvent event, int attempt, Throwable error) {
     counter("hookledger.events.dead", eventTags(event));
+  }
+
+  @Override
+  public void afterCommitFailed(WebhookEvent event, Throwable error) {
+    counter("hookledger.aftercommit.failed", Tags.of("provider", event.provider()));
   }
 
   private void counter(String name, Tags tags) {

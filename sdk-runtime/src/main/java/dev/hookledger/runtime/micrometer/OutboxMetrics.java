@@ -2,7 +2,6 @@ package dev.hookledger.runtime.micrometer;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.hookledger.WebhookException;
 import dev.hookledger.runtime.BreakerState;
 import dev.hookledger.runtime.admin.DestinationStatus;
 import dev.hookledger.runtime.admin.OutboxAdmin;
@@ -12,7 +11,6 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
@@ -38,11 +36,7 @@ import org.slf4j.LoggerFactory;
 public final class OutboxMetrics implements MeterBinder {
   private static final Logger log = LoggerFactory.getLogger(OutboxMetrics.class);
 
-  private final OutboxAdmin outbox;
-  private final Duration maxAge;
-  private final Clock clock;
-  private Instant readAt;
-  private List<DestinationStatus> last;
+  private final CachedRead<List<DestinationStatus>> destinations;
 
   public OutboxMetrics(OutboxAdmin outbox) {
     this(outbox, Duration.ofSeconds(10), Clock.systemUTC());
@@ -50,12 +44,9 @@ public final class OutboxMetrics implements MeterBinder {
 
   /** @param maxAge how long one read of the destinations is reused */
   public OutboxMetrics(OutboxAdmin outbox, Duration maxAge, Clock clock) {
-    this.outbox = requireNonNull(outbox, "outbox");
-    this.maxAge = requireNonNull(maxAge, "maxAge");
-    this.clock = requireNonNull(clock, "clock");
-    if (maxAge.isNegative()) {
-      throw new IllegalArgumentException("maxAge must not be negative, but was " + maxAge);
-    }
+    requireNonNull(outbox, "outbox");
+    this.destinations = new CachedRead<>(outbox::destinations, requireNonNull(maxAge, "maxAge"),
+        requireNonNull(clock, "clock"), log, "the outbox's destinations");
   }
 
   @Override
@@ -79,17 +70,7 @@ public final class OutboxMetrics implements MeterBinder {
     return read(all -> all.stream().mapToLong(value).sum());
   }
 
-  private synchronized double read(ToDoubleFunction<List<DestinationStatus>> value) {
-    Instant now = clock.instant();
-    if (readAt == null || !now.isBefore(readAt.plus(maxAge))) {
-      readAt = now;
-      try {
-        last = outbox.destinations();
-      } catch (WebhookException e) {
-        last = null;
-        log.warn("cannot read the outbox's destinations for metrics: {}", e.getMessage());
-      }
-    }
-    return last == null ? Double.NaN : value.applyAsDouble(last);
+  private double read(ToDoubleFunction<List<DestinationStatus>> value) {
+    return destinations.value(value);
   }
 }

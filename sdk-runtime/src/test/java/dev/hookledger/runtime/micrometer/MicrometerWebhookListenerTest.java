@@ -65,6 +65,14 @@ class MicrometerWebhookListenerTest {
   }
 
   @Test
+  void aFailedAfterCommitActionIsCountedByProvider() {
+    MicrometerWebhookListener listener = MicrometerWebhookListener.of(registry);
+    listener.afterCommitFailed(event("stripe", "evt_1", "invoice.paid"), new IllegalStateException("cache gone"));
+    listener.afterCommitFailed(event("stripe", "evt_2", "invoice.paid"), new IllegalStateException("cache gone"));
+    assertEquals(2.0, registry.get("hookledger.aftercommit.failed").tags("provider", "stripe").counter().count());
+  }
+
+  @Test
   void rejectsANegativeTypeCap() {
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> MicrometerWebhookListener.builder(registry).tagEventTypes(-1));

@@ -114,6 +114,12 @@ public class HookledgerProperties {
   /** The total time one request body may take to arrive, however slowly it trickles; then 408. */
   private Duration bodyReadTimeout;
 
+  /** Threads sending the outbox's effects on this node, 0 to 256; 0 leaves sending to the other nodes. */
+  private Integer outboxWorkers;
+
+  /** How often, on average, the outbox's senders look for due effects when nothing wakes them. */
+  private Duration outboxPollInterval;
+
   /** The operator's admin API and page (dev.hookledger.runtime.admin.web.AdminServlet). */
   private final Admin admin = new Admin();
 
@@ -294,6 +300,22 @@ public class HookledgerProperties {
 
   public void setBodyReadTimeout(Duration bodyReadTimeout) {
     this.bodyReadTimeout = bodyReadTimeout;
+  }
+
+  public Integer getOutboxWorkers() {
+    return outboxWorkers;
+  }
+
+  public void setOutboxWorkers(Integer outboxWorkers) {
+    this.outboxWorkers = outboxWorkers;
+  }
+
+  public Duration getOutboxPollInterval() {
+    return outboxPollInterval;
+  }
+
+  public void setOutboxPollInterval(Duration outboxPollInterval) {
+    this.outboxPollInterval = outboxPollInterval;
   }
 
   public Admin getAdmin() {

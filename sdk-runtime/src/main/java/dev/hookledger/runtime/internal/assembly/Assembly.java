@@ -38,6 +38,9 @@ import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.ledger.ShadowRows;
+import dev.hookledger.runtime.internal.outbox.Destinations;
+import dev.hookledger.runtime.internal.outbox.EffectWriter;
+import dev.hookledger.runtime.internal.outbox.OutboxPool;
 import dev.hookledger.runtime.internal.process.BackfillStep;
 import dev.hookledger.runtime.internal.process.EntityVersionGuard;
 import dev.hookledger.runtime.internal.process.EventHandOff;
@@ -124,6 +127,11 @@ public final class Assembly implements Door {
   private final BackfillRows backfillRows;
   private final BackfillStep backfillStep;
   private volatile BackfillWorker backfills;
+  private final Destinations destinations;
+  private final EffectWriter effects;
+  private final Notifier effectsNotifier;
+  private final com.fasterxml.jackson.databind.ObjectMapper mapper;
+  private volatile OutboxPool outbox;
 
   private Assembly(RuntimeSettings s, RuntimeParts parts, ProviderRegistry providers, Dispatcher dispatcher,
       HikariDataSource ownedPool) {
@@ -144,18 +152,23 @@ public final class Assembly implements Door {
     this.renewals = new LeaseRenewals(dsl, events, citus);
     this.shadowRows = new ShadowRows(dsl, events);
     this.notifier = new Notifier(dsl, s.schema());
+    this.destinations = new Destinations(s.outbox().destinations(), s.outbox().handlers());
+    this.mapper = parts.objectMapper();
+    this.effects = new EffectWriter(s.schema(), destinations, mapper);
+    this.effectsNotifier = new Notifier(dsl, s.schema(), "effects");
     ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts(), citus);
     EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema(), citus), s.clock(),
         provider -> providers.find(provider).map(r -> r.adapter().entitiesStayInScope()).orElse(false));
     this.processor = new EventProcessor(dsl, rows, dispatcher, guard,
-        new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()), parts.tracing());
+        new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()), parts.tracing(),
+        effects);
     this.dsl = dsl;
     this.events = events;
     this.handlerNames = Set.copyOf(dispatcher.names());
     this.backfillRows = new BackfillRows(events);
     this.backfillStep = new BackfillStep(dsl, events, backfillRows, new AppliedRows(s.schema()),
         new AttemptRows(s.schema()), dispatcher, guard, deadline, s.retryPolicy(), owner,
-        s.inbox().lease());
+        s.inbox().lease(), effects);
     this.writer = GroupCommit.of(dataSource, events, s.receive().ledgerWriters(), s.receive().queueCapacity(),
         MAX_BATCH, MAX_BATCH_BYTES, ANSWER_WITHIN, name);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor, new LocalHandOff(),
@@ -193,7 +206,8 @@ public final class Assembly implements Door {
       log.info("no @OnEvent handlers registered: every event will settle 'ignored'");
     }
     HikariDataSource pool = parts.jdbcUrl() == null ? null
-        : Pools.create(parts.jdbcUrl(), parts.user(), parts.password(), settings.inbox().workers() + 8,
+        : Pools.create(parts.jdbcUrl(), parts.user(), parts.password(),
+            settings.inbox().workers() + 8 + (settings.outbox().workers() > 0 ? 2 : 0),
             "hookledger-" + settings.schema(), settings.deadlines());
     return new Assembly(settings, parts, registry, dispatcher, pool);
   }
@@ -264,6 +278,14 @@ public final class Assembly implements Door {
       backfills = BackfillWorker.start(dsl, events, backfillRows, backfillStep, handlerNames, owner, inbox.lease(),
           inbox.pollInterval(), received::get, name + "-backfill");
     }
+    if (settings.outbox().workers() > 0) {
+      outbox = OutboxPool.start(settings.outbox(), destinations, dsl, dataSource, settings.schema(),
+          effectsNotifier.channel(), mapper, settings.clock(), listener, owner, inbox.shutdownTimeout(), name);
+      effects.onCommit(outbox::wake);
+    } else {
+      // no senders here: the other nodes' are told of each commit that enqueued effects
+      effects.onCommit(effectsNotifier::wakeWorkersSoon);
+    }
     writer.start();
     refusalFlusher.start();
     rollUp.start();
@@ -297,7 +319,12 @@ public final class Assembly implements Door {
     if (p != null) {
       p.close();
     }
+    OutboxPool o = outbox;
+    if (o != null) {
+      o.close(); // after the workers: their last commits' effects were handed to it
+    }
     notifier.close();
+    effectsNotifier.close();
     deadline.close();
     rollUp.close();
     refusalFlusher.close(); // its last counts, while a pool built here is still open

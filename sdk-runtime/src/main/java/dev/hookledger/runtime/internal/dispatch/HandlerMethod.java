@@ -67,6 +67,7 @@ final class HandlerMethod {
   void invoke(Invocation invocation) {
     Object[] args = new Object[binders.size()];
     int i = 0;
+    invocation.context().calling(name(), invocation.tx());
     try {
       for (; i < args.length; i++) {
         args[i] = binders.get(i).bind(invocation);

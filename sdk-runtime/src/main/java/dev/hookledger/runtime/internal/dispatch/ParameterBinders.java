@@ -3,6 +3,7 @@ package dev.hookledger.runtime.internal.dispatch;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.EventContext;
+import dev.hookledger.Outbox;
 import dev.hookledger.WebhookEvent;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
@@ -18,7 +19,7 @@ import org.jooq.DSLContext;
 /** Chooses, by a parameter's declared type, what a handler method receives there. */
 final class ParameterBinders {
   /** The list every "no value can be supplied" message ends with. */
-  static final String SUPPORTED = "JsonNode, WebhookEvent, EventContext, DSLContext, Connection, a class or record"
+  static final String SUPPORTED = "JsonNode, WebhookEvent, EventContext, Outbox, DSLContext, Connection, a class or record"
       + " Jackson can read, " + LibraryParameters.all().stream().map(l -> l.described() + ", ")
           .collect(java.util.stream.Collectors.joining()) + "or any type Jackson can read with @Payload(\"/pointer\")";
 
@@ -32,6 +33,8 @@ final class ParameterBinders {
       return Optional.of(Invocation::event);
     } else if (type == EventContext.class) {
       return Optional.of(Invocation::context);
+    } else if (type == Outbox.class) {
+      return Optional.of(Invocation::outbox);
     } else if (type == DSLContext.class) {
       return Optional.of(Invocation::tx);
     } else if (type == Connection.class) {

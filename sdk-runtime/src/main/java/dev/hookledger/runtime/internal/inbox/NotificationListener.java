@@ -12,14 +12,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Listens on the schema's channel over a connection of its own and wakes the poller on every
- * notification, so that an event recorded by any runtime is claimed at once rather than at the next
- * poll. A lost connection is opened again with backoff (1 s doubling to 30 s), and the poller is
+ * Listens on a channel (the schema's for events, its outbox's for effects) over a connection of its
+ * own and wakes the poller on every notification, so that an event or effect committed by any runtime
+ * is claimed at once rather than at the next poll. A lost connection is opened again with backoff (1 s doubling to 30 s), and the poller is
  * woken after each reconnect for what was sent meanwhile. Runs on its own thread until {@link #stop()}.
  */
-final class NotificationListener implements Runnable {
+public final class NotificationListener implements Runnable {
   /** The listening session's {@code application_name}, to tell it apart in {@code pg_stat_activity}. */
   static final String APPLICATION_NAME = "hookledger-listener";
+  /** The outbox's listening session's, apart from the inbox's. */
+  public static final String OUTBOX_APPLICATION_NAME = "hookledger-outbox-listener";
   private static final Logger log = LoggerFactory.getLogger(NotificationListener.class);
   /** How long one wait for notifications lasts: the bound on how long {@link #stop()} takes. */
   private static final int WAIT_MILLIS = 200;
@@ -32,10 +34,18 @@ final class NotificationListener implements Runnable {
   private final String channel;
   private final Wakeup wakeup;
   private final BackgroundFailures failures;
+  private final String applicationName;
   private volatile boolean running = true;
   private volatile boolean connected;
 
-  NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures) {
+  public NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures) {
+    this(dataSource, channel, wakeup, failures, APPLICATION_NAME);
+  }
+
+  /** @param applicationName the listening session's {@code application_name} */
+  public NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures,
+      String applicationName) {
+    this.applicationName = applicationName;
     this.dataSource = dataSource;
     this.channel = channel;
     this.wakeup = wakeup;
@@ -43,11 +53,11 @@ final class NotificationListener implements Runnable {
   }
 
   /** Whether it listens right now; while it does not, events are found by polling only. */
-  boolean connected() {
+  public boolean connected() {
     return connected;
   }
 
-  void stop() {
+  public void stop() {
     running = false;
   }
 
@@ -98,7 +108,7 @@ final class NotificationListener implements Runnable {
 
   private void listen(Connection c) throws SQLException {
     c.setAutoCommit(true);
-    c.setClientInfo("ApplicationName", APPLICATION_NAME);
+    c.setClientInfo("ApplicationName", applicationName);
     try (Statement s = c.createStatement()) {
       s.execute("LISTEN \"" + channel + "\"");
     }
@@ -123,7 +133,7 @@ final class NotificationListener implements Runnable {
   /**
    * The session settings {@link #listen} changes, as the pool lent the connection, so that they are
    * given back on every path out, a failure's too: a pooled connection left listening, named
-   * {@value #APPLICATION_NAME}, would be lent to the application so.
+   * {@value #APPLICATION_NAME} (or the outbox's name), would be lent to the application so.
    */
   private record Session(boolean autoCommit, String applicationName) {
     static Session of(Connection c) throws SQLException {

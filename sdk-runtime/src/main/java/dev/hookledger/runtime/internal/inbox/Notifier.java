@@ -32,9 +32,17 @@ public final class Notifier implements AutoCloseable {
   private final String threadName;
 
   public Notifier(DSLContext dsl, String schema) {
+    this(dsl, schema, "");
+  }
+
+  /**
+   * A notifier on the channel of one part of a schema's ledger: {@code hookledger.<schema>.<part>}
+   * ({@code effects} for the outbox), or the schema's own channel for an empty {@code part}.
+   */
+  public Notifier(DSLContext dsl, String schema, String part) {
     this.dsl = dsl;
-    this.channel = channel(schema);
-    this.threadName = "hookledger-" + schema + "-notifier";
+    this.channel = channel(part.isEmpty() ? schema : schema + "." + part);
+    this.threadName = "hookledger-" + schema + (part.isEmpty() ? "" : "-" + part) + "-notifier";
   }
 
   /** The channel of a schema's ledger: {@code hookledger.<schema>}, cut to 63 bytes (schemas are ASCII). */
@@ -43,7 +51,7 @@ public final class Notifier implements AutoCloseable {
     return name.getBytes(StandardCharsets.UTF_8).length <= MAX_CHANNEL_BYTES ? name : name.substring(0, MAX_CHANNEL_BYTES);
   }
 
-  String channel() {
+  public String channel() {
     return channel;
   }
 

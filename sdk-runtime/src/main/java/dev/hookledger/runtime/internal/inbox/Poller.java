@@ -4,8 +4,6 @@ import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.ledger.Buried;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
-import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +15,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Poller implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Poller.class);
-  private static final double JITTER = 0.2;
 
   private final WorkerPool pool;
   private final LeaseClaimer claimer;
@@ -55,7 +52,7 @@ final class Poller implements Runnable {
         failures.caught(Thread.currentThread().getName(), "queuing claimed events", e);
       }
       try {
-        wakeup.await(nextWait());
+        wakeup.await(PoolThreads.pollWait(settings.pollInterval()));
       } catch (InterruptedException e) {
         return;
       }
@@ -111,10 +108,5 @@ final class Poller implements Runnable {
   private void buried(Buried b) {
     log.warn("{} is dead and waits for an operator: {}", b.event(), b.reason());
     listener.dead(b.event(), b.attempts(), new IllegalStateException(b.reason()));
-  }
-
-  private Duration nextWait() {
-    long mean = settings.pollInterval().toMillis();
-    return Duration.ofMillis(Math.max(1, Math.round(mean * (1 + JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)))));
   }
 }

@@ -2,17 +2,20 @@ package dev.hookledger.runtime.internal.inbox;
 
 import java.time.Duration;
 
-/** A signal the poller waits on between polls: a notification, or a worker freeing room, ends the wait early. */
-final class Wakeup {
+/**
+ * A signal a poller waits on between polls: a notification, or a worker freeing room, ends the wait
+ * early. The inbox's poller and the outbox's wait on one each.
+ */
+public final class Wakeup {
   private boolean signalled;
 
-  synchronized void signal() {
+  public synchronized void signal() {
     signalled = true;
     notifyAll();
   }
 
   /** Waits until signalled or {@code timeout} has passed, then clears the signal. */
-  synchronized void await(Duration timeout) throws InterruptedException {
+  public synchronized void await(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!signalled) {
       long left = deadline - System.nanoTime();

@@ -54,13 +54,13 @@ public final class WorkerPool {
     this.heartbeat = new LeaseHeartbeat(renewals, settings.lease(), settings.handlerTimeout(), failures,
         name + "-heartbeat");
     for (int i = 1; i <= settings.workers(); i++) {
-      workers.add(thread(name + "-worker-" + i,
+      workers.add(PoolThreads.daemon(name + "-worker-" + i,
           new InboxWorker(queue, processor, this::taskDone, failures, heartbeat)));
     }
     this.poller = new Poller(this, claimer, settings, owner, listener, wakeup, failures);
     this.notifications = new NotificationListener(dataSource, notifier.channel(), wakeup, failures);
-    helpers.add(thread(name + "-poller", poller));
-    helpers.add(thread(name + "-listener", notifications));
+    helpers.add(PoolThreads.daemon(name + "-poller", poller));
+    helpers.add(PoolThreads.daemon(name + "-listener", notifications));
   }
 
   /**
@@ -126,14 +126,14 @@ public final class WorkerPool {
     poller.stop();
     notifications.stop();
     long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
-    join(helpers, deadline);
+    PoolThreads.join(helpers, deadline);
     List<Task> unstarted = new ArrayList<>();
     synchronized (this) {
       queue.drainTo(unstarted);
       workers.forEach(w -> queue.add(Task.STOP));
     }
     giveBack(unstarted);
-    join(workers, deadline);
+    PoolThreads.join(workers, deadline);
     // not interrupted: an event still running keeps its lease; once that runs out another worker
     // takes it over, and this one's commit is refused
     heartbeat.close();
@@ -208,26 +208,5 @@ public final class WorkerPool {
           leases.size(), LedgerErrors.describe(e), settings.lease());
     }
     notifier.wakeWorkers();
-  }
-
-  private static void join(List<Thread> threads, long deadlineNanos) {
-    for (Thread t : threads) {
-      long left = deadlineNanos - System.nanoTime();
-      if (left <= 0) {
-        return;
-      }
-      try {
-        t.join(Math.max(1, left / 1_000_000));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private static Thread thread(String name, Runnable body) {
-    Thread t = new Thread(body, name);
-    t.setDaemon(true);
-    return t;
   }
 }

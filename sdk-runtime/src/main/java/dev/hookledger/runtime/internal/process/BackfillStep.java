@@ -7,6 +7,7 @@ import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
+import dev.hookledger.runtime.internal.outbox.EffectWriter;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.AttemptRows;
 import dev.hookledger.runtime.internal.ledger.BackfillRows;
@@ -60,10 +61,12 @@ public final class BackfillStep {
   private final RetryPolicy policy;
   private final String owner;
   private final Duration lease;
+  private final EffectWriter effects;
 
+  /** @param effects writes the handlers' outbox effects, keyed as a live attempt's would be */
   public BackfillStep(DSLContext dsl, EventTable events, BackfillRows backfills, AppliedRows applied, AttemptRows attempts,
       Dispatcher dispatcher, OrderingGuard guard, HandlerDeadline deadline, RetryPolicy policy, String owner,
-      Duration lease) {
+      Duration lease, EffectWriter effects) {
     this.dsl = dsl;
     this.events = events;
     this.backfills = backfills;
@@ -75,6 +78,7 @@ public final class BackfillStep {
     this.policy = policy;
     this.owner = owner;
     this.lease = lease;
+    this.effects = effects;
   }
 
   /**
@@ -126,7 +130,7 @@ public final class BackfillStep {
     }
     WebhookEvent e = EventRows.toEvent(row);
     event[0] = e;
-    TransactionEventContext ctx = new TransactionEventContext(e, 1);
+    TransactionEventContext ctx = new TransactionEventContext(e, 1, effects);
     boolean stale = dispatcher.skipsStale(e, held.handlers()) && guard.isStale(tx, e);
     boolean keepLegacy = legacy[0];
     Dispatcher.AppliedHandlers record = (invocation, names) -> {

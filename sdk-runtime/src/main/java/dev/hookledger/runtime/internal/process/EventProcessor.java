@@ -16,6 +16,7 @@ import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.runtime.internal.observe.EventMdc;
 import dev.hookledger.runtime.internal.observe.EventTracing;
+import dev.hookledger.runtime.internal.outbox.EffectWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -64,9 +65,12 @@ public final class EventProcessor {
   private final AppliedRows applied;
   private final EventTracing tracing;
   private final boolean settleAndCommit;
+  private final EffectWriter effects;
 
+  /** @param effects writes the handlers' outbox effects into their transactions */
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
-      Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied, EventTracing tracing) {
+      Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied, EventTracing tracing,
+      EffectWriter effects) {
     this.dsl = dsl;
     this.rows = rows;
     this.dispatcher = dispatcher;
@@ -77,6 +81,7 @@ public final class EventProcessor {
     this.applied = applied;
     this.tracing = tracing;
     this.settleAndCommit = rows.commitsWithSettle();
+    this.effects = effects;
   }
 
   /**
@@ -175,9 +180,9 @@ public final class EventProcessor {
     return settled;
   }
 
-  /** After the commit: runs the {@code afterCommit} actions and tells the listener. */
+  /** After the commit: hands its effects to the senders, runs the {@code afterCommit} actions and tells the listener. */
   public EventStatus committed(Settled settled, long startNanos) {
-    settled.context().committed();
+    settled.context().committed(listener);
     Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
     log.debug("{} settled {} on attempt {} in {} ms", settled.event(), StatusColumn.sql(settled.status()), settled.attempt(),
         elapsed.toMillis());
@@ -198,7 +203,7 @@ public final class EventProcessor {
    * @param ran told the names of the handlers that ran, to record
    */
   private Settled dispatch(DSLContext tx, WebhookEvent event, int attempt, boolean read, Consumer<List<String>> ran) {
-    TransactionEventContext context = new TransactionEventContext(event, attempt);
+    TransactionEventContext context = new TransactionEventContext(event, attempt, effects);
     boolean stale = dispatcher.skipsStale(event) && guard.isStale(tx, event);
     Dispatcher.AppliedHandlers record = new Dispatcher.AppliedHandlers() {
       @Override

@@ -6,6 +6,7 @@ import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.Deadlines;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
+import dev.hookledger.runtime.internal.outbox.OutboxSettings;
 import java.time.Clock;
 import java.util.List;
 
@@ -15,9 +16,10 @@ import java.util.List;
  * {@link SettingsCatalogue}, and the internal assembly turns it into collaborators.
  *
  * @param inbox the workers, their leases and polls, and the {@link RetryPolicy}
+ * @param outbox the outbox's senders, destinations and effect handlers
  */
 public record RuntimeSettings(String schema, ProcessingMode mode, List<TypePattern> inline, Clock clock,
-    Deadlines deadlines, InboxSettings inbox, ReceiveSettings receive) {
+    Deadlines deadlines, InboxSettings inbox, ReceiveSettings receive, OutboxSettings outbox) {
   public RuntimeSettings {
     inline = List.copyOf(inline);
   }

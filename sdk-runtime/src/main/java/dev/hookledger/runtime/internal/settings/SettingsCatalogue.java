@@ -59,7 +59,10 @@ public final class SettingsCatalogue {
       Setting.of("max-in-flight-body-bytes", Kind.BYTES, WebhookRuntimeBuilder::maxInFlightBodyBytes,
           s -> s.receive().maxInFlightBodyBytes(), "64MB").property("hookledger.max-in-flight-body-size"),
       Setting.of("body-read-timeout", Kind.DURATION, WebhookRuntimeBuilder::bodyReadTimeout,
-          s -> s.receive().bodyReadTimeout(), "3s"));
+          s -> s.receive().bodyReadTimeout(), "3s"),
+      Setting.of("outbox-workers", Kind.WHOLE, WebhookRuntimeBuilder::outboxWorkers, s -> s.outbox().workers(), "8"),
+      Setting.of("outbox-poll-interval", Kind.DURATION, WebhookRuntimeBuilder::outboxPollInterval,
+          s -> s.outbox().pollInterval(), "500ms"));
 
   private SettingsCatalogue() {}
 

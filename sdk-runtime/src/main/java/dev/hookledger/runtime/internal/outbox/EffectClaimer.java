@@ -1,0 +1,161 @@
+package dev.hookledger.runtime.internal.outbox;
+
+import dev.hookledger.runtime.Destination;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jooq.DSLContext;
+
+/**
+ * Claims due effects as leases, destination by destination, each claim one transaction committed
+ * before its effects are sent, as the inbox claims events ({@code LeaseClaimer}): status
+ * {@code sending}, the owner, {@code attempts + 1}, and {@code available_at = lease_until}, so that
+ * an effect whose node died is found again by the same condition as a due one. Rows are taken
+ * {@code FOR UPDATE SKIP LOCKED}, oldest due first.
+ *
+ * <p>What is shared across nodes is decided under the lock of the destination's
+ * {@code destination_state} row, taken first by every claim of that destination (and by each
+ * settle that changes it), so that two nodes never both see room: a paused destination or an open
+ * breaker gives no effect (a due probe gives one); the concurrency is the destination's limit less
+ * the effects it has in flight under a live lease; the rate is a token bucket in the row, refilled
+ * at the rate up to the burst by the database's clock. An ordered effect is due only when no
+ * waiting effect of its key has a smaller {@code seq}. All times are the database's. Thread-safe.
+ */
+final class EffectClaimer {
+  private final DSLContext dsl;
+  private final EffectTable t;
+  private final String dueDestinations;
+  private final String ensureState;
+  private final String lockState;
+  private final String inFlight;
+  private final String dueRows;
+  private final String take;
+  private final String bury;
+  private final String takeTokens;
+  private final String probing;
+
+  EffectClaimer(DSLContext dsl, String schema) {
+    this.dsl = dsl;
+    this.t = new EffectTable(schema);
+    // on the partial index of waiting rows: its cost follows the backlog, never history
+    this.dueDestinations = "select destination from " + t.effect + " where status in ('pending', 'sending')"
+        + " and available_at <= now() group by destination order by min(available_at) limit ?";
+    this.ensureState = "insert into " + t.state + " (destination) values (?) on conflict (destination) do nothing";
+    this.lockState = "select breaker, paused, probe_at <= now() as probe_due, tokens,"
+        + " extract(epoch from now() - tokens_at) as since from " + t.state + " where destination = ? for update";
+    this.inFlight = "select count(*) as n from " + t.effect + " where destination = ? and status = 'sending'"
+        + " and lease_until > now()";
+    this.dueRows = "select scope, idempotency_key, attempts, status, lease_owner, lease_until from " + t.effect + " e"
+        + " where status in ('pending', 'sending') and available_at <= now() and destination = ?"
+        + " and (ordering_key is null or not exists (select 1 from " + t.effect + " h"
+        + " where h.destination = e.destination and h.ordering_key = e.ordering_key"
+        + " and h.status in ('pending', 'sending') and h.seq < e.seq))"
+        + " order by available_at limit ? for update skip locked";
+    this.take = "update " + t.effect + " set status = 'sending', attempts = attempts + 1, lease_owner = ?,"
+        + " lease_until = now() + ? * interval '1 millisecond', available_at = now() + ? * interval '1 millisecond'"
+        + " where scope = ? and idempotency_key = ?"
+        + " returning scope, idempotency_key, provider, event_id, handler, name, kind, destination, method, url,"
+        + " headers::text as headers, body, content_type, payload_type, attempts";
+    this.bury = "update " + t.effect + " set status = 'dead', last_error = ?, lease_owner = null, lease_until = null,"
+        + " settled_at = now() where scope = ? and idempotency_key = ?";
+    this.takeTokens = "update " + t.state + " set tokens = ?, tokens_at = now(), updated_at = now() where destination = ?";
+    this.probing = "update " + t.state + " set breaker = 'probing', updated_at = now() where destination = ?";
+  }
+
+  /** The destinations with due effects, the one that waited longest first, at most {@code limit}. */
+  List<String> dueDestinations(int limit) {
+    return LedgerDsl.inOwnTransaction(dsl, tx -> EffectTable.rows(tx, dueDestinations, limit).stream()
+        .map(r -> (String) r.get("destination")).toList());
+  }
+
+  /**
+   * What one claim of a destination took.
+   *
+   * @param effects the leases taken
+   * @param buried effects set dead instead: their attempts ran out under leases that ran out
+   * @param nextToken when the destination's rate allows the next effect, if the bucket is empty; else null
+   */
+  record Claim(List<ClaimedEffect> effects, List<String> buried, Duration nextToken) {}
+
+  /** Claims up to {@code room} due effects of {@code d} that its shared limits allow now. */
+  Claim claim(Destination d, String owner, int room) {
+    // a request ends within its timeouts; the margin covers the settle after it on a loaded node
+    Duration lease = d.timeout().plus(d.connectTimeout()).plusSeconds(5);
+    return LedgerDsl.inOwnTransaction(dsl, tx -> {
+      List<Map<String, Object>> state = EffectTable.rows(tx, lockState, d.name());
+      if (state.isEmpty()) {
+        EffectTable.update(tx, ensureState, d.name());
+        state = EffectTable.rows(tx, lockState, d.name());
+      }
+      Map<String, Object> s = state.get(0);
+      if (Boolean.TRUE.equals(s.get("paused"))) {
+        return new Claim(List.of(), List.of(), null);
+      }
+      long busy = ((Number) EffectTable.rows(tx, inFlight, d.name()).get(0).get("n")).longValue();
+      String breaker = (String) s.get("breaker");
+      boolean probe = false;
+      int allowed;
+      if ("open".equals(breaker)) {
+        probe = Boolean.TRUE.equals(s.get("probe_due"));
+        allowed = probe ? 1 : 0;
+      } else if ("probing".equals(breaker)) {
+        allowed = busy == 0 ? 1 : 0; // the probe's node died: let another probe through
+      } else {
+        allowed = (int) Math.max(0, d.concurrency() - busy);
+      }
+      allowed = Math.min(allowed, room);
+      Double tokens = null;
+      if (d.ratePerSecond() > 0) {
+        Number since = (Number) s.get("since");
+        Number left = (Number) s.get("tokens");
+        tokens = left == null || since == null ? d.burst()
+            : Math.min(d.burst(), left.doubleValue() + Math.max(0, since.doubleValue()) * d.ratePerSecond());
+        allowed = (int) Math.min(allowed, Math.floor(tokens));
+      }
+      if (allowed <= 0) {
+        return new Claim(List.of(), List.of(), tokens != null && tokens < 1 ? untilToken(tokens, d) : null);
+      }
+      List<ClaimedEffect> taken = new ArrayList<>();
+      List<String> buried = new ArrayList<>();
+      for (Map<String, Object> r : EffectTable.rows(tx, dueRows, d.name(), allowed)) {
+        int attempts = ((Number) r.get("attempts")).intValue();
+        if (attempts >= d.maxAttempts()) {
+          String reason = "sending".equals(r.get("status"))
+              ? "attempt " + attempts + " by " + r.get("lease_owner") + " was abandoned: its lease ran out at "
+                  + r.get("lease_until") + "; no attempt left (" + attempts + " of " + d.maxAttempts() + ")"
+              : "no attempt left (" + attempts + " of " + d.maxAttempts() + ")";
+          EffectTable.update(tx, bury, reason, r.get("scope"), r.get("idempotency_key"));
+          buried.add(r.get("idempotency_key") + ": " + reason);
+          continue;
+        }
+        for (Map<String, Object> e : EffectTable.rows(tx, take, owner, lease.toMillis(), lease.toMillis(),
+            r.get("scope"), r.get("idempotency_key"))) {
+          taken.add(effect(e, owner, lease));
+        }
+      }
+      if (tokens != null) {
+        tokens -= taken.size();
+        EffectTable.update(tx, takeTokens, tokens, d.name());
+      }
+      if (probe && !taken.isEmpty()) {
+        EffectTable.update(tx, probing, d.name());
+      }
+      return new Claim(taken, buried, tokens != null && tokens < 1 ? untilToken(tokens, d) : null);
+    });
+  }
+
+  private static Duration untilToken(double tokens, Destination d) {
+    return Duration.ofMillis(Math.max(1, (long) Math.ceil((1 - tokens) / d.ratePerSecond() * 1000)));
+  }
+
+  private static ClaimedEffect effect(Map<String, Object> e, String owner, Duration lease) {
+    return new ClaimedEffect((String) e.get("scope"), (UUID) e.get("idempotency_key"), (String) e.get("provider"),
+        (String) e.get("event_id"), (String) e.get("handler"), (String) e.get("name"), (String) e.get("kind"),
+        (String) e.get("destination"), (String) e.get("method"), (String) e.get("url"), (String) e.get("headers"),
+        (byte[]) e.get("body"), (String) e.get("content_type"), (String) e.get("payload_type"),
+        ((Number) e.get("attempts")).intValue(), owner, lease);
+  }
+}

@@ -1,0 +1,123 @@
+package dev.hookledger.runtime.internal.outbox;
+
+import dev.hookledger.runtime.Destination;
+import dev.hookledger.runtime.EffectStatus;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+import org.jooq.DSLContext;
+
+/**
+ * Writes what an attempt came to, in one transaction of its own: the effect's row, fenced by the
+ * owner and attempt that claimed it (a node whose lease was taken over writes nothing), one
+ * {@code effect_attempt} row, and the destination's breaker.
+ *
+ * <p>The breaker: each failed attempt (retried, not refused) adds one to the destination's
+ * consecutive failures, and any answer the destination gave in earnest (done, or refused for good)
+ * resets them and closes the breaker. At {@code breakerFailures} in a row, or on a failed probe, the
+ * breaker opens: the destination is given no effect until {@code probeAfter} has passed, then one
+ * probe. An attempt that fails while the breaker is open, or opens it, is not counted against its
+ * effect: effects wait out an outage, they do not die of it. Thread-safe.
+ */
+final class EffectSettler {
+  private final DSLContext dsl;
+  private final String node;
+  private final RandomGenerator random;
+  private final String lockState;
+  private final String settle;
+  private final String attempt;
+  private final String state;
+
+  /** How the settle left the effect and the breaker, for the log and the listener. */
+  record Settled(EffectStatus status, Duration retryIn, boolean breakerOpened, boolean breakerClosed) {}
+
+  EffectSettler(DSLContext dsl, String schema, String node, RandomGenerator random) {
+    EffectTable t = new EffectTable(schema);
+    this.dsl = dsl;
+    this.node = node;
+    this.random = random;
+    this.lockState = "select breaker, consecutive_failures from " + t.state + " where destination = ? for update";
+    this.settle = "update " + t.effect + " set status = ?, attempts = attempts - ?,"
+        + " available_at = now() + ? * interval '1 millisecond', lease_owner = null, lease_until = null,"
+        + " last_status_code = ?, last_error = ?, settled_at = case when ? in ('done', 'dead') then now() end"
+        + " where scope = ? and idempotency_key = ? and lease_owner = ? and attempts = ? and status = 'sending'";
+    this.attempt = "insert into " + t.attempt + " (scope, idempotency_key, attempt, node, started_at, ended_at,"
+        + " duration_ms, status_code, outcome, response_excerpt, error)"
+        + " values (?, ?, ?, ?, now() - ? * interval '1 millisecond', now(), ?, ?, ?, ?, ?)";
+    this.state = "update " + t.state + " set breaker = ?, consecutive_failures = ?,"
+        + " opened_at = case when ? = 'closed' then null when breaker = 'open' then opened_at else now() end,"
+        + " probe_at = case when ? = 'open' then now() + ? * interval '1 millisecond' end, updated_at = now()"
+        + " where destination = ?";
+  }
+
+  /**
+   * Writes the attempt's result.
+   *
+   * @return how it left the effect; null if the lease was lost meanwhile (nothing written)
+   */
+  Settled settle(ClaimedEffect e, Destination d, AttemptResult r, Duration took) {
+    return LedgerDsl.inOwnTransaction(dsl, tx -> {
+      List<Map<String, Object>> found = EffectTable.rows(tx, lockState, d.name());
+      String breaker = found.isEmpty() ? "closed" : (String) found.get(0).get("breaker");
+      int failures = found.isEmpty() ? 0 : ((Number) found.get(0).get("consecutive_failures")).intValue();
+      String nextBreaker = breaker;
+      int refund = 0;
+      if (r.outcome() == AttemptResult.Outcome.RETRY) {
+        failures++;
+        boolean opens = d.breakerFailures() > 0 && (failures >= d.breakerFailures() || breaker.equals("probing"));
+        if (opens || breaker.equals("open")) {
+          nextBreaker = "open";
+          refund = 1;
+        }
+      } else {
+        failures = 0;
+        nextBreaker = "closed";
+      }
+      int counted = e.attempt() - refund;
+      EffectStatus status;
+      Duration wait = Duration.ZERO;
+      String outcome;
+      switch (r.outcome()) {
+        case DONE -> {
+          status = EffectStatus.DONE;
+          outcome = "done";
+        }
+        case PERMANENT -> {
+          status = EffectStatus.DEAD;
+          outcome = "dead";
+        }
+        default -> {
+          if (counted >= d.maxAttempts()) {
+            status = EffectStatus.DEAD;
+            outcome = "dead";
+          } else {
+            status = EffectStatus.PENDING;
+            outcome = refund == 1 ? "waiting" : "retry";
+            wait = d.retry().delayAfter(Math.max(1, counted), random);
+            if (r.retryAfter() != null && r.retryAfter().compareTo(wait) > 0) {
+              wait = r.retryAfter();
+            }
+          }
+        }
+      }
+      String error = status == EffectStatus.DEAD && r.outcome() == AttemptResult.Outcome.RETRY
+          ? r.error() + "; no attempt left (" + counted + " of " + d.maxAttempts() + ")" : r.error();
+      int written = EffectTable.update(tx, settle, status.displayText(), refund, wait.toMillis(), r.statusCode(),
+          error, status.displayText(), e.scope(), e.key(), e.owner(), e.attempt());
+      if (written == 0) {
+        return null; // taken over: the new holder decides, and its attempt is the one recorded
+      }
+      EffectTable.update(tx, attempt, e.scope(), e.key(), e.attempt(), node, took.toMillis(), took.toMillis(),
+          r.statusCode(), outcome, r.excerpt(), r.error());
+      if (!found.isEmpty()) {
+        EffectTable.update(tx, state, nextBreaker, failures, nextBreaker, nextBreaker,
+            d.breakerProbeAfter().toMillis(), d.name());
+      }
+      return new Settled(status, status == EffectStatus.PENDING ? wait : null,
+          nextBreaker.equals("open") && breaker.equals("closed"),
+          nextBreaker.equals("closed") && !breaker.equals("closed"));
+    });
+  }
+}

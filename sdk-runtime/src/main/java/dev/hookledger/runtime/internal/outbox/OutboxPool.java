@@ -1,0 +1,254 @@
+package dev.hookledger.runtime.internal.outbox;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hookledger.runtime.Destination;
+import dev.hookledger.runtime.EffectStatus;
+import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.inbox.BackgroundFailures;
+import dev.hookledger.runtime.internal.inbox.NotificationListener;
+import dev.hookledger.runtime.internal.inbox.PoolThreads;
+import dev.hookledger.runtime.internal.inbox.Wakeup;
+import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A runtime's outbox senders, the inbox's machinery turned outward: a fixed number of threads
+ * sending effects from one queue, fed by a poller that claims due effects destination by
+ * destination ({@link EffectClaimer}), woken at once by a commit on this node that enqueued effects,
+ * by a notification on the outbox's channel (a commit on another node), by a sender freeing room, or
+ * when a rate-limited destination's next token is due, and at least every poll interval, ±20 %. The
+ * pool holds at most {@code 2 × workers} effects (running or queued).
+ *
+ * <p>{@link #close} stops claiming and waits for the effects in flight up to the shutdown timeout;
+ * an effect claimed and not sent keeps its lease, which runs out (then it is due again, its attempt
+ * counted). Thread-safe.
+ */
+public final class OutboxPool {
+  private static final Logger log = LoggerFactory.getLogger(OutboxPool.class);
+  private static final int MAX_DESTINATIONS = 64;
+  private static final ClaimedEffect STOP = new ClaimedEffect(null, null, null, null, null, null, null, null, null,
+      null, null, null, null, null, 0, null, null);
+
+  private final OutboxSettings settings;
+  private final Destinations destinations;
+  private final EffectClaimer claimer;
+  private final EffectSettler settler;
+  private final HttpSender http;
+  private final TypedSender typed;
+  private final WebhookListener listener;
+  private final String owner;
+  private final Semaphore slots;
+  private final BlockingQueue<ClaimedEffect> queue = new LinkedBlockingQueue<>();
+  private final Wakeup wakeup = new Wakeup();
+  private final BackgroundFailures failures = new BackgroundFailures();
+  private final NotificationListener notifications;
+  private final List<Thread> workers = new ArrayList<>();
+  private final Thread poller;
+  private final Thread listening;
+  private final Duration shutdownTimeout;
+  private volatile boolean running = true;
+  private boolean failing;
+
+  private OutboxPool(OutboxSettings settings, Destinations destinations, DSLContext dsl, DataSource dataSource,
+      String schema, String channel, ObjectMapper mapper, Clock clock, WebhookListener listener, String owner,
+      Duration shutdownTimeout, String name) {
+    this.settings = settings;
+    this.destinations = destinations;
+    this.claimer = new EffectClaimer(dsl, schema);
+    this.settler = new EffectSettler(dsl, schema, owner, new Random());
+    this.http = new HttpSender(clock);
+    this.typed = new TypedSender(destinations, mapper);
+    this.listener = listener;
+    this.owner = owner;
+    this.shutdownTimeout = shutdownTimeout;
+    this.slots = new Semaphore(2 * settings.workers());
+    for (int i = 1; i <= settings.workers(); i++) {
+      workers.add(PoolThreads.daemon(name + "-sender-" + i, this::work));
+    }
+    this.poller = PoolThreads.daemon(name + "-outbox-poller", this::poll);
+    this.notifications = new NotificationListener(dataSource, channel, wakeup, failures,
+        NotificationListener.OUTBOX_APPLICATION_NAME);
+    this.listening = PoolThreads.daemon(name + "-outbox-listener", notifications);
+  }
+
+  /** Starts the senders, the poller (which claims what is due at once) and the listener. */
+  public static OutboxPool start(OutboxSettings settings, Destinations destinations, DSLContext dsl,
+      DataSource dataSource, String schema, String channel, ObjectMapper mapper, Clock clock,
+      WebhookListener listener, String owner, Duration shutdownTimeout, String name) {
+    OutboxPool pool = new OutboxPool(settings, destinations, dsl, dataSource, schema, channel, mapper, clock, listener,
+        owner, shutdownTimeout, name);
+    pool.workers.forEach(Thread::start);
+    pool.poller.start();
+    pool.listening.start();
+    return pool;
+  }
+
+  /** Claims at once: effects were committed on this node. */
+  public void wake() {
+    wakeup.signal();
+  }
+
+  /** Whether the loops run and listen: for the runtime's health. */
+  public boolean healthy() {
+    return poller.isAlive() && workers.stream().allMatch(Thread::isAlive);
+  }
+
+  /** Stops claiming and waits for the effects in flight, up to the shutdown timeout. */
+  public void close() {
+    running = false;
+    notifications.stop();
+    wakeup.signal();
+    long deadline = System.nanoTime() + shutdownTimeout.toNanos();
+    PoolThreads.join(List.of(poller, listening), deadline);
+    workers.forEach(w -> queue.add(STOP));
+    PoolThreads.join(workers, deadline);
+  }
+
+  private void poll() {
+    while (running) {
+      Duration wait = PoolThreads.pollWait(settings.pollInterval());
+      try {
+        Duration soonest = claimWhatFits();
+        if (soonest != null && soonest.compareTo(wait) < 0) {
+          wait = soonest;
+        }
+      } catch (Throwable e) {
+        failures.caught(Thread.currentThread().getName(), "claiming due effects", e);
+      }
+      try {
+        wakeup.await(wait);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  /** @return the soonest a rate-limited destination has a token again; null if none waits for one */
+  private Duration claimWhatFits() {
+    Duration soonest = null;
+    List<String> due;
+    try {
+      due = slots.availablePermits() == 0 ? List.of() : claimer.dueDestinations(MAX_DESTINATIONS);
+    } catch (DataAccessException e) {
+      failed(e);
+      return null;
+    }
+    for (String name : due) {
+      int room = slots.availablePermits();
+      if (room == 0 || !running) {
+        break;
+      }
+      if (!destinations.sends(name)) {
+        continue;
+      }
+      if (!slots.tryAcquire(room)) {
+        continue;
+      }
+      Destination d = destinations.of(name);
+      EffectClaimer.Claim claim;
+      try {
+        claim = claimer.claim(d, owner, room);
+      } catch (DataAccessException e) {
+        slots.release(room);
+        failed(e);
+        return soonest;
+      } catch (RuntimeException | Error e) {
+        slots.release(room);
+        throw e;
+      }
+      if (failing) {
+        log.info("claiming due effects again");
+        failing = false;
+      }
+      slots.release(room - claim.effects().size());
+      claim.buried().forEach(b -> {
+        log.warn("effect {} to {} is dead and waits for an operator", b, name);
+        listener.effectAttempted(name, EffectStatus.DEAD, d.maxAttempts(), Duration.ZERO, null);
+      });
+      queue.addAll(claim.effects());
+      if (claim.nextToken() != null && (soonest == null || claim.nextToken().compareTo(soonest) < 0)) {
+        soonest = claim.nextToken();
+      }
+    }
+    return soonest;
+  }
+
+  private void failed(DataAccessException e) {
+    if (!failing) {
+      log.warn("cannot claim due effects (ledger unavailable: {}); polling on", LedgerErrors.describe(e));
+    }
+    failing = true;
+  }
+
+  private void work() {
+    while (true) {
+      ClaimedEffect e;
+      try {
+        e = queue.take();
+      } catch (InterruptedException ex) {
+        return;
+      }
+      if (e == STOP) {
+        return;
+      }
+      try {
+        send(e);
+      } catch (Throwable t) {
+        // its lease runs out and it is sent again: at least once
+        failures.caught(Thread.currentThread().getName(), "sending " + e, t);
+      } finally {
+        slots.release();
+        wakeup.signal(); // room, and perhaps a destination's concurrency, freed
+      }
+    }
+  }
+
+  private void send(ClaimedEffect e) {
+    Destination d = destinations.of(e.destination());
+    long start = System.nanoTime();
+    AttemptResult r = "typed".equals(e.kind()) ? typed.send(e) : http.send(e, d);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    EffectSettler.Settled s;
+    try {
+      s = settler.settle(e, d, r, took);
+    } catch (DataAccessException ex) {
+      log.warn("cannot record attempt {} of {} ({}: {}); its lease runs out and it is sent again", e.attempt(), e,
+          r.outcome(), LedgerErrors.describe(ex));
+      return;
+    }
+    if (s == null) {
+      log.warn("attempt {} of {} lost its lease while it ran; the node that took it over decides", e.attempt(), e);
+      return;
+    }
+    if (s.breakerOpened()) {
+      log.warn("destination {}: circuit breaker opened after {} consecutive failures; its effects wait, a probe"
+          + " follows in {} ms", d.name(), d.breakerFailures(), d.breakerProbeAfter().toMillis());
+      listener.breakerChanged(d.name(), true);
+    }
+    if (s.breakerClosed()) {
+      log.info("destination {}: circuit breaker closed", d.name());
+      listener.breakerChanged(d.name(), false);
+    }
+    switch (s.status()) {
+      case DONE -> log.debug("attempt {} of {} done", e.attempt(), e);
+      case DEAD -> log.warn("{} is dead after attempt {}: {}", e, e.attempt(), r.error());
+      default -> log.info("attempt {} of {} failed ({}); retried in {} ms", e.attempt(), e, r.error(),
+          s.retryIn().toMillis());
+    }
+    listener.effectAttempted(d.name(), s.status(), e.attempt(), took,
+        s.retryIn() == null ? null : Instant.now().plus(s.retryIn()));
+  }
+}

@@ -1,0 +1,129 @@
+package dev.hookledger.runtime.outbox;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static dev.hookledger.runtime.outbox.OutboxFixture.awaitEffects;
+import static dev.hookledger.runtime.outbox.OutboxFixture.builder;
+import static dev.hookledger.runtime.outbox.OutboxFixture.number;
+import static dev.hookledger.runtime.outbox.OutboxFixture.receive;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import dev.hookledger.HttpEffect;
+import dev.hookledger.OnEvent;
+import dev.hookledger.Outbox;
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.TestDatabase;
+import java.net.URI;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the nodes of one ledger hold together through PostgreSQL: a destination's rate across two
+ * runtimes, judged by the destination's own receive times (never the test's clock); and the order
+ * of effects that share an ordering key, through retries, while a stuck head holds only its key.
+ */
+class OutboxLimitsTest {
+  private final TestDatabase.Database db = OutboxFixture.database();
+  private final WireMockServer destination = new WireMockServer(WireMockConfiguration.options().dynamicPort());
+
+  OutboxLimitsTest() {
+    destination.start();
+  }
+
+  @AfterEach
+  void stop() {
+    destination.stop();
+  }
+
+  private List<ServeEvent> received() {
+    return destination.getAllServeEvents().stream()
+        .sorted(Comparator.comparing(e -> e.getRequest().getLoggedDate())).toList();
+  }
+
+  @Test
+  void aDestinationsRateHoldsAcrossTwoNodes() {
+    int effects = 16;
+    double rate = 4;
+    int burst = 2;
+    destination.stubFor(post("/receipts").willReturn(aResponse().withStatus(200)));
+    URI url = URI.create(destination.baseUrl());
+    try (WebhookRuntime a = builder(db.jdbcUrl(), url, new OutboxFixture.Receipts(0))
+            .destination(OutboxFixture.receipts(url).ratePerSecond(rate).burst(burst)).build();
+        WebhookRuntime b = builder(db.jdbcUrl(), url, new OutboxFixture.Receipts(0))
+            .destination(OutboxFixture.receipts(url).ratePerSecond(rate).burst(burst)).build()) {
+      a.start();
+      b.start();
+      for (int i = 0; i < effects; i++) {
+        receive(i % 2 == 0 ? a : b, "evt_rate_" + i);
+      }
+      awaitEffects(db, effects, "done");
+    }
+    List<Long> at = received().stream().map(e -> e.getRequest().getLoggedDate().getTime()).toList();
+    assertEquals(effects, at.size());
+    assertTrue(number(db, "select count(distinct node) from hookledger.effect_attempt") == 2,
+        "both nodes sent");
+    // in any 2 s the destination saw at most rate × 2 s + burst, and 1 more for a request claimed
+    // at a window's edge and received late; unlimited, all 16 arrive within a second
+    long window = 2000;
+    int most = (int) (rate * window / 1000) + burst + 1;
+    for (int i = 0; i < at.size(); i++) {
+      long from = at.get(i);
+      long within = at.stream().filter(t -> t >= from && t < from + window).count();
+      assertTrue(within <= most, within + " requests within 2 s from the " + (i + 1) + "th; at most " + most);
+    }
+    long span = at.get(at.size() - 1) - at.get(0);
+    assertTrue(span >= (long) ((effects - burst - 1) / rate * 1000) - 500, "16 sent over " + span + " ms");
+  }
+
+  @Test
+  void effectsOfOneOrderingKeyGoInCommitOrderThroughRetriesAndAStuckHeadHoldsOnlyItsKey() {
+    // the head of key A fails twice, asking for 2 s each time; B's effect is committed after it
+    destination.stubFor(post("/orders").withRequestBody(containing("A1")).inScenario("head")
+        .whenScenarioStateIs(Scenario.STARTED).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1"))
+        .willSetStateTo("failed once"));
+    destination.stubFor(post("/orders").withRequestBody(containing("A1")).inScenario("head")
+        .whenScenarioStateIs("failed once").willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1"))
+        .willSetStateTo("up"));
+    destination.stubFor(post("/orders").withRequestBody(containing("A1")).inScenario("head")
+        .whenScenarioStateIs("up").willReturn(aResponse().withStatus(200)));
+    destination.stubFor(post("/orders").withRequestBody(containing("A2")).willReturn(aResponse().withStatus(200)));
+    destination.stubFor(post("/orders").withRequestBody(containing("A3")).willReturn(aResponse().withStatus(200)));
+    destination.stubFor(post("/orders").withRequestBody(containing("B1")).willReturn(aResponse().withStatus(200)));
+    URI url = URI.create(destination.baseUrl());
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), url, new Orders()).build()) {
+      runtime.start();
+      // one at a time, so that the commit order is the order received
+      for (String id : List.of("A1", "B1", "A2", "A3")) {
+        receive(runtime, "evt_" + id, "order.updated", "{\"order\":\"" + id + "\"}");
+        Await.until(id + " committed", () -> number(db, "select count(*) from hookledger.effect where event_id = ?",
+            "evt_" + id) == 1);
+      }
+      awaitEffects(db, 4, "done");
+    }
+    List<String> order = received().stream().map(e -> e.getRequest().getBodyAsString() + " "
+        + e.getResponse().getStatus()).toList();
+    assertEquals(List.of("A1 503", "A1 503", "A1 200", "A2 200", "A3 200"),
+        order.stream().filter(o -> o.startsWith("A")).toList(), "A's effects one at a time, in commit order");
+    assertTrue(order.indexOf("B1 200") < order.indexOf("A1 200"), "B was sent while A's head waited: " + order);
+  }
+
+  /** Sends one effect per {@code order.updated} event, ordered by the order's first letter. */
+  public static final class Orders {
+    @OnEvent("order.updated")
+    public void updated(WebhookEvent event, Outbox outbox) {
+      String order = event.payload().get("order").asText();
+      outbox.send(HttpEffect.to("receipts", "/orders").body(order.getBytes(), "text/plain")
+          .orderingKey(order.substring(0, 1)).build());
+    }
+  }
+}
