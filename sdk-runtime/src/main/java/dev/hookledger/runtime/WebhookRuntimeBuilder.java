@@ -300,7 +300,7 @@ public final class WebhookRuntimeBuilder {
 
   /**
    * Observes receiving, processing and each handler as Micrometer Observations in {@code registry}
-   * ({@code hookledger.receive}, {@code hookledger.process}, {@code hookledger.handler}), so that a
+   * ({@code hookledger.delivery.receive}, {@code hookledger.event.process}, {@code hookledger.handler.run}), so that a
    * tracing bridge (OpenTelemetry, Brave) makes them spans, and the handlers' own spans their children;
    * none by default. Needs {@code io.micrometer:micrometer-observation} on the class path (an optional
    * dependency of this artifact); the Spring starters pass the context's registry themselves.

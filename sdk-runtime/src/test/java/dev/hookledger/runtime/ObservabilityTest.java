@@ -131,13 +131,13 @@ class ObservabilityTest {
           .statusCode());
       Await.until("three observations stopped", () -> recorder.stopped.size() == 3);
 
-      assertEquals(new Stopped("hookledger.receive", null, Map.of("hookledger.provider", "testhook")),
-          recorder.named("hookledger.receive"));
-      assertEquals(new Stopped("hookledger.process", null, Map.of("hookledger.provider", "testhook",
+      assertEquals(new Stopped("hookledger.delivery.receive", null, Map.of("hookledger.provider", "testhook")),
+          recorder.named("hookledger.delivery.receive"));
+      assertEquals(new Stopped("hookledger.event.process", null, Map.of("hookledger.provider", "testhook",
           "hookledger.type", "order.paid", "hookledger.event.id", "evt_span", "hookledger.attempt", "1")),
-          recorder.named("hookledger.process"));
-      Stopped handler = recorder.named("hookledger.handler");
-      assertEquals("hookledger.process", handler.parent());
+          recorder.named("hookledger.event.process"));
+      Stopped handler = recorder.named("hookledger.handler.run");
+      assertEquals("hookledger.event.process", handler.parent());
       assertEquals("order.paid", handler.keys().get("hookledger.type"));
       assertEquals("evt_span", handler.keys().get("hookledger.event.id"));
       assertEquals(ObservabilityTest.class.getName() + "$Orders#paid", handler.keys().get("hookledger.handler"));

@@ -7,6 +7,10 @@ import dev.hookledger.github.GitHubAdapter;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.micrometer.InboxBacklogMetrics;
+import dev.hookledger.runtime.micrometer.MicrometerWebhookListener;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.hookledger.samples.app.SampleHandlers;
 import dev.hookledger.samples.app.SampleSchema;
 import dev.hookledger.shopify.ShopifyAdapter;
@@ -65,11 +69,14 @@ public final class SampleApp implements AutoCloseable {
     try {
       DataSource ds = database.dataSource();
       SampleSchema.migrate(ds);
-      runtime = tuning.apply(runtimeBuilder(ds, secrets, handlers)).build();
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      runtime = tuning.apply(runtimeBuilder(ds, secrets, handlers).listener(MicrometerWebhookListener.of(metrics)))
+          .build();
       runtime.migrate();
       runtime.start();
       InboxAdmin admin = runtime.admin();
-      SampleServer server = SampleServer.start(host, port, runtime, secrets.adminToken(), ds);
+      new InboxBacklogMetrics(admin).bindTo(metrics);
+      SampleServer server = SampleServer.start(host, port, runtime, secrets.adminToken(), ds, metrics);
       return new SampleApp(database, runtime, admin, server);
     } catch (RuntimeException e) {
       if (runtime != null) {

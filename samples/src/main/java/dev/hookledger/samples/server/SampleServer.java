@@ -7,6 +7,7 @@ import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.admin.HealthServlet;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.hookledger.samples.app.StateServlet;
 import jakarta.servlet.DispatcherType;
 import java.net.URI;
@@ -49,10 +50,11 @@ public final class SampleServer implements AutoCloseable {
 
   /**
    * Starts serving {@code runtime} and the sample pages on {@code host:port} ({@code port} 0
-   * picks a free one); {@code /admin} answers only requests carrying {@code adminToken}.
+   * picks a free one); {@code /admin} answers only requests carrying {@code adminToken};
+   * {@code /metrics} is {@code metrics} in Prometheus's text format, for a scraper.
    */
   public static SampleServer start(String host, int port, WebhookRuntime runtime, String adminToken,
-      DataSource dataSource) {
+      DataSource dataSource, PrometheusMeterRegistry metrics) {
     requireNonNull(runtime, "runtime");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be between 0 and 65535, but was " + port);
@@ -72,6 +74,7 @@ public final class SampleServer implements AutoCloseable {
     context.addServlet(new ServletHolder(
         new AdminServlet(runtime, AdminAuthorizer.bearerToken(adminToken))), "/admin/*");
     context.addServlet(new ServletHolder(new HealthServlet(runtime)), "/healthz");
+    context.addServlet(new ServletHolder(new MetricsServlet(metrics)), "/metrics");
     context.addServlet(new ServletHolder(new StateServlet(DSL.using(dataSource, SQLDialect.POSTGRES))),
         "/sample/state.json");
     jetty.setHandler(new GracefulHandler(context));

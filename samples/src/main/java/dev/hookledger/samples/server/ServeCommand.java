@@ -117,6 +117,7 @@ public final class ServeCommand implements Callable<Integer> {
         + (secrets.standard().isEmpty() ? "" : " | " + SampleApp.STANDARD_PROVIDER));
     out.println("          GET  " + app.uri() + "/admin        (operations; Authorization: Bearer $HOOKLEDGER_ADMIN_TOKEN)");
     out.println("          GET  " + app.uri() + "/healthz      (200 up / 503 down)");
+    out.println("          GET  " + app.uri() + "/metrics      (Prometheus scrape)");
     out.println("          GET  " + app.uri() + "/sample/state.json");
     out.println("retries:  " + policy.maxAttempts() + " attempts, the first retry after "
         + Durations.format(policy.firstDelay()) + ", doubling up to " + Durations.format(policy.maxDelay()));

@@ -14,13 +14,12 @@ import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.spring.boot3.HookledgerAutoConfiguration;
 import dev.hookledger.runtime.spring.boot3.HookledgerHealthAutoConfiguration;
+import dev.hookledger.runtime.spring.testing.FailureAnalyses;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testkit.SignedDeliveries;
-import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,11 +31,9 @@ import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -102,7 +99,7 @@ class SpringWiringTest {
         .withPropertyValues("spring.datasource.url=" + TestDatabase.create().jdbcUrl(),
             "hookledger.providers.testhook.secret=" + SECRET, "hookledger.workers=0")
         .run(context -> {
-          FailureAnalysis analysis = analyze(context.getStartupFailure());
+          FailureAnalysis analysis = FailureAnalyses.of(context.getStartupFailure());
           assertEquals("the ledger's tables do not exist in schema 'hookledger' of this database, and"
               + " hookledger.migrate did not create them (its default, embedded, applies the ledger's schema only to"
               + " an embedded database, which a PostgreSQL server is not). Started so, the application would answer"
@@ -112,15 +109,6 @@ class SpringWiringTest {
         });
   }
 
-  /** What the failure analyzers registered in {@code META-INF/spring.factories} make of {@code failure}, as Boot asks them. */
-  private static FailureAnalysis analyze(Throwable failure) {
-    assertThat(failure).isNotNull();
-    List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(SpringWiringTest.class.getClassLoader())
-        .load(FailureAnalyzer.class, null, (type, implementation, cause) -> {});
-    return analyzers.stream().filter(a -> a.getClass().getName().startsWith("dev.hookledger."))
-        .map(a -> a.analyze(failure)).filter(Objects::nonNull).findFirst()
-        .orElseThrow(() -> new AssertionError("no hookledger FailureAnalyzer explains " + failure));
-  }
 
   @Test
   void noProviderFailsTheStartNamingTheProperty() {

@@ -10,12 +10,15 @@ import java.util.function.Supplier;
  * {@value #RECEIVE}, {@value #PROCESS} and {@value #HANDLER}, each with the low-cardinality keys
  * {@code hookledger.provider} (and {@code hookledger.type}, {@code hookledger.handler} where known)
  * and the high-cardinality {@code hookledger.event.id} and {@code hookledger.attempt}. A failure is the
- * observation's error. Loaded only when the builder was given a registry.
+ * observation's error. Loaded only when the builder was given a registry. The names are not those of
+ * {@code MicrometerWebhookListener}'s timers ({@code hookledger.receive}, {@code hookledger.processing}):
+ * Boot's default meter handler makes a timer of every observation, with other tags, and a registry refuses
+ * two meters of one name with different tags.
  */
 public final class MicrometerTracing implements EventTracing {
-  public static final String RECEIVE = "hookledger.receive";
-  public static final String PROCESS = "hookledger.process";
-  public static final String HANDLER = "hookledger.handler";
+  public static final String RECEIVE = "hookledger.delivery.receive";
+  public static final String PROCESS = "hookledger.event.process";
+  public static final String HANDLER = "hookledger.handler.run";
 
   private final ObservationRegistry registry;
 

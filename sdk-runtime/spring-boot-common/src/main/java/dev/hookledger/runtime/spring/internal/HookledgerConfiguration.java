@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -89,6 +90,33 @@ public class HookledgerConfiguration {
       case NEVER -> false;
       case EMBEDDED -> dataSource != null && EmbeddedDatabaseConnection.isEmbedded(dataSource);
     };
+  }
+
+  /**
+   * The context's {@code ObservationRegistry}, when Micrometer's observation API is on the class path and
+   * the context has one registry: receive, process and each handler are observed in it (and so traced,
+   * with a tracing bridge). First among the customizers, so that one of the application's can replace it.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
+  static class ObservationConfiguration {
+    @Bean
+    WebhookRuntimeCustomizer hookledgerObservations(ObjectProvider<io.micrometer.observation.ObservationRegistry> registry) {
+      return new ObservationCustomizer(registry);
+    }
+  }
+
+  private record ObservationCustomizer(ObjectProvider<io.micrometer.observation.ObservationRegistry> registry)
+      implements WebhookRuntimeCustomizer, org.springframework.core.Ordered {
+    @Override
+    public void customize(dev.hookledger.runtime.WebhookRuntimeBuilder builder) {
+      registry.ifUnique(builder::observationRegistry);
+    }
+
+    @Override
+    public int getOrder() {
+      return org.springframework.core.Ordered.HIGHEST_PRECEDENCE;
+    }
   }
 
   /** The servlet side: the filter, and the admin servlet if asked for. */

@@ -17,6 +17,9 @@ import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testkit.SignedDeliveries;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.net.URI;
@@ -72,7 +75,36 @@ public abstract class SpringBootDeliveryContract {
   @SpringBootConfiguration
   @EnableAutoConfiguration
   @Import({Orders.class, Invoices.class, Accounts.class, AuditService.class, Sessions.class})
-  static class App {}
+  static class App {
+    /** The application's observation registry, recording the names of the observations stopped in it. */
+    @org.springframework.context.annotation.Bean
+    ObservationRegistry observationRegistry(ObservedNames names) {
+      ObservationRegistry registry = ObservationRegistry.create();
+      registry.observationConfig().observationHandler(names);
+      return registry;
+    }
+
+    @org.springframework.context.annotation.Bean
+    ObservedNames observedNames() {
+      return new ObservedNames();
+    }
+  }
+
+  /** Records the name and event id of each observation stopped. */
+  static final class ObservedNames implements ObservationHandler<Observation.Context> {
+    final java.util.List<String> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public boolean supportsContext(Observation.Context context) {
+      return true;
+    }
+
+    @Override
+    public void onStop(Observation.Context context) {
+      io.micrometer.common.KeyValue id = context.getHighCardinalityKeyValue("hookledger.event.id");
+      stopped.add(context.getName() + (id == null ? "" : " " + id.getValue()));
+    }
+  }
 
   /** Writes with {@code JdbcTemplate}; fails after writing while {@code failures} is positive. */
   static class Orders {
@@ -173,6 +205,18 @@ public abstract class SpringBootDeliveryContract {
   MeterRegistry meters;
   @Autowired
   org.springframework.context.ApplicationContext context;
+  @Autowired
+  ObservedNames observed;
+
+  @Test
+  void theContextsObservationRegistryObservesProcessingAndEachHandler() {
+    assertEquals(200, post("obs-1", "order.paid", "{\"id\":\"obs-1\",\"amount\":1}").status());
+    awaitSettled("obs-1");
+
+    Await.until("the handler's and the attempt's observations", () -> observed.stopped.contains("hookledger.handler.run obs-1")
+        && observed.stopped.contains("hookledger.event.process obs-1"));
+    assertTrue(observed.stopped.contains("hookledger.delivery.receive"), "no receive observation: " + observed.stopped);
+  }
 
   @Test
   void signedDeliveryPostedOverHttpRunsTheHandlerBean() {

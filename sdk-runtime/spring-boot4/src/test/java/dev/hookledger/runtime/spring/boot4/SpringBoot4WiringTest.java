@@ -3,21 +3,17 @@ package dev.hookledger.runtime.spring.boot4;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.spring.testing.FailureAnalyses;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
-import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
  * The Boot 4 starter's start-up: the ledger's schema applied as Boot's own initializers decide
@@ -108,14 +104,7 @@ class SpringBoot4WiringTest {
         });
   }
 
-  /** What the failure analyzers registered in {@code META-INF/spring.factories} make of {@code failure}, as Boot asks them. */
   private static FailureAnalysis analyze(Throwable failure) {
-    assertThat(failure).isNotNull();
-    // Boot's own analyzers want the context's bean factory and environment: those that cannot be made here are skipped
-    List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(SpringBoot4WiringTest.class.getClassLoader())
-        .load(FailureAnalyzer.class, null, (type, implementation, cause) -> {});
-    return analyzers.stream().filter(a -> a.getClass().getName().startsWith("dev.hookledger."))
-        .map(a -> a.analyze(failure)).filter(Objects::nonNull).findFirst()
-        .orElseThrow(() -> new AssertionError("no hookledger FailureAnalyzer explains " + failure));
+    return FailureAnalyses.of(failure);
   }
 }
