@@ -170,7 +170,7 @@ class FilterRegistrationTest {
         Map.of("providers", "testhook", "provider", "testhook"), Map.of()));
     assertEquals("hookledger filter 'hookledger': unknown init-param 'provider' (known: batch-size, body-read-timeout,"
         + " connect-timeout, handler-timeout, handlers, idle-in-transaction-timeout, inline, jdbc-url, jdbc-url-env, lease,"
-        + " ledger-writers, lock-timeout, max-in-flight-body-bytes, mode, path-prefix, poll-interval, providers,"
+        + " ledger-writers, lock-timeout, max-in-flight-body-bytes, mode, outbox-poll-interval, outbox-workers, path-prefix, poll-interval, providers,"
         + " receive-queue-capacity, retry.factor, retry.first-delay, retry.jitter, retry.max-attempts, retry.max-delay,"
         + " schema, session-timeouts-from-pool, shutdown-timeout, socket-timeout, statement-timeout, workers, and per listed"
         + " provider <id>.secret-env, <id>.max-body-bytes)", e.getMessage());

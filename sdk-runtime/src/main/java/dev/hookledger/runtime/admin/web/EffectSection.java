@@ -83,7 +83,7 @@ final class EffectSection {
         action(h, base, d.paused() ? "/resume" : "/pause", d.destination(), d.paused() ? "resume" : "pause");
         if (d.dead() > 0) {
           h.append(" <a class=\"retry\" href=\"").append(AdminHtml.link(base, "/confirm-retry-effects",
-              Map.of("status", "dead", "destination", d.destination()))).append("\">retry dead…</a>");
+              orderedParams("status", "dead", "destination", d.destination()))).append("\">retry dead…</a>");
         }
         h.append("</td></tr>\n");
       }
@@ -124,5 +124,14 @@ final class EffectSection {
     h.append("<form class=\"inline\" data-action method=\"post\" action=\"").append(escape(base)).append(path)
         .append("\">").append(hidden("destination", destination)).append("<button type=\"submit\">").append(label)
         .append("</button></form>");
+  }
+
+  /** Query parameters in the order given: {@code Map.of} iterates in an order that changes from run to run. */
+  private static Map<String, String> orderedParams(String... keysAndValues) {
+    Map<String, String> params = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      params.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return params;
   }
 }

@@ -38,10 +38,11 @@ import org.slf4j.LoggerFactory;
  * <p>A request is answered within {@code answerWithin} of its arrival (a provider's clock runs from
  * its request: GitHub gives up after 10 s), committed or not: a request still waiting then is answered
  * 503, and its row may still commit (the provider's retry is then a duplicate). When the database
- * could not be connected to (refused, or no answer to the connect), the started writers know it is
- * unreachable: from then on every request is answered 503 at once instead of waiting for the pool's
- * connection that will not come, while an idle writer asks the pool for a connection every
- * {@value #PROBE_INTERVAL_MILLIS} ms; the first connection obtained, by it or by a batch, ends it.
+ * could not be connected to (refused, or no answer to the connect), or a batch's connection was lost
+ * under it, the started writers know it is unreachable: from then on every request is answered 503
+ * at once instead of waiting for the pool's connection that will not come, while an idle writer asks
+ * the pool for a connection every {@value #PROBE_INTERVAL_MILLIS} ms; the first live connection
+ * obtained, by it or by a batch, ends it.
  *
  * <p>Until {@link #start} (and with no writer threads at all: the admin's replay), each call writes
  * its row on the caller's thread, in a transaction of its own. Thread-safe.
@@ -52,6 +53,8 @@ public final class GroupCommit implements AutoCloseable {
   private static final long IDLE_POLL_MILLIS = 100;
   /** How often an idle writer tries an unreachable database again. */
   static final long PROBE_INTERVAL_MILLIS = 500;
+  /** How long a connection obtained during an outage may take to show that it is alive. */
+  private static final int VALIDATION_SECONDS = 1;
 
   /** What a writer does for one request once its batch has committed or failed, before the request is answered. */
   public interface AfterWrite {
@@ -256,25 +259,26 @@ public final class GroupCommit implements AutoCloseable {
 
   /**
    * A connection for a batch; null if none could be had, the batch then failed. Whether the database
-   * can be reached is decided here, where the pool answers, never from a statement's failure on a
-   * connection obtained (one broken connection says nothing of the others).
+   * can be reached again is decided here, where the pool answers with a live connection; that it
+   * cannot, here or by a batch's statement whose connection was lost ({@link #connectionLost}).
    */
   private Connection connect(List<Request> batch) {
     try {
       Connection c = dataSource.getConnection();
       if (unreachable != null) {
+        // a pool may hand out a connection it last used moments ago without checking it (HikariCP does
+        // within half a second), one the database's stop has broken: only a live one ends the outage
+        if (!c.isValid(VALIDATION_SECONDS)) {
+          c.close();
+          throw new SQLException("a connection from the pool is broken: the database is still unreachable", "08006");
+        }
         unreachable = null;
         log.info("the ledger's database can be reached again: deliveries are recorded");
       }
       return c;
     } catch (SQLException | RuntimeException e) {
       if (started && LedgerErrors.isConnectionFailure(e)) {
-        if (unreachable == null) {
-          log.warn("the ledger's database cannot be reached ({}): deliveries are answered 503 at once until it can",
-              LedgerErrors.describe(e));
-        }
-        lastProbeNanos = System.nanoTime();
-        unreachable = LedgerErrors.describe(e);
+        markUnreachable(e);
       }
       log.debug("no connection for a batch of {} rows: {}", batch.size(), LedgerErrors.describe(e));
       for (Request r : batch) {
@@ -282,6 +286,40 @@ public final class GroupCommit implements AutoCloseable {
       }
       return null;
     }
+  }
+
+  /**
+   * From now on, deliveries are answered 503 at once, until a writer's probe obtains a live
+   * connection ({@link #connect}), within {@value #PROBE_INTERVAL_MILLIS} ms of the database's return.
+   */
+  private void markUnreachable(Exception e) {
+    if (unreachable == null) {
+      log.warn("the ledger's database cannot be reached ({}): deliveries are answered 503 at once until it can",
+          LedgerErrors.describe(e));
+    }
+    lastProbeNanos = System.nanoTime();
+    unreachable = LedgerErrors.describe(e);
+  }
+
+  /**
+   * Whether a statement failed because its connection was lost (closed under it, or the server
+   * shutting down: SQL states 08 and 57P01-57P03): the database is then taken for unreachable until a
+   * probe's live connection says otherwise. A connection broken alone while the database is up costs
+   * the deliveries of that moment a 503 (the provider retries) until the next probe, a few hundred
+   * milliseconds; without this, a pool handing out connections its last use broke (HikariCP checks
+   * none used within half a second) made each delivery of a stopped database wait the pool's whole
+   * connection timeout.
+   */
+  private static boolean connectionLost(Exception e) {
+    if (LedgerErrors.isConnectionFailure(e)) {
+      return true;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("57P0")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void writeBatch(List<Request> batch) {
@@ -325,6 +363,9 @@ public final class GroupCommit implements AutoCloseable {
         return;
       }
       if (isNew == null) {
+        if (started && connectionLost(e)) {
+          markUnreachable(e);
+        }
         if (batch.size() == 1 && LedgerErrors.isRowDataError(e)) {
           log.warn("{}: the ledger refuses this row's data ({}); it alone is answered 503", batch.get(0).row.key(),
               LedgerErrors.describe(e));
