@@ -220,7 +220,10 @@ class WebhookFilterTest {
   @Test
   void chunkedBodyOverTheLimitIsAnswered413AndNothingIsStored() {
     String id = newId();
-    byte[] body = ("{\"pad\":\"" + "x".repeat(64 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+    // over the 1 KiB limit, yet small enough to arrive whole in the container's first read: answered
+    // before the client finished sending a larger one, the 413 was lost now and then to the TCP reset
+    // of a close with the body's rest unread (the client then saw no response at all)
+    byte[] body = ("{\"pad\":\"" + "x".repeat(4 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
     HttpRequest request = delivery(id)
         .header(TestHookAdapter.SIGNATURE, SIGNER.signature(new String(body, StandardCharsets.UTF_8)))
         .POST(chunked(body))
