@@ -5,12 +5,12 @@ import static dev.hookledger.runtime.admin.web.AdminHtml.hidden;
 import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 
 import dev.hookledger.runtime.EffectStatus;
+import dev.hookledger.runtime.admin.AdminText;
 import dev.hookledger.runtime.admin.DestinationStatus;
 import dev.hookledger.runtime.admin.EffectAttempt;
 import dev.hookledger.runtime.admin.EffectDetail;
 import dev.hookledger.runtime.admin.EffectSelection;
 import dev.hookledger.runtime.admin.EffectSummary;
-import dev.hookledger.runtime.internal.admin.DurationText;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +75,7 @@ final class EffectSection {
       for (DestinationStatus d : destinations) {
         h.append("<tr><td>").append(escape(d.destination())).append("</td><td>").append(d.pending()).append("</td><td>")
             .append(d.sending()).append("</td><td>").append(d.dead()).append("</td><td>")
-            .append(d.waiting() == 0 ? "-" : escape(DurationText.age(d.oldestWaitingAge()))).append("</td><td class=\"breaker-")
+            .append(d.waiting() == 0 ? "-" : escape(AdminText.age(d.oldestWaitingAge()))).append("</td><td class=\"breaker-")
             .append(d.breaker().displayText()).append("\">").append(d.breaker().displayText())
             .append(d.consecutiveFailures() > 0 ? " (" + d.consecutiveFailures() + " failures)" : "")
             .append(d.paused() ? " · <b>paused</b>" : "").append("</td><td>")
