@@ -1,7 +1,9 @@
 package dev.hookledger.runtime.spring.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.settings.BuilderSettings;
@@ -9,7 +11,10 @@ import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
 import dev.hookledger.runtime.spring.HookledgerProperties;
+import dev.hookledger.runtime.spring.internal.SpringDestinations;
 import dev.hookledger.runtime.spring.internal.SpringRuntime;
+import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -23,8 +28,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 /**
  * The Spring door reaches every option of the runtime's catalogue (but the pool's own, which are
  * the application's pool's), by its property and by its environment variable as Boot's relaxed
- * binding reads it: the retry policy, and durations, sizes and lists in the catalogue's one grammar.
- * Each starter's test extends it, so that it runs on that Boot generation's {@link Binder}. (That
+ * binding reads it: the retry policy, and durations, sizes and lists in the catalogue's one grammar; and
+ * the outbox's destinations ({@code hookledger.destinations.<name>.*}). Each starter's test extends it, so that it runs on that Boot generation's {@link Binder}. (That
  * Boot's metadata lists every property with the builder's default is {@code ConfigurationMetadataTest}'s,
  * in {@code spring-boot-common}, which ships it.)
  */
@@ -59,11 +64,66 @@ public abstract class SpringSettingsDoorContract {
     }
   }
 
+  @Test
+  void everyDestinationSettingIsReachedFromItsProperty() {
+    Map<String, Object> properties = new java.util.HashMap<>();
+    String d = "hookledger.destinations.receipts.";
+    properties.put(d + "url", "https://mail.example.com");
+    properties.put(d + "timeout", "7s");
+    properties.put(d + "connect-timeout", "2s");
+    properties.put(d + "max-attempts", "5");
+    properties.put(d + "first-delay", "3s");
+    properties.put(d + "max-delay", "1m");
+    properties.put(d + "concurrency", "4");
+    properties.put(d + "rate-per-second", "2.5");
+    properties.put(d + "burst", "6");
+    properties.put(d + "idempotency-header", "X-Receipt-Key");
+    properties.put(d + "breaker-failures", "3");
+    properties.put(d + "breaker-probe-after", "45s");
+
+    Destination receipts = built(new MapPropertySource("test", properties)).outbox().destinations().get("receipts");
+
+    assertEquals(URI.create("https://mail.example.com"), receipts.url().orElseThrow());
+    assertEquals(Duration.ofSeconds(7), receipts.timeout());
+    assertEquals(Duration.ofSeconds(2), receipts.connectTimeout());
+    assertEquals(5, receipts.maxAttempts());
+    assertEquals(Duration.ofSeconds(3), receipts.retry().firstDelay());
+    assertEquals(Duration.ofMinutes(1), receipts.retry().maxDelay());
+    assertEquals(4, receipts.concurrency());
+    assertEquals(2.5, receipts.ratePerSecond());
+    assertEquals(6, receipts.burst());
+    assertEquals("X-Receipt-Key", receipts.idempotencyHeader());
+    assertEquals(3, receipts.breakerFailures());
+    assertEquals(Duration.ofSeconds(45), receipts.breakerProbeAfter());
+  }
+
+  @Test
+  void anUnsetDestinationSettingKeepsItsDefault() {
+    Destination receipts = built(new MapPropertySource("test",
+        Map.of("hookledger.destinations.receipts.url", "https://mail.example.com"))).outbox().destinations().get("receipts");
+
+    Destination defaults = Destination.named("receipts");
+    assertEquals(defaults.timeout(), receipts.timeout());
+    assertEquals(defaults.maxAttempts(), receipts.maxAttempts());
+    assertEquals(defaults.concurrency(), receipts.concurrency());
+    assertEquals(defaults.idempotencyHeader(), receipts.idempotencyHeader());
+    assertEquals(defaults.breakerFailures(), receipts.breakerFailures());
+  }
+
+  @Test
+  void aBadDestinationSettingFailsNamingItsProperty() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> built(new MapPropertySource("test", Map.of("hookledger.destinations.receipts.concurrency", "0"))));
+
+    assertEquals("hookledger.destinations.receipts.concurrency: concurrency must be >= 1, but was 0", e.getMessage());
+  }
+
   private static RuntimeSettings built(PropertySource<?> source) {
     HookledgerProperties p = new Binder(ConfigurationPropertySources.from(source))
         .bind("hookledger", Bindable.ofInstance(new HookledgerProperties())).orElseGet(HookledgerProperties::new);
     WebhookRuntimeBuilder b = WebhookRuntime.builder();
     SpringRuntime.options(b, p);
+    SpringDestinations.apply(b, p.getDestinations());
     return BuilderSettings.of(b);
   }
 }
