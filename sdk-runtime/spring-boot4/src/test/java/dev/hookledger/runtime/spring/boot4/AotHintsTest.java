@@ -3,6 +3,8 @@ package dev.hookledger.runtime.spring.boot4;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.EffectDelivery;
+import dev.hookledger.EffectHandler;
 import dev.hookledger.OnEvent;
 import dev.hookledger.Payload;
 import dev.hookledger.runtime.spring.internal.HookledgerConfiguration;
@@ -22,7 +24,8 @@ import org.springframework.javapoet.ClassName;
 
 /**
  * A native image of a hookledger application gets, from Spring's ahead-of-time processing of its
- * context, the reflection its {@code @OnEvent} methods and payload types need and the ledger's DDL.
+ * context, the reflection its {@code @OnEvent} methods and payload types need, the binding of its
+ * {@code EffectHandler}s' effect classes, and the ledger's DDL.
  */
 class AotHintsTest {
   @Test
@@ -47,6 +50,29 @@ class AotHintsTest {
     TypeHint unrelated = hints.reflection().getTypeHint(Unrelated.class);
     assertTrue(unrelated == null || unrelated.methods().findAny().isEmpty(), "a bean without @OnEvent got method hints");
     assertTrue(RuntimeHintsPredicates.resource().forResource("db/hookledger/V1__ledger.sql").test(hints));
+  }
+
+  @Test
+  void anEffectHandlersEffectClassGetsBindingHints() {
+    GenericApplicationContext context = new GenericApplicationContext();
+    AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
+    context.registerBean(HookledgerConfiguration.class);
+    context.registerBean("mailer", Mailer.class);
+    DefaultGenerationContext generation = new DefaultGenerationContext(
+        new ClassNameGenerator(ClassName.get(AotHintsTest.class)), new InMemoryGeneratedFiles());
+
+    new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+
+    assertNotNull(generation.getRuntimeHints().reflection().getTypeHint(ReceiptMail.class),
+        "no binding hint for the effect class the outbox writes and reads back as JSON");
+  }
+
+  /** A typed effect of the outbox. */
+  public record ReceiptMail(String to, String invoice) {}
+
+  public static class Mailer implements EffectHandler<ReceiptMail> {
+    @Override
+    public void deliver(ReceiptMail mail, EffectDelivery delivery) {}
   }
 
   /** A payload type, bound by Jackson. */
