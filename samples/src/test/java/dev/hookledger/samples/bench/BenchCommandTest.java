@@ -18,6 +18,22 @@ import picocli.CommandLine;
 class BenchCommandTest {
 
   @Test
+  void benchWithEffectsReportsTheSideWithOneEffectPerEventBesideTheSideWithout() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      code = new CommandLine(new BenchCommand(out))
+          .execute("--deliveries", "30", "--duplicates", "0", "--clients", "2", "--max-seconds", "60", "--warmup", "0",
+              "--effects");
+    }
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, report);
+    assertTrue(report.matches("(?s).*\n  effects            \\d+ events/s settled with one effect each, sent \\(enqueue to"
+        + " send p50 [0-9.]+ ms, p99 [0-9.]+ ms over 30 effects\\); \\d+ without effects; ratio [0-9.]+ \\(target >= 0.85\\)\n.*"),
+        report);
+  }
+
+  @Test
   void benchOnATinyLoadReportsItsMeasurementsAndExactlyOnceEffects() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int code;
