@@ -67,19 +67,20 @@ public abstract class SpringSettingsDoorContract {
   @Test
   void everyDestinationSettingIsReachedFromItsProperty() {
     Map<String, Object> properties = new java.util.HashMap<>();
-    String d = "hookledger.destinations.receipts.";
-    properties.put(d + "url", "https://mail.example.com");
-    properties.put(d + "timeout", "7s");
-    properties.put(d + "connect-timeout", "2s");
-    properties.put(d + "max-attempts", "5");
-    properties.put(d + "first-delay", "3s");
-    properties.put(d + "max-delay", "1m");
-    properties.put(d + "concurrency", "4");
-    properties.put(d + "rate-per-second", "2.5");
-    properties.put(d + "burst", "6");
-    properties.put(d + "idempotency-header", "X-Receipt-Key");
-    properties.put(d + "breaker-failures", "3");
-    properties.put(d + "breaker-probe-after", "45s");
+    """
+        url=https://mail.example.com
+        timeout=7s
+        connect-timeout=2s
+        max-attempts=5
+        first-delay=3s
+        max-delay=1m
+        concurrency=4
+        rate-per-second=2.5
+        burst=6
+        idempotency-header=X-Receipt-Key
+        breaker-failures=3
+        breaker-probe-after=45s""".lines().map(line -> line.split("=", 2))
+        .forEach(kv -> properties.put("hookledger.destinations.receipts." + kv[0], kv[1]));
 
     Destination receipts = built(new MapPropertySource("test", properties)).outbox().destinations().get("receipts");
 

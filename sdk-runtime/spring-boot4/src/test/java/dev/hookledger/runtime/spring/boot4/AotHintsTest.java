@@ -9,6 +9,7 @@ import dev.hookledger.OnEvent;
 import dev.hookledger.Payload;
 import dev.hookledger.runtime.spring.internal.HookledgerConfiguration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
@@ -30,17 +31,8 @@ import org.springframework.javapoet.ClassName;
 class AotHintsTest {
   @Test
   void handlerMethodsTheirPayloadTypesAndTheLedgerDdlGetHints() {
-    GenericApplicationContext context = new GenericApplicationContext();
-    AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
-    context.registerBean(HookledgerConfiguration.class);
-    context.registerBean("billing", Billing.class);
-    context.registerBean("unrelated", Unrelated.class);
-    DefaultGenerationContext generation = new DefaultGenerationContext(
-        new ClassNameGenerator(ClassName.get(AotHintsTest.class)), new InMemoryGeneratedFiles());
+    RuntimeHints hints = hintsOf(Map.of("billing", Billing.class, "unrelated", Unrelated.class));
 
-    new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
-
-    RuntimeHints hints = generation.getRuntimeHints();
     TypeHint billing = hints.reflection().getTypeHint(Billing.class);
     assertNotNull(billing, "no reflection hint for the handler class");
     assertTrue(billing.methods().anyMatch(m -> m.getName().equals("paid") && m.getMode() == ExecutableMode.INVOKE),
@@ -54,17 +46,22 @@ class AotHintsTest {
 
   @Test
   void anEffectHandlersEffectClassGetsBindingHints() {
+    RuntimeHints hints = hintsOf(Map.of("mailer", Mailer.class));
+
+    assertNotNull(hints.reflection().getTypeHint(ReceiptMail.class),
+        "no binding hint for the effect class the outbox writes and reads back as JSON");
+  }
+
+  /** The hints Spring's ahead-of-time processing gives a context of the starter and these beans. */
+  private static RuntimeHints hintsOf(Map<String, Class<?>> beans) {
     GenericApplicationContext context = new GenericApplicationContext();
     AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
     context.registerBean(HookledgerConfiguration.class);
-    context.registerBean("mailer", Mailer.class);
+    beans.forEach((name, type) -> context.registerBean(name, type));
     DefaultGenerationContext generation = new DefaultGenerationContext(
         new ClassNameGenerator(ClassName.get(AotHintsTest.class)), new InMemoryGeneratedFiles());
-
     new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
-
-    assertNotNull(generation.getRuntimeHints().reflection().getTypeHint(ReceiptMail.class),
-        "no binding hint for the effect class the outbox writes and reads back as JSON");
+    return generation.getRuntimeHints();
   }
 
   /** A typed effect of the outbox. */

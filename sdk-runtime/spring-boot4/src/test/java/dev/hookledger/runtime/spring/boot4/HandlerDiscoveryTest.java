@@ -50,10 +50,7 @@ class HandlerDiscoveryTest {
 
   @Test
   void handlerBeansAreCreatedInTheContextsOrderNotWhenTheWebServerRegistersTheFilter() {
-    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(WebApp.class)
-        .properties("server.port=0", "spring.datasource.url=" + DB.jdbcUrl(), "spring.datasource.username=postgres",
-            "hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=always", "hookledger.workers=1")
-        .run()) {
+    try (ConfigurableApplicationContext context = web(WebApp.class)) {
       assertTrue(context.getBean(OrderedHandler.class).earlierBeanExisted,
           "the handler bean was created before a bean declared ahead of it: hookledger created it early");
       WebhookRuntime runtime = context.getBean(WebhookRuntime.class);
@@ -84,10 +81,7 @@ class HandlerDiscoveryTest {
 
   @Test
   void effectHandlerBeansAreCreatedInTheContextsOrderAndDeliverUnderTheirBeanName() {
-    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(EffectApp.class)
-        .properties("server.port=0", "spring.datasource.url=" + DB.jdbcUrl(), "spring.datasource.username=postgres",
-            "hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=always", "hookledger.workers=1")
-        .run()) {
+    try (ConfigurableApplicationContext context = web(EffectApp.class)) {
       OrderedMailer mailer = context.getBean(OrderedMailer.class);
       assertTrue(mailer.earlierBeanExisted,
           "the EffectHandler bean was created before a bean declared ahead of it: hookledger created it early");
@@ -104,6 +98,14 @@ class HandlerDiscoveryTest {
         assertThat(context).getFailure().rootCause().hasMessage("hookledger: EffectHandler bean 'raw' ("
             + RawEffectHandler.class.getName() + ") does not say which effect class it delivers: declare it as"
             + " EffectHandler<YourEffect> (the @Bean method's return type, or the class's implements clause)"));
+  }
+
+  /** The web application {@code app} started on a free port, on the test database. */
+  private static ConfigurableApplicationContext web(Class<?> app) {
+    return new SpringApplicationBuilder(app)
+        .properties("server.port=0", "spring.datasource.url=" + DB.jdbcUrl(), "spring.datasource.username=postgres",
+            "hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=always", "hookledger.workers=1")
+        .run();
   }
 
   @SpringBootConfiguration
