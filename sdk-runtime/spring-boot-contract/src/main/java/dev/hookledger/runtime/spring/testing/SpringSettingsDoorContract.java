@@ -112,6 +112,15 @@ public abstract class SpringSettingsDoorContract {
   }
 
   @Test
+  void aDestinationNamedByAnOriginIsWrittenInBrackets() {
+    Destination origin = built(new MapPropertySource("test",
+        Map.of("hookledger.destinations.[https://api.example.com].rate-per-second", "5")))
+        .outbox().destinations().get("https://api.example.com");
+
+    assertEquals(5.0, origin.ratePerSecond());
+  }
+
+  @Test
   void aBadDestinationSettingFailsNamingItsProperty() {
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> built(new MapPropertySource("test", Map.of("hookledger.destinations.receipts.concurrency", "0"))));
