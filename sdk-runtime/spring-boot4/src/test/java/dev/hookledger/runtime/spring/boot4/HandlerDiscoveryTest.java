@@ -5,14 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hookledger.EffectDelivery;
-import dev.hookledger.EffectHandler;
 import dev.hookledger.OnEvent;
-import dev.hookledger.Outbox;
-import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.WebhookRuntime;
-import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testkit.SignedDeliveries;
@@ -50,7 +45,10 @@ class HandlerDiscoveryTest {
 
   @Test
   void handlerBeansAreCreatedInTheContextsOrderNotWhenTheWebServerRegistersTheFilter() {
-    try (ConfigurableApplicationContext context = web(WebApp.class)) {
+    try (ConfigurableApplicationContext context = new SpringApplicationBuilder(WebApp.class)
+        .properties("server.port=0", "spring.datasource.url=" + DB.jdbcUrl(), "spring.datasource.username=postgres",
+            "hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=always", "hookledger.workers=1")
+        .run()) {
       assertTrue(context.getBean(OrderedHandler.class).earlierBeanExisted,
           "the handler bean was created before a bean declared ahead of it: hookledger created it early");
       WebhookRuntime runtime = context.getBean(WebhookRuntime.class);
@@ -79,95 +77,10 @@ class HandlerDiscoveryTest {
             + " the runtime when it is used"));
   }
 
-  @Test
-  void effectHandlerBeansAreCreatedInTheContextsOrderAndDeliverUnderTheirBeanName() {
-    try (ConfigurableApplicationContext context = web(EffectApp.class)) {
-      OrderedMailer mailer = context.getBean(OrderedMailer.class);
-      assertTrue(mailer.earlierBeanExisted,
-          "the EffectHandler bean was created before a bean declared ahead of it: hookledger created it early");
-      WebhookRuntime runtime = context.getBean(WebhookRuntime.class);
-      assertEquals(EventStatus.DONE, SignedDeliveries.to(runtime).deliverAndSettle("testhook",
-          new TestHookSigner(SECRET).delivery("testhook", "mail-1", "mail.due", "{}")).status());
-      Await.until("the mail delivered", () -> "orderedMailer mail-1".equals(mailer.delivered));
-    }
-  }
-
-  @Test
-  void effectHandlerBeanWithoutItsEffectClassFailsTheStartNamingTheBeanAndTheFix() {
-    runner.withUserConfiguration(RawEffectHandlerConfiguration.class).run(context ->
-        assertThat(context).getFailure().rootCause().hasMessage("hookledger: EffectHandler bean 'raw' ("
-            + RawEffectHandler.class.getName() + ") does not say which effect class it delivers: declare it as"
-            + " EffectHandler<YourEffect> (the @Bean method's return type, or the class's implements clause)"));
-  }
-
-  /** The web application {@code app} started on a free port, on the test database. */
-  private static ConfigurableApplicationContext web(Class<?> app) {
-    return new SpringApplicationBuilder(app)
-        .properties("server.port=0", "spring.datasource.url=" + DB.jdbcUrl(), "spring.datasource.username=postgres",
-            "hookledger.providers.testhook.secret=" + SECRET, "hookledger.migrate=always", "hookledger.workers=1")
-        .run();
-  }
-
   @SpringBootConfiguration
   @EnableAutoConfiguration
   @Import({Earlier.class, OrderedHandler.class})
   static class WebApp {}
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  @Import({Earlier.class, MailerConfiguration.class, MailSender.class})
-  static class EffectApp {}
-
-  /** The mailer as a component scan would name it: its bean name is its destination. */
-  @Configuration(proxyBeanMethods = false)
-  static class MailerConfiguration {
-    @Bean
-    OrderedMailer orderedMailer(ConfigurableListableBeanFactory beans) {
-      return new OrderedMailer(beans);
-    }
-  }
-
-  /** A typed effect. */
-  public record Mail(String event) {}
-
-  /** Records whether {@link Earlier} existed when the context created it, and what it delivered. */
-  static class OrderedMailer implements EffectHandler<Mail> {
-    final boolean earlierBeanExisted;
-    volatile String delivered;
-
-    OrderedMailer(ConfigurableListableBeanFactory beans) {
-      earlierBeanExisted = beans.containsSingleton(Earlier.class.getName());
-    }
-
-    @Override
-    public void deliver(Mail mail, EffectDelivery delivery) {
-      delivered = delivery.destination() + " " + mail.event();
-    }
-  }
-
-  /** Sends a {@link Mail} for each event. */
-  static class MailSender {
-    @OnEvent("mail.due")
-    public void due(WebhookEvent event, Outbox outbox) {
-      outbox.send("mail", new Mail(event.eventId()));
-    }
-  }
-
-  /** An EffectHandler whose class and bean method both leave its effect class out. */
-  @SuppressWarnings("rawtypes")
-  static class RawEffectHandler implements EffectHandler {
-    @Override
-    public void deliver(Object effect, EffectDelivery delivery) {}
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  static class RawEffectHandlerConfiguration {
-    @Bean
-    @SuppressWarnings("rawtypes")
-    EffectHandler raw() {
-      return new RawEffectHandler();
-    }
-  }
 
   /** A plain bean declared ahead of the handler: the context creates it first. */
   static class Earlier {}
