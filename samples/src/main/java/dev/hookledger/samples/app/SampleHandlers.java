@@ -10,4 +10,9 @@ public final class SampleHandlers {
   public static List<Object> all() {
     return List.of(new Billing(), new Subscriptions(), new Tickets(), new Commits(), new Orders());
   }
+
+  /** As {@link #all()}, with {@link Billing} sending a receipt for each paid invoice to {@code receiptPath}. */
+  public static List<Object> withReceipts(String receiptPath) {
+    return List.of(new Billing(receiptPath), new Subscriptions(), new Tickets(), new Commits(), new Orders());
+  }
 }

@@ -149,6 +149,12 @@ public final class BenchCommand implements Callable<Integer> {
           + " statement, no payload mapping): the framework's own cost per event. Effects are then not checked.")
   boolean noopHandlers;
 
+  @Option(names = "--effects",
+      description = "After the phases on the empty ledger, run the full load on two fresh ledgers, one whose handlers"
+          + " send one HTTP effect per event through the outbox to a local no-op sink and one whose handlers send"
+          + " nothing, and report them side by side: see EffectsPhase.")
+  boolean effects;
+
   @Option(names = "--load-cpus", paramLabel = "LIST",
       description = "Pin the load generator's process to these CPUs with taskset (Linux), e.g. 1; start bench"
           + " itself with taskset -c 0 so that the server and PostgreSQL keep the others (default: not pinned).")
@@ -314,6 +320,9 @@ public final class BenchCommand implements Callable<Integer> {
             new LoadPlan.Spec(singles, duplicates, seed + 20, entities), maxSeconds);
         List<LoadPlan> bookkept = !bookkeepingAb ? List.of()
             : new BookkeepingPhase(out).run(app, load, fullSpec, clients, maxSeconds);
+        EffectsPhase.Result effected = !effects ? null : new EffectsPhase(out).run(database, secrets, load, fullSpec,
+            full, clients, Math.max(16, workers + 8), maxSeconds,
+            b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)));
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
         List<LoadPlan> historyPlans = new java.util.ArrayList<>();
         boolean historyOk = true;
@@ -351,6 +360,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (backfilled != null) {
           runs.addAll(backfilled.runs());
         }
+        if (effected != null) {
+          runs.addAll(effected.runs()); // answers checked; their effects are each side's own ledger's
+        }
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
         List<LoadPlan> plans = new java.util.ArrayList<>(
             warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single));
@@ -361,7 +373,8 @@ public final class BenchCommand implements Callable<Integer> {
         plans.addAll(bookkept);
         boolean exact = complete && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app));
         boolean allOk = allAnswered200(runs);
-        return exact && allOk && historyOk && (backfilled == null || backfilled.ok()) ? 0 : 1;
+        return exact && allOk && historyOk && (backfilled == null || backfilled.ok())
+            && (effected == null || effected.ok()) ? 0 : 1;
       }
     }
   }

@@ -3,7 +3,9 @@ package dev.hookledger.samples.server;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.cli.RuntimeOptions;
+import dev.hookledger.samples.app.SampleHandlers;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -55,6 +57,11 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Where the embedded PostgreSQL keeps its data (default: ~/.hookledger/samples-db).")
   Path dataDir = DEFAULT_DATA_DIR;
 
+  @Option(names = "--receipt-url", paramLabel = "URL",
+      description = "Send a receipt for each paid Stripe invoice to this URL through the outbox: a POST of JSON with the"
+          + " invoice id, its Idempotency-Key the same on every try, committed with the booking.")
+  URI receiptUrl;
+
   @Spec CommandSpec spec;
 
   private final PrintStream out;
@@ -103,11 +110,15 @@ public final class ServeCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), SampleSecrets.ADMIN_TOKEN_ENV + ": " + e.getMessage()
           + "; unset it to have one generated");
     }
+    ReceiptTarget receipts = receiptTarget(); // refused before the database starts
     SampleDatabase database = databaseUrl != null
         ? SampleDatabase.external(databaseUrl)
         : SampleDatabase.embedded(dataDir);
     RetryPolicy policy = retryPolicy();
-    SampleApp app = SampleApp.start(database, secrets, host, port, runtimeOptions());
+    SampleApp app = receipts == null
+        ? SampleApp.start(database, secrets, host, port, runtimeOptions())
+        : SampleApp.start(database, secrets, host, port, SampleHandlers.withReceipts(receipts.path()),
+            b -> runtimeOptions().apply(b).destination(receipts.destination()));
     if (databaseUrl == null) {
       RunningServe.publish(dataDir, database.jdbcUrl()); // for status, list, retry... while it runs
     }
@@ -119,11 +130,27 @@ public final class ServeCommand implements Callable<Integer> {
     out.println("          GET  " + app.uri() + "/healthz      (200 up / 503 down)");
     out.println("          GET  " + app.uri() + "/metrics      (Prometheus scrape)");
     out.println("          GET  " + app.uri() + "/sample/state.json");
+    if (receipts != null) {
+      out.println("receipts: POST " + receiptUrl + " for each paid invoice (outbox destination "
+          + receipts.destination().name() + ")");
+    }
     out.println("retries:  " + policy.maxAttempts() + " attempts, the first retry after "
         + Durations.format(policy.firstDelay()) + ", doubling up to " + Durations.format(policy.maxDelay()));
     out.println("listening on " + app.uri());
     out.flush();
     return app;
+  }
+
+  /** Where {@code --receipt-url} sends receipts, or null without it; a bad URL is named with its option. */
+  private ReceiptTarget receiptTarget() {
+    if (receiptUrl == null) {
+      return null;
+    }
+    try {
+      return ReceiptTarget.of(receiptUrl);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--receipt-url " + e.getMessage());
+    }
   }
 
   /** What the options and environment set on the runtime; each bad value is named with its option. */

@@ -42,9 +42,9 @@ class SampleHandlersTest {
     Billing.Invoice paid = read("""
         {"id":"in_1","object":"invoice","customer":"cus_ada","amount_paid":4200,"currency":"usd"}""",
         Billing.Invoice.class);
-    new Billing().paid(paid, db);
+    new Billing().book(paid, db);
     assertEquals(Map.of("cus_ada", 4200L), state().balances());
-    new Billing().paid(paid, db);
+    new Billing().book(paid, db);
     assertEquals(Map.of("cus_ada", 8400L), state().balances());
   }
 
@@ -53,7 +53,7 @@ class SampleHandlersTest {
     Billing.Invoice paid = read("""
         {"id":"in_eur","customer":"cus_ada","amount_paid":100,"currency":"eur"}""", Billing.Invoice.class);
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> new Billing().paid(paid, db));
+        assertThrows(IllegalStateException.class, () -> new Billing().book(paid, db));
     assertEquals("invoice in_eur is in EUR; this sample keeps balances in USD only", e.getMessage());
     assertEquals(Map.of(), state().balances());
   }
@@ -113,11 +113,11 @@ class SampleHandlersTest {
     Billing.Invoice noCustomer = read("""
         {"id":"in_n","customer":null,"amount_paid":100,"currency":"usd"}""", Billing.Invoice.class);
     assertEquals("invoice in_n has no customer; this sample keeps balances per customer only",
-        assertThrows(IllegalStateException.class, () -> new Billing().paid(noCustomer, db)).getMessage());
+        assertThrows(IllegalStateException.class, () -> new Billing().book(noCustomer, db)).getMessage());
     Billing.Invoice before2018 = read("""
         {"id":"in_o","customer":"cus_ada","total":100,"currency":"usd"}""", Billing.Invoice.class);
     assertEquals("invoice in_o has no amount_paid (an API version before it existed); this sample books amount_paid"
-        + " only", assertThrows(IllegalStateException.class, () -> new Billing().paid(before2018, db)).getMessage());
+        + " only", assertThrows(IllegalStateException.class, () -> new Billing().book(before2018, db)).getMessage());
     assertEquals(Map.of(), state().balances());
   }
 
@@ -164,7 +164,7 @@ class SampleHandlersTest {
     List<String> renderedByJooq = new ArrayList<>();
     DSLContext watched = DSL.using(database.dataSource(), SQLDialect.POSTGRES);
     watched.configuration().set(ExecuteListener.onRenderEnd(ctx -> renderedByJooq.add(ctx.sql())));
-    new Billing().paid(read("""
+    new Billing().book(read("""
         {"id":"in_1","customer":"cus_ada","amount_paid":4200,"currency":"usd"}""", Billing.Invoice.class), watched);
     new Commits().pushed(read("""
         {"ref":"refs/heads/main","commits":[{"id":"a1"}],"repository":{"full_name":"o/r"}}""", Commits.Push.class),

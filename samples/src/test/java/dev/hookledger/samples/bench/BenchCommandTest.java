@@ -18,16 +18,22 @@ import picocli.CommandLine;
 class BenchCommandTest {
 
   @Test
+  void benchWithEffectsReportsTheSideWithOneEffectPerEventBesideTheSideWithout() {
+    Report bench = bench("--deliveries", "30", "--duplicates", "0", "--clients", "2", "--max-seconds", "60",
+        "--warmup", "0", "--effects");
+    String report = bench.text();
+    assertEquals(0, bench.code(), report);
+    assertTrue(report.matches("(?s).*\n  effects            \\d+ events/s settled with one effect each, sent \\(enqueue to"
+        + " send p50 [0-9.]+ ms, p99 [0-9.]+ ms over 30 effects\\); \\d+ without effects; ratio [0-9.]+ \\(target >= 0.85\\)\n.*"),
+        report);
+  }
+
+  @Test
   void benchOnATinyLoadReportsItsMeasurementsAndExactlyOnceEffects() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int code;
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      code = new CommandLine(new BenchCommand(out))
-          .execute("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60",
-              "--warmup", "30");
-    }
-    String report = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, code, report);
+    Report bench = bench("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60",
+        "--warmup", "30");
+    String report = bench.text();
+    assertEquals(0, bench.code(), report);
     assertTrue(report.startsWith("hookledger bench: 45 deliveries (36 distinct events, 20% redeliveries), 3 clients in a"
         + " second process, 256 entities"), report);
     assertTrue(report.contains("  answers            36 x 200 accepted, 9 x 200 duplicate\n"), report);
@@ -241,5 +247,18 @@ class BenchCommandTest {
     String report = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, code, report);
     return report;
+  }
+
+  /** What a bench run printed, and its exit code. */
+  private record Report(int code, String text) {}
+
+  /** Runs bench with {@code args}, its report captured. */
+  private static Report bench(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      code = new CommandLine(new BenchCommand(out)).execute(args);
+    }
+    return new Report(code, bytes.toString(StandardCharsets.UTF_8));
   }
 }

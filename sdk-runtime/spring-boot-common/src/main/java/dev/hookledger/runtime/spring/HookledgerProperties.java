@@ -1,6 +1,7 @@
 package dev.hookledger.runtime.spring;
 
 import dev.hookledger.runtime.ProcessingMode;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -119,6 +120,12 @@ public class HookledgerProperties {
 
   /** How often, on average, the outbox's senders look for due effects when nothing wakes them. */
   private Duration outboxPollInterval;
+
+  /**
+   * The outbox's destinations by name: the base URL of HttpEffect.to(name, path), or the settings of the
+   * EffectHandler bean of that name. A destination not listed keeps Destination's defaults.
+   */
+  private Map<String, Destination> destinations = new LinkedHashMap<>();
 
   /** The operator's admin API and page (dev.hookledger.runtime.admin.web.AdminServlet). */
   private final Admin admin = new Admin();
@@ -318,6 +325,14 @@ public class HookledgerProperties {
     this.outboxPollInterval = outboxPollInterval;
   }
 
+  public Map<String, Destination> getDestinations() {
+    return destinations;
+  }
+
+  public void setDestinations(Map<String, Destination> destinations) {
+    this.destinations = destinations;
+  }
+
   public Admin getAdmin() {
     return admin;
   }
@@ -420,6 +435,152 @@ public class HookledgerProperties {
     @Override
     public String toString() {
       return "Provider[secret=****, maxBodySize=" + maxBodySize + "]";
+    }
+  }
+
+  /**
+   * One destination of the outbox: {@code hookledger.destinations.<name>.*}, the keys of
+   * {@link dev.hookledger.runtime.Destination#fromProperties}; each unset keeps its default.
+   */
+  public static class Destination {
+    /** The base URL of HttpEffect.to(name, path), e.g. https://mail.example.com. */
+    private URI url;
+
+    /** One request, to the end of the answer's headers; default 10 s. */
+    private Duration timeout;
+
+    /** Opening a connection; default 5 s. */
+    private Duration connectTimeout;
+
+    /** Attempts before an effect is dead, the first included; default 16. */
+    private Integer maxAttempts;
+
+    /** The wait after the first failed attempt; default 1 s. */
+    private Duration firstDelay;
+
+    /** The longest wait between attempts; default 10 min. */
+    private Duration maxDelay;
+
+    /** Effects in flight at once, across all nodes; default 16. */
+    private Integer concurrency;
+
+    /** Effects started per second, across all nodes; default no limit. */
+    private Double ratePerSecond;
+
+    /** Effects that may start at once after a quiet spell; default the rate rounded up. */
+    private Integer burst;
+
+    /** The request header the effect's idempotency key goes in; default Idempotency-Key. */
+    private String idempotencyHeader;
+
+    /** Consecutive failed attempts that open the circuit breaker, 0 for none; default 10. */
+    private Integer breakerFailures;
+
+    /** How long an open breaker waits before it lets one effect through as a probe; default 30 s. */
+    private Duration breakerProbeAfter;
+
+    public URI getUrl() {
+      return url;
+    }
+
+    public void setUrl(URI url) {
+      this.url = url;
+    }
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    public Duration getConnectTimeout() {
+      return connectTimeout;
+    }
+
+    public void setConnectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+    }
+
+    public Integer getMaxAttempts() {
+      return maxAttempts;
+    }
+
+    public void setMaxAttempts(Integer maxAttempts) {
+      this.maxAttempts = maxAttempts;
+    }
+
+    public Duration getFirstDelay() {
+      return firstDelay;
+    }
+
+    public void setFirstDelay(Duration firstDelay) {
+      this.firstDelay = firstDelay;
+    }
+
+    public Duration getMaxDelay() {
+      return maxDelay;
+    }
+
+    public void setMaxDelay(Duration maxDelay) {
+      this.maxDelay = maxDelay;
+    }
+
+    public Integer getConcurrency() {
+      return concurrency;
+    }
+
+    public void setConcurrency(Integer concurrency) {
+      this.concurrency = concurrency;
+    }
+
+    public Double getRatePerSecond() {
+      return ratePerSecond;
+    }
+
+    public void setRatePerSecond(Double ratePerSecond) {
+      this.ratePerSecond = ratePerSecond;
+    }
+
+    public Integer getBurst() {
+      return burst;
+    }
+
+    public void setBurst(Integer burst) {
+      this.burst = burst;
+    }
+
+    public String getIdempotencyHeader() {
+      return idempotencyHeader;
+    }
+
+    public void setIdempotencyHeader(String idempotencyHeader) {
+      this.idempotencyHeader = idempotencyHeader;
+    }
+
+    public Integer getBreakerFailures() {
+      return breakerFailures;
+    }
+
+    public void setBreakerFailures(Integer breakerFailures) {
+      this.breakerFailures = breakerFailures;
+    }
+
+    public Duration getBreakerProbeAfter() {
+      return breakerProbeAfter;
+    }
+
+    public void setBreakerProbeAfter(Duration breakerProbeAfter) {
+      this.breakerProbeAfter = breakerProbeAfter;
+    }
+
+    @Override
+    public String toString() {
+      return "Destination[url=" + url + ", timeout=" + timeout + ", connectTimeout=" + connectTimeout
+          + ", maxAttempts=" + maxAttempts + ", firstDelay=" + firstDelay + ", maxDelay=" + maxDelay + ", concurrency="
+          + concurrency + ", ratePerSecond=" + ratePerSecond + ", burst=" + burst + ", idempotencyHeader="
+          + idempotencyHeader + ", breakerFailures=" + breakerFailures + ", breakerProbeAfter=" + breakerProbeAfter + "]";
     }
   }
 

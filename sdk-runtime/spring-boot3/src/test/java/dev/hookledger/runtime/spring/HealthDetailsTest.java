@@ -23,6 +23,18 @@ class HealthDetailsTest {
   }
 
   @Test
+  void deadEffectsAndAnOpenBreakerAreDegradedWithTheirCounts() {
+    Health effects = new Health(true, true, 2, 2, true, true, 0, 0, 0, Duration.ZERO, 0, "", 4, 1);
+
+    assertEquals("DEGRADED", HealthDetails.statusCode(effects));
+    Map<String, Object> details = HealthDetails.of(effects);
+    assertEquals(4L, details.get("deadEffects"));
+    assertEquals(1L, details.get("openBreakers"));
+    assertEquals("4 effects dead, waiting for an operator; the breaker of 1 destination is open: its effects wait",
+        details.get("reason"));
+  }
+
+  @Test
   void anUnreachableDatabaseIsDownAndAHealthyNodeIsUpWithoutAReason() {
     Health down = new Health(true, false, 2, 2, true, true, 0, 0, 0, Duration.ZERO, 0, "timed out after 2000 ms");
     Health up = new Health(true, true, 2, 2, true, true, 0, 0, 0, Duration.ZERO, 0, "");

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.spring.internal;
 
+import dev.hookledger.EffectHandler;
 import dev.hookledger.OnEvent;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
@@ -19,7 +20,8 @@ import org.springframework.util.ClassUtils;
 /**
  * Ahead-of-time (GraalVM native image) hints for each bean that declares {@code @OnEvent} methods: the
  * runtime's scanner reads the declared methods of the bean's class and its superclasses, calls each
- * {@code @OnEvent} method through a method handle, and Jackson binds the payload parameters. Registered in
+ * {@code @OnEvent} method through a method handle, and Jackson binds the payload parameters. For each
+ * {@code EffectHandler<T>} bean, Jackson's binding of {@code T}, which the outbox writes and reads back. Registered in
  * {@code META-INF/spring/aot.factories}.
  */
 final class HandlerAotProcessor implements BeanRegistrationAotProcessor {
@@ -28,10 +30,19 @@ final class HandlerAotProcessor implements BeanRegistrationAotProcessor {
   @Override
   public BeanRegistrationAotContribution processAheadOfTime(RegisteredBean bean) {
     Class<?> type = ClassUtils.getUserClass(bean.getBeanClass());
-    if (!HandlerBeans.declaresOnEvent(type)) {
+    Class<?> effect = bean.getBeanType().as(EffectHandler.class).resolveGeneric(0);
+    boolean handler = HandlerBeans.declaresOnEvent(type);
+    if (!handler && effect == null) {
       return null;
     }
-    return (generation, code) -> register(generation.getRuntimeHints(), type);
+    return (generation, code) -> {
+      if (handler) {
+        register(generation.getRuntimeHints(), type);
+      }
+      if (effect != null) {
+        registerPayload(generation.getRuntimeHints().reflection(), effect);
+      }
+    };
   }
 
   /** The reflection {@code handlerType}'s {@code @OnEvent} methods and their payload types need. */

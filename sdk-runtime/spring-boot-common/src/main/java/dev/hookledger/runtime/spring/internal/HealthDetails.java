@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * The details of the actuator's {@code hookledger} health indicator, the same under Boot 3.5 and Boot 4
- * (whose {@code Health} types differ): every figure of {@link Health}. A backlog, dead events or a
- * reconnecting listener do not make the runtime down: alert on these details (or the meters) apart.
+ * (whose {@code Health} types differ): every figure of {@link Health}. A backlog, dead events, a
+ * reconnecting listener, dead effects or an open breaker do not make the runtime down: alert on these
+ * details (or the meters) apart.
  */
 public final class HealthDetails {
   private HealthDetails() {}
@@ -38,6 +39,8 @@ public final class HealthDetails {
     d.put("dead", h.dead());
     d.put("oldestWaitingAge", h.oldestWaitingAge().toString());
     d.put("stuck", h.stuck());
+    d.put("deadEffects", h.deadEffects());
+    d.put("openBreakers", h.openBreakers());
     return d;
   }
 }

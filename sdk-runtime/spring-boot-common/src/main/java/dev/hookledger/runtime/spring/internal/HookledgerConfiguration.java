@@ -48,7 +48,7 @@ public class HookledgerConfiguration {
   public HookledgerConfiguration() {}
 
   /**
-   * The runtime, built from every {@code @OnEvent} singleton: lazily, when {@link RuntimeLifecycle}
+   * The runtime, built from every {@code @OnEvent} and {@code EffectHandler} singleton: lazily, when {@link RuntimeLifecycle}
    * starts it (after every singleton is created) or when a bean of the application asks for it, so that
    * no handler bean is created early by hookledger.
    */
@@ -71,7 +71,8 @@ public class HookledgerConfiguration {
     }
     List<Object> handlers = HandlerBeans.in(beans);
     return SpringRuntime.build(properties, ds, tm, adapters.orderedStream().toList(),
-        listeners.orderedStream().toList(), objectMapper.getIfUnique(), handlers, customizers.orderedStream().toList());
+        listeners.orderedStream().toList(), objectMapper.getIfUnique(), handlers, EffectHandlerBeans.in(beans),
+        customizers.orderedStream().toList());
   }
 
   @Bean

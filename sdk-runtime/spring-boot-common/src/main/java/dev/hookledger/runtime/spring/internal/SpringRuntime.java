@@ -34,7 +34,7 @@ import org.springframework.util.unit.DataSize;
  * Builds the {@link WebhookRuntime} of a Spring Boot application from its {@code hookledger.*}
  * properties and beans: the application's {@code DataSource}, its transaction manager for the
  * handlers' transactions, provider adapters (beans first, then the class path), {@code @OnEvent}
- * beans and {@link WebhookListener} beans. Every bad setting fails with a message naming its property.
+ * beans, {@code EffectHandler} beans, the outbox's destinations and {@link WebhookListener} beans. Every bad setting fails with a message naming its property.
  */
 public final class SpringRuntime {
   private static final Logger log = LoggerFactory.getLogger(SpringRuntime.class);
@@ -43,21 +43,30 @@ public final class SpringRuntime {
 
   public static WebhookRuntime build(HookledgerProperties p, DataSource dataSource, PlatformTransactionManager transactions,
       List<ProviderAdapter> adapterBeans, List<WebhookListener> listeners, ObjectMapper objectMapper,
-      List<Object> handlers, List<WebhookRuntimeCustomizer> customizers) {
+      List<Object> handlers, List<EffectHandlerBeans.Found> effectHandlers, List<WebhookRuntimeCustomizer> customizers) {
     WebhookRuntimeBuilder b = WebhookRuntime.builder();
     options(b, p);
+    SpringDestinations.apply(b, p.getDestinations());
     providers(b, p.getProviders(), adapterBeans);
     listeners.forEach(b::listener);
     if (objectMapper != null) {
       b.objectMapper(objectMapper);
     }
     b.handlers(handlers.toArray());
+    for (EffectHandlerBeans.Found h : effectHandlers) {
+      try {
+        h.register(b);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("hookledger: EffectHandler bean '" + h.name() + "': " + e.getMessage());
+      }
+    }
     for (WebhookRuntimeCustomizer c : customizers) {
       c.customize(b);
     }
     // after the customizers: whatever they set, the ledger stays on Spring's connection and transactions
     SpringTransactions.wire(b, dataSource, transactions);
-    log.info("hookledger: {} @OnEvent bean(s), handler transactions on {}", handlers.size(),
+    log.info("hookledger: {} @OnEvent bean(s), {} EffectHandler bean(s), handler transactions on {}", handlers.size(),
+        effectHandlers.size(),
         transactions.getClass().getName());
     try {
       return b.build();

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.spring.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -36,6 +37,16 @@ class ConfigurationMetadataTest {
     for (Setting<?> s : SettingsCatalogue.all()) {
       assertTrue(s.isOwnPoolOnly() || listed.containsKey(s.property()), s.property() + " is not in Boot's metadata");
     }
+  }
+
+  @Test
+  void theMetadataListsTheOutboxsDestinationsByName() throws IOException {
+    JsonNode destinations = shipped().get("hookledger.destinations");
+
+    assertTrue(destinations != null, "hookledger.destinations is not in Boot's metadata");
+    // an IDE completes hookledger.destinations.<name>.* from the value type's properties
+    assertEquals("java.util.Map<java.lang.String," + HookledgerProperties.Destination.class.getName() + ">",
+        destinations.get("type").asText());
   }
 
   @Test

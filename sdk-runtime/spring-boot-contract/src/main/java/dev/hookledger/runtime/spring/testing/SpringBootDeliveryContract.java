@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.EffectHandler;
+import dev.hookledger.HttpEffect;
 import dev.hookledger.OnEvent;
+import dev.hookledger.Outbox;
+import dev.hookledger.runtime.EffectStatus;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.WebhookRuntime;
+import dev.hookledger.runtime.admin.EffectDetail;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.testing.Await;
@@ -26,6 +31,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -56,6 +63,9 @@ public abstract class SpringBootDeliveryContract {
   private static final String SECRET = "spring-boot-secret";
   private static final TestDatabase.Database DB = TestDatabase.create();
 
+  /** The receipts API the outbox's HTTP effects go to: a real HTTP server recording each request. */
+  private static final ReceiptSink RECEIPTS = ReceiptSink.start();
+
   static {
     // the application's own tables; Boot leaves the schema of a server database alone
     DB.execute("create table paid_order (id text primary key, amount int not null)");
@@ -70,12 +80,28 @@ public abstract class SpringBootDeliveryContract {
     properties.add("hookledger.providers.testhook.secret", () -> SECRET);
     // a real PostgreSQL is not an embedded database: the ledger's schema is applied only when asked
     properties.add("hookledger.migrate", () -> "always");
+    // the outbox's destination, named by the handler's HttpEffect.to("receipts", ...)
+    properties.add("hookledger.destinations.receipts.url", RECEIPTS::url);
+    properties.add("hookledger.destinations.receipts.idempotency-header", () -> "X-Receipt-Key");
+    properties.add("hookledger.destinations.receipts.timeout", () -> "5s");
+    properties.add("hookledger.destinations.receipts.max-attempts", () -> "3");
   }
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  @Import({Orders.class, Invoices.class, Accounts.class, AuditService.class, Sessions.class})
+  @Import({Orders.class, Invoices.class, Accounts.class, AuditService.class, Sessions.class, Receipts.class})
   static class App {
+    /** Delivers the typed effect ReceiptMail: its bean name, "mail", is its destination. */
+    @org.springframework.context.annotation.Bean
+    EffectHandler<ReceiptMail> mail(Mailbox mailbox) {
+      return (mail, delivery) -> mailbox.sent.put(mail.invoice(), delivery.idempotencyKey());
+    }
+
+    @org.springframework.context.annotation.Bean
+    Mailbox mailbox() {
+      return new Mailbox();
+    }
+
     /** The application's observation registry, recording the names of the observations stopped in it. */
     @org.springframework.context.annotation.Bean
     ObservationRegistry observationRegistry(ObservedNames names) {
@@ -174,6 +200,31 @@ public abstract class SpringBootDeliveryContract {
     }
   }
 
+  /** A typed effect of the outbox, delivered by the EffectHandler bean "mail". */
+  public record ReceiptMail(String invoice) {}
+
+  /** What the "mail" EffectHandler bean delivered: the invoice id, with the effect's idempotency key. */
+  static final class Mailbox {
+    final Map<String, String> sent = new ConcurrentHashMap<>();
+  }
+
+  /** Sends a receipt through the outbox: an HTTP request to the destination "receipts" and a typed e-mail. */
+  static class Receipts {
+    final JdbcTemplate jdbc;
+
+    Receipts(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @OnEvent("receipt.due")
+    public void due(JsonNode invoice, Outbox outbox) {
+      String id = invoice.get("id").asText();
+      jdbc.update("insert into paid_order (id, amount) values (?, 0)", id);
+      outbox.send(HttpEffect.to("receipts", "/receipts").json("{\"invoice\":\"" + id + "\"}").name("receipt").build());
+      outbox.send("mail", new ReceiptMail(id));
+    }
+  }
+
   /** A service of the application, transactional on its own. */
   public static class AuditService {
     final JdbcTemplate jdbc;
@@ -216,6 +267,31 @@ public abstract class SpringBootDeliveryContract {
     Await.until("the handler's and the attempt's observations", () -> observed.stopped.contains("hookledger.handler.run obs-1")
         && observed.stopped.contains("hookledger.event.process obs-1"));
     assertTrue(observed.stopped.contains("hookledger.delivery.receive"), "no receive observation: " + observed.stopped);
+  }
+
+  @Test
+  void aHandlerBeansOutboxSendsToTheDestinationOfItsPropertiesAndToAnEffectHandlerBean() {
+    assertEquals(200, post("rcpt-1", "receipt.due", "{\"id\":\"rcpt-1\"}").status());
+    assertEquals(EventStatus.DONE, awaitSettled("rcpt-1").status());
+
+    Await.until("the receipt request and the mail", () -> RECEIPTS.received("rcpt-1") != null
+        && context.getBean(Mailbox.class).sent.containsKey("rcpt-1"));
+    Map<String, String> keys = new java.util.HashMap<>();
+    Await.until("both effects done", () -> {
+      keys.clear();
+      for (EffectDetail e : runtime.admin().outbox().effectsOf("testhook", "", "rcpt-1")) {
+        if (e.summary().status() == EffectStatus.DONE) {
+          keys.put(e.summary().destination(), e.summary().idempotencyKey());
+        }
+      }
+      return keys.size() == 2;
+    });
+    ReceiptSink.Request receipt = RECEIPTS.received("rcpt-1");
+    assertEquals("/receipts", receipt.path());
+    assertEquals("{\"invoice\":\"rcpt-1\"}", receipt.body());
+    // hookledger.destinations.receipts.idempotency-header, and the effect's key in it
+    assertEquals(keys.get("receipts"), receipt.idempotencyKey());
+    assertEquals(keys.get("mail"), context.getBean(Mailbox.class).sent.get("rcpt-1"));
   }
 
   @Test

@@ -3,10 +3,13 @@ package dev.hookledger.runtime.spring.boot4;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.EffectDelivery;
+import dev.hookledger.EffectHandler;
 import dev.hookledger.OnEvent;
 import dev.hookledger.Payload;
 import dev.hookledger.runtime.spring.internal.HookledgerConfiguration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
@@ -22,22 +25,14 @@ import org.springframework.javapoet.ClassName;
 
 /**
  * A native image of a hookledger application gets, from Spring's ahead-of-time processing of its
- * context, the reflection its {@code @OnEvent} methods and payload types need and the ledger's DDL.
+ * context, the reflection its {@code @OnEvent} methods and payload types need, the binding of its
+ * {@code EffectHandler}s' effect classes, and the ledger's DDL.
  */
 class AotHintsTest {
   @Test
   void handlerMethodsTheirPayloadTypesAndTheLedgerDdlGetHints() {
-    GenericApplicationContext context = new GenericApplicationContext();
-    AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
-    context.registerBean(HookledgerConfiguration.class);
-    context.registerBean("billing", Billing.class);
-    context.registerBean("unrelated", Unrelated.class);
-    DefaultGenerationContext generation = new DefaultGenerationContext(
-        new ClassNameGenerator(ClassName.get(AotHintsTest.class)), new InMemoryGeneratedFiles());
+    RuntimeHints hints = hintsOf(Map.of("billing", Billing.class, "unrelated", Unrelated.class));
 
-    new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
-
-    RuntimeHints hints = generation.getRuntimeHints();
     TypeHint billing = hints.reflection().getTypeHint(Billing.class);
     assertNotNull(billing, "no reflection hint for the handler class");
     assertTrue(billing.methods().anyMatch(m -> m.getName().equals("paid") && m.getMode() == ExecutableMode.INVOKE),
@@ -47,6 +42,34 @@ class AotHintsTest {
     TypeHint unrelated = hints.reflection().getTypeHint(Unrelated.class);
     assertTrue(unrelated == null || unrelated.methods().findAny().isEmpty(), "a bean without @OnEvent got method hints");
     assertTrue(RuntimeHintsPredicates.resource().forResource("db/hookledger/V1__ledger.sql").test(hints));
+  }
+
+  @Test
+  void anEffectHandlersEffectClassGetsBindingHints() {
+    RuntimeHints hints = hintsOf(Map.of("mailer", Mailer.class));
+
+    assertNotNull(hints.reflection().getTypeHint(ReceiptMail.class),
+        "no binding hint for the effect class the outbox writes and reads back as JSON");
+  }
+
+  /** The hints Spring's ahead-of-time processing gives a context of the starter and these beans. */
+  private static RuntimeHints hintsOf(Map<String, Class<?>> beans) {
+    GenericApplicationContext context = new GenericApplicationContext();
+    AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
+    context.registerBean(HookledgerConfiguration.class);
+    beans.forEach((name, type) -> context.registerBean(name, type));
+    DefaultGenerationContext generation = new DefaultGenerationContext(
+        new ClassNameGenerator(ClassName.get(AotHintsTest.class)), new InMemoryGeneratedFiles());
+    new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+    return generation.getRuntimeHints();
+  }
+
+  /** A typed effect of the outbox. */
+  public record ReceiptMail(String to, String invoice) {}
+
+  public static class Mailer implements EffectHandler<ReceiptMail> {
+    @Override
+    public void deliver(ReceiptMail mail, EffectDelivery delivery) {}
   }
 
   /** A payload type, bound by Jackson. */

@@ -31,5 +31,7 @@ class SpringBoot4DeliveryTest extends SpringBootDeliveryContract {
     assertEquals(expected.workers(), health.getDetails().get("workers"));
     assertEquals(true, health.getDetails().get("databaseReachable"));
     assertEquals(true, health.getDetails().get("running"));
+    assertEquals(expected.deadEffects(), health.getDetails().get("deadEffects"));
+    assertEquals(expected.openBreakers(), health.getDetails().get("openBreakers"));
   }
 }
