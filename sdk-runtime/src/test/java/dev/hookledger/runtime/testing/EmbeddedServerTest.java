@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EmbeddedServerTest {
   private static EmbeddedPostgres other;
   private static String otherDirectory;
-  /** Ours, in both tests: initdb once (a start on a loaded machine costs seconds). */
+  /** Ours, for the fixed-port start. */
   @TempDir static Path data;
 
   @BeforeAll
@@ -46,7 +46,9 @@ class EmbeddedServerTest {
   @Test
   void aStartWhosePortWasTakenIsTriedAgainOnAFreeOne() throws Exception {
     AtomicInteger starts = new AtomicInteger();
-    try (EmbeddedPostgres ours = EmbeddedServer.start(b -> b, data,
+    // a fresh data directory per start, as TestDatabase starts its servers (null): reusing the one a
+    // failed postmaster left once kept the second start from answering within its wait
+    try (EmbeddedPostgres ours = EmbeddedServer.start(b -> b, null,
         () -> starts.getAndIncrement() == 0 ? other.getPort() : 0, EmbeddedServer.ATTEMPTS)) {
       assertEquals(2, starts.get(), "the first start lost its port to the other server, the second did not");
       assertNotEquals(other.getPort(), ours.getPort());
