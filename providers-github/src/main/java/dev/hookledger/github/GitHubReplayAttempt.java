@@ -2,7 +2,7 @@ package dev.hookledger.github;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.WebhookException;
-import dev.hookledger.internal.JsonFields;
+import dev.hookledger.spi.json.JsonFields;
 import java.time.Instant;
 
 /**

@@ -2,9 +2,9 @@ package dev.hookledger.github;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.WebhookException;
-import dev.hookledger.internal.Json;
-import dev.hookledger.internal.replay.ApiResponse;
-import dev.hookledger.internal.replay.ProviderApiClient;
+import dev.hookledger.spi.json.JsonDocuments;
+import dev.hookledger.spi.replay.ApiResponse;
+import dev.hookledger.spi.replay.ProviderApiClient;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Instant;
@@ -96,7 +96,7 @@ final class GitHubReplayDeliveries {
   private static List<JsonNode> items(ApiResponse page, URI uri) {
     JsonNode list;
     try {
-      list = Json.parse(page.body());
+      list = JsonDocuments.parse(page.body());
     } catch (IOException e) {
       list = null;
     }

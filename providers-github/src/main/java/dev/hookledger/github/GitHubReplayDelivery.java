@@ -3,8 +3,8 @@ package dev.hookledger.github;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.WebhookException;
-import dev.hookledger.internal.Json;
-import dev.hookledger.internal.RawJson;
+import dev.hookledger.spi.json.JsonDocuments;
+import dev.hookledger.spi.json.RawJson;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
@@ -21,10 +21,10 @@ record GitHubReplayDelivery(long id, JsonNode requestHeaders, JsonNode payload, 
     JsonNode delivery;
     Optional<byte[]> raw;
     try {
-      delivery = Json.parse(body);
+      delivery = JsonDocuments.parse(body);
       raw = RawJson.value(body, "request", "payload");
     } catch (IOException e) {
-      throw new WebhookException("GitHub delivery " + id + " cannot be read: " + Json.describe(e), e);
+      throw new WebhookException("GitHub delivery " + id + " cannot be read: " + JsonDocuments.describe(e), e);
     }
     JsonNode payload = delivery.path("request").path("payload");
     if (!payload.isObject() || raw.isEmpty()) {

@@ -3,12 +3,12 @@ package dev.hookledger.github;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hookledger.HttpHeaders;
-import dev.hookledger.internal.Json;
-import java.nio.charset.StandardCharsets;
 import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.HttpHeaders;
 import dev.hookledger.spi.DeliveryChecks;
+import dev.hookledger.spi.json.JsonDocuments;
 import dev.hookledger.spi.testing.TextMutations;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -19,7 +19,7 @@ class GitHubEventFieldsTest {
 
   @Test
   void valuesFromTheDeliveriesApiMapLikeTheDeliveryHeaders() throws Exception {
-    JsonNode payload = Json.parse("{\"action\":\"closed\",\"issue\":{\"id\":3,\"updated_at\":\"2024-01-01T00:00:05Z\"}}"
+    JsonNode payload = JsonDocuments.parse("{\"action\":\"closed\",\"issue\":{\"id\":3,\"updated_at\":\"2024-01-01T00:00:05Z\"}}"
         .getBytes(StandardCharsets.UTF_8));
     GitHubEventFields fromHeaders = GitHubEventFields.from(HttpHeaders.of(Map.of(
         "X-GitHub-Event", "issues", "X-GitHub-Delivery", "guid-1", "X-GitHub-Hook-ID", "7")), payload);
@@ -31,7 +31,7 @@ class GitHubEventFieldsTest {
 
   @Test
   void resourceWithoutUpdatedAtHasAnEntityButNoVersion() throws Exception {
-    JsonNode payload = Json.parse("{\"action\":\"deleted\",\"installation\":{\"id\":5}}".getBytes(StandardCharsets.UTF_8));
+    JsonNode payload = JsonDocuments.parse("{\"action\":\"deleted\",\"installation\":{\"id\":5}}".getBytes(StandardCharsets.UTF_8));
     GitHubEventFields f = GitHubEventFields.of("installation", "g", "1", payload);
     assertEquals("installation:5", f.entityKey());
     assertEquals(null, f.entityVersion());

@@ -52,7 +52,7 @@ class GitHubInstallationEventsTest {
 
     WebhookEvent verified = adapter.verify(signer.delivery(event, body), Secrets.of(SECRET), Clock.systemUTC());
 
-    String action = dev.hookledger.internal.Json.parse(body.getBytes(StandardCharsets.UTF_8)).get("action").asText();
+    String action = dev.hookledger.spi.json.JsonDocuments.parse(body.getBytes(StandardCharsets.UTF_8)).get("action").asText();
     assertEquals(event + "." + action, verified.type());
     assertEquals(Optional.of("0"), verified.secretId());
     if (event.equals("installation")) {

@@ -1,14 +1,14 @@
 package dev.hookledger.shopify;
 
-import static dev.hookledger.internal.JsonFields.text;
+import static dev.hookledger.spi.json.JsonFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.HttpHeaders;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.internal.JsonFields;
-import dev.hookledger.internal.JsonSelection;
+import dev.hookledger.spi.json.JsonFields;
+import dev.hookledger.spi.json.JsonSelection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,14 +3,15 @@ package dev.hookledger.shopify;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.WebhookException;
-import dev.hookledger.internal.Json;
-import dev.hookledger.internal.JsonFields;
-import dev.hookledger.internal.replay.ApiResponse;
-import dev.hookledger.internal.replay.ProviderApiClient;
-import dev.hookledger.internal.replay.ReplayRetries;
-import dev.hookledger.internal.replay.Sleeper;
+import dev.hookledger.spi.json.JsonDocuments;
+import dev.hookledger.spi.json.JsonFields;
+import dev.hookledger.spi.replay.ApiResponse;
+import dev.hookledger.spi.replay.ProviderApiClient;
+import dev.hookledger.spi.replay.ReplayRetries;
+import dev.hookledger.spi.replay.Sleeper;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -141,13 +142,13 @@ public final class ShopifySubscriptionCheck {
   }
 
   private JsonNode page(Optional<String> after) {
-    ObjectNode request = Json.MAPPER.createObjectNode().put("query", QUERY);
+    ObjectNode request = JsonNodeFactory.instance.objectNode().put("query", QUERY);
     ObjectNode variables = request.putObject("variables");
     after.ifPresent(cursor -> variables.put("after", cursor));
     byte[] body = api.post(graphql, request.toString().getBytes(StandardCharsets.UTF_8)).body();
     JsonNode answer;
     try {
-      answer = Json.parse(body);
+      answer = JsonDocuments.parse(body);
     } catch (IOException e) {
       throw new WebhookException("Shopify Admin API webhookSubscriptions query answered with a body that is not JSON");
     }
@@ -181,7 +182,7 @@ public final class ShopifySubscriptionCheck {
       return true;
     }
     try {
-      for (JsonNode error : Json.parse(response.body()).path("errors")) {
+      for (JsonNode error : JsonDocuments.parse(response.body()).path("errors")) {
         if ("THROTTLED".equals(error.path("extensions").path("code").asText())) {
           return true;
         }

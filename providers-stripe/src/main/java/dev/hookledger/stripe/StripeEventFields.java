@@ -1,15 +1,15 @@
 package dev.hookledger.stripe;
 
-import static dev.hookledger.internal.JsonFields.requiredText;
-import static dev.hookledger.internal.JsonFields.text;
+import static dev.hookledger.spi.json.JsonFields.requiredText;
+import static dev.hookledger.spi.json.JsonFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.internal.JsonFields;
-import dev.hookledger.internal.JsonSelection;
 import dev.hookledger.spi.Rejections;
+import dev.hookledger.spi.json.JsonFields;
+import dev.hookledger.spi.json.JsonSelection;
 import java.time.Instant;
 
 /**

@@ -3,8 +3,8 @@ package dev.hookledger.stripe;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.WebhookException;
-import dev.hookledger.internal.Json;
-import dev.hookledger.internal.RawJson;
+import dev.hookledger.spi.json.JsonDocuments;
+import dev.hookledger.spi.json.RawJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,10 +22,10 @@ record StripeReplayPage(List<WebhookEvent> events, boolean hasMore) {
     JsonNode list;
     List<byte[]> raw;
     try {
-      list = Json.parse(body);
+      list = JsonDocuments.parse(body);
       raw = RawJson.elements(body, "data");
     } catch (IOException e) {
-      throw new WebhookException(WHAT + "a body that is not a list of events: " + Json.describe(e), e);
+      throw new WebhookException(WHAT + "a body that is not a list of events: " + JsonDocuments.describe(e), e);
     }
     JsonNode data = list.path("data");
     if (!data.isArray() || data.size() != raw.size()) {

@@ -3,14 +3,14 @@ package dev.hookledger.stripe;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.internal.JsonFields;
-import dev.hookledger.internal.replay.ProviderApiClient;
-import dev.hookledger.internal.replay.ReplayRetries;
-import dev.hookledger.internal.replay.Sleeper;
 import dev.hookledger.spi.ListedEvent;
 import dev.hookledger.spi.ReplayReport;
 import dev.hookledger.spi.ReplaySink;
 import dev.hookledger.spi.ReplaySource;
+import dev.hookledger.spi.json.JsonFields;
+import dev.hookledger.spi.replay.ProviderApiClient;
+import dev.hookledger.spi.replay.ReplayRetries;
+import dev.hookledger.spi.replay.Sleeper;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

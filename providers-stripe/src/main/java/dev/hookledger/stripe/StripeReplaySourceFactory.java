@@ -1,9 +1,9 @@
 package dev.hookledger.stripe;
 
-import dev.hookledger.internal.replay.ReplaySettings;
-import dev.hookledger.internal.replay.SettingsReplaySourceFactory;
 import dev.hookledger.spi.ReplaySource;
 import dev.hookledger.spi.ReplaySourceFactory;
+import dev.hookledger.spi.replay.ReplaySettings;
+import dev.hookledger.spi.replay.SettingsReplaySourceFactory;
 import java.util.Map;
 
 /**

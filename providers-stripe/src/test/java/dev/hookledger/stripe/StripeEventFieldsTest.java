@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.internal.Json;
+import dev.hookledger.spi.json.JsonDocuments;
+import dev.hookledger.spi.testing.TextMutations;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import dev.hookledger.spi.testing.TextMutations;
 import org.junit.jupiter.api.Test;
 
 /** The Stripe mapping shared by the adapter and replay sources. */
@@ -17,7 +17,7 @@ class StripeEventFieldsTest {
 
   @Test
   void connectEventIsScopedToItsAccount() throws Exception {
-    StripeEventFields f = StripeEventFields.from(Json.parse(bytes(
+    StripeEventFields f = StripeEventFields.from(JsonDocuments.parse(bytes(
         "{\"id\":\"evt_c\",\"type\":\"payment_intent.succeeded\",\"account\":\"acct_1Abc\",\"created\":1700000001,"
             + "\"livemode\":true,\"data\":{\"object\":{\"id\":\"pi_1\",\"object\":\"payment_intent\"}}}")));
     assertEquals(new StripeEventFields("evt_c", "acct_1Abc", "payment_intent.succeeded", null,
@@ -32,7 +32,7 @@ class StripeEventFieldsTest {
     WebhookEvent received = new StripeAdapter().verify(
         StripeTestSigner.withSecrets("whsec_x").delivery(json, Instant.ofEpochSecond(1700000600)),
         Secrets.of("whsec_x"), Clock.fixed(Instant.ofEpochSecond(1700000600), ZoneOffset.UTC));
-    WebhookEvent fetched = StripeEventFields.from(Json.parse(bytes(json))).applyTo(WebhookEvent.builder())
+    WebhookEvent fetched = StripeEventFields.from(JsonDocuments.parse(bytes(json))).applyTo(WebhookEvent.builder())
         .body(bytes(json)).build();
 
     assertEquals(received.provider(), fetched.provider());
@@ -48,7 +48,7 @@ class StripeEventFieldsTest {
 
   @Test
   void thinV2EventReadsItsIsoCreatedRelatedObjectAndContext() throws Exception {
-    StripeEventFields f = StripeEventFields.from(Json.parse(bytes(
+    StripeEventFields f = StripeEventFields.from(JsonDocuments.parse(bytes(
         "{\"id\":\"evt_test_65R\",\"object\":\"v2.core.event\",\"type\":\"v1.billing.meter.error_report_triggered\","
             + "\"livemode\":false,\"created\":\"2024-09-17T06:20:52.246Z\",\"context\":\"acct_ctx\","
             + "\"related_object\":{\"id\":\"mtr_1\",\"type\":\"billing.meter\",\"url\":\"/v1/billing/meters/mtr_1\"}}")));
@@ -60,7 +60,7 @@ class StripeEventFieldsTest {
 
   @Test
   void eventWithoutObjectOrCreatedHasNoEntityVersion() throws Exception {
-    StripeEventFields f = StripeEventFields.from(Json.parse(bytes("{\"id\":\"evt_m\",\"type\":\"account.updated\",\"api_version\":null}")));
+    StripeEventFields f = StripeEventFields.from(JsonDocuments.parse(bytes("{\"id\":\"evt_m\",\"type\":\"account.updated\",\"api_version\":null}")));
     assertEquals("", f.scope());
     assertNull(f.entityKey());
     assertNull(f.entityVersion());

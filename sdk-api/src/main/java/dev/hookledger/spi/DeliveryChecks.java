@@ -8,7 +8,7 @@ import dev.hookledger.InboundDelivery;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
-import dev.hookledger.internal.JsonSelection;
+import dev.hookledger.spi.json.JsonSelection;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;

@@ -98,6 +98,12 @@ class ArchitectureTest {
         "dev.hookledger.stripe..", "dev.hookledger.github..", "dev.hookledger.shopify..").check(published);
   }
 
+  @Test
+  void adaptersUseNoInternals() {
+    BoundaryRules.adaptersUseNoInternals(
+        "dev.hookledger.stripe..", "dev.hookledger.github..", "dev.hookledger.shopify..").check(published);
+  }
+
   /**
    * One package is let off, by name: {@code internal.dispatch.stripejava}, the optional binding of
    * stripe-java's own types to handler parameters, which the dispatcher finds as a

@@ -97,6 +97,16 @@ final class BoundaryRules {
   }
 
   /**
+   * Adapters stand on the published SPI alone: nothing in {@code adapterPackages} uses a class of
+   * one of hookledger's {@code internal} packages, so that what a built-in adapter needs is what any
+   * adapter author can use, and the provider modules read only what sdk-api's module exports to all.
+   */
+  static ArchRule adaptersUseNoInternals(String... adapterPackages) {
+    return noClasses().that().resideInAnyPackage(adapterPackages)
+        .should().dependOnClassesThat().resideInAPackage("dev.hookledger..internal..");
+  }
+
+  /**
    * The core (sdk-api and the runtime, {@code corePackages}) names no provider: no class of theirs
    * refers to a provider package, and none of their class files holds a provider's name in any
    * case (a string literal, a log message, a class or member name).

@@ -91,6 +91,16 @@ class BoundaryRulesDetectFlawsTest {
   }
 
   @Test
+  void anAdapterUsingAnInternalClassOfSdkApiIsReported() {
+    EvaluationResult result = BoundaryRules.adaptersUseNoInternals("dev.hookledger.architecture.fixture.provider..")
+        .evaluate(fixtures("dev.hookledger.architecture.fixture.provider"));
+
+    assertEquals(List.of("Method <dev.hookledger.architecture.fixture.provider.InternalsAdapter.instant(java.lang.String)>"
+        + " calls method <dev.hookledger.internal.Timestamps.parseOffsetDateTime(java.lang.CharSequence)>"
+        + " in (InternalsAdapter.java:9)"), violations(result));
+  }
+
+  @Test
   void aWebClassUsingAnInternalClassIsReported() {
     EvaluationResult result = BoundaryRules.usesOnlyPublicApi("dev.hookledger.architecture.fixture.web..")
         .evaluate(fixtures("dev.hookledger.architecture.fixture.web"));

@@ -1,4 +1,4 @@
-package dev.hookledger.internal.replay;
+package dev.hookledger.spi.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.hookledger.internal.replay;
+package dev.hookledger.spi.replay;
 
 import static java.util.Objects.requireNonNull;
 
@@ -10,8 +10,8 @@ import java.util.function.Function;
 /**
  * A {@link ReplaySourceFactory} that lists its settings once and reads them through
  * {@link ReplaySettings}, so that every built-in factory names missing and bad settings the same
- * way. The built-in public factories delegate to one (they do not extend it, so that no public
- * type has an internal supertype). Not public API.
+ * way. An adapter's public factory delegates to one, so that its own type stays final and its
+ * settings are listed in one place.
  */
 public final class SettingsReplaySourceFactory implements ReplaySourceFactory {
   private final String provider;

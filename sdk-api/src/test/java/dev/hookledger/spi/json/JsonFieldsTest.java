@@ -1,4 +1,4 @@
-package dev.hookledger.internal;
+package dev.hookledger.spi.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -48,7 +48,7 @@ class JsonFieldsTest {
   }
 
   private static JsonNode parse(String json) throws Exception {
-    return Json.parse(json.getBytes(StandardCharsets.UTF_8));
+    return JsonDocuments.parse(json.getBytes(StandardCharsets.UTF_8));
   }
 
   @org.junit.jupiter.api.Test
@@ -60,7 +60,7 @@ class JsonFieldsTest {
 
   @org.junit.jupiter.api.Test
   void orderingInstantReadsIsoAndUnixSecondsAndNothingElse() throws Exception {
-    com.fasterxml.jackson.databind.JsonNode node = Json.parse(("{\"iso\":\"2024-06-01T12:00:00+02:00\",\"unix\":1717243200,"
+    com.fasterxml.jackson.databind.JsonNode node = JsonDocuments.parse(("{\"iso\":\"2024-06-01T12:00:00+02:00\",\"unix\":1717243200,"
         + "\"text\":\"soon\",\"bool\":true,\"far\":\"+99999-01-01T00:00:00Z\",\"huge\":99999999999999999999,"
         + "\"null\":null}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     assertEquals(java.time.Instant.parse("2024-06-01T10:00:00Z"), JsonFields.orderingInstant(node, "iso", "t"));

@@ -1,7 +1,8 @@
-package dev.hookledger.internal;
+package dev.hookledger.spi.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.hookledger.internal.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,7 +12,7 @@ import java.util.Optional;
 /**
  * Cuts objects and arrays out of a UTF-8 JSON document as the exact bytes they were sent as, so
  * that an event fetched inside a provider's API response keeps the provider's own serialisation
- * (whitespace, number forms, key order) instead of Jackson's. Not public API.
+ * (whitespace, number forms, key order) instead of Jackson's.
  */
 public final class RawJson {
   private RawJson() {}

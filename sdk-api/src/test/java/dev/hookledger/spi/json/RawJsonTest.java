@@ -1,4 +1,4 @@
-package dev.hookledger.internal;
+package dev.hookledger.spi.json;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;

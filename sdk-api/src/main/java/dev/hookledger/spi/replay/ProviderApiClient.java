@@ -1,4 +1,4 @@
-package dev.hookledger.internal.replay;
+package dev.hookledger.spi.replay;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,7 +22,7 @@ import java.util.function.Predicate;
  * Calls one provider's REST API for a replay source: a credential header, bounded retries of
  * rate-limited answers (honouring {@code Retry-After} and GitHub's {@code x-ratelimit-reset}),
  * server errors and broken connections, and errors that carry the provider's own message but never
- * the credential. Not public API.
+ * the credential. Built with {@link #builder}.
  *
  * <p>Thread-safe once built. Redirects are not followed, and no request leaves the configured base
  * URL, so the credential only ever goes to the API it was given for.

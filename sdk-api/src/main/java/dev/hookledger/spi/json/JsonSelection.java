@@ -1,4 +1,4 @@
-package dev.hookledger.internal;
+package dev.hookledger.spi.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hookledger.DeliveryRejectedException;
+import dev.hookledger.internal.Json;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.hookledger.internal.replay;
+package dev.hookledger.spi.replay;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,13 +11,17 @@ import java.util.Optional;
 
 /**
  * Reads the named settings a {@link dev.hookledger.spi.ReplaySourceFactory} receives, with errors
- * that name the setting, how to give it, and the bad value unless the setting is a secret. Not
- * public API. Blank values count as absent.
+ * that name the setting, how to give it, and the bad value unless the setting is a secret.
+ * Blank values count as absent.
  */
 public final class ReplaySettings {
   private final String provider;
   private final Map<String, String> values;
 
+  /**
+   * @param provider the provider id, which names the settings in messages and environment variables
+   * @param values the values given, by setting name
+   */
   public ReplaySettings(String provider, Map<String, String> values) {
     this.provider = requireNonNull(provider, "provider");
     this.values = Map.copyOf(requireNonNull(values, "settings"));

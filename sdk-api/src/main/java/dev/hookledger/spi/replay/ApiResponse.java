@@ -1,10 +1,10 @@
-package dev.hookledger.internal.replay;
+package dev.hookledger.spi.replay;
 
 import java.net.http.HttpHeaders;
 import java.util.Optional;
 
 /**
- * One answer from a provider's API. Not public API.
+ * One answer from a provider's API, as {@link ProviderApiClient} returns it.
  *
  * @param status the HTTP status
  * @param headers the response headers (case-insensitive)

@@ -1,8 +1,9 @@
-package dev.hookledger.internal;
+package dev.hookledger.spi.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.RejectionReason;
+import dev.hookledger.internal.Timestamps;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
@@ -10,8 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads identity fields out of a parsed payload for the built-in adapters and their replay
- * sources. Not public API. A missing required field is a {@link RejectionReason#MALFORMED}
+ * Reads identity fields out of a parsed payload, for an adapter and its replay source. A missing required field is a {@link RejectionReason#MALFORMED}
  * rejection whose message names the field and never quotes the payload.
  */
 public final class JsonFields {
@@ -121,7 +121,7 @@ public final class JsonFields {
   }
 
   /** Parses an ISO-8601 / RFC 3339 timestamp with offset; {@code what} names it in the error. */
-  public static Instant parseIso(String text, String what) {
+  static Instant parseIso(String text, String what) {
     try {
       return Timestamps.parseOffsetDateTime(text.trim());
     } catch (DateTimeParseException e) {
@@ -140,7 +140,7 @@ public final class JsonFields {
   }
 
   /** The JSON type of a node, for messages ("array", "string", ...), never its value. */
-  public static String typeOf(JsonNode node) {
+  static String typeOf(JsonNode node) {
     return node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
   }
 

@@ -1,4 +1,4 @@
-package dev.hookledger.internal.replay;
+package dev.hookledger.spi.replay;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * How a replay retries a provider API call: at most {@code maxAttempts} calls, waits of at most
- * {@code maxWait} each, through {@code sleeper}, with {@code clock} for reset times. Not public API.
+ * {@code maxWait} each, through {@code sleeper}, with {@code clock} for reset times.
  *
  * <p>A rate-limited answer waits what the provider asks ({@code Retry-After} in seconds or as an
  * HTTP date, else GitHub's {@code x-ratelimit-reset} when {@code x-ratelimit-remaining} is 0); a
@@ -25,6 +25,7 @@ public record ReplayRetries(int maxAttempts, Duration maxWait, Sleeper sleeper, 
   /** A replay is run by hand or by a scheduled job: a minute is as long as it should stall. */
   public static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(1);
 
+  /** Checks the values: at least one attempt, a positive wait. */
   public ReplayRetries {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be >= 1, but was " + maxAttempts);
@@ -42,18 +43,22 @@ public record ReplayRetries(int maxAttempts, Duration maxWait, Sleeper sleeper, 
     return new ReplayRetries(DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_WAIT, Sleeper.SYSTEM, Clock.systemUTC());
   }
 
+  /** These retries, but with at most {@code maxAttempts} calls. */
   public ReplayRetries withMaxAttempts(int maxAttempts) {
     return new ReplayRetries(maxAttempts, maxWait, sleeper, clock);
   }
 
+  /** These retries, but with waits of at most {@code maxWait}. */
   public ReplayRetries withMaxWait(Duration maxWait) {
     return new ReplayRetries(maxAttempts, maxWait, sleeper, clock);
   }
 
+  /** These retries, but with waits through {@code sleeper}. */
   public ReplayRetries withSleeper(Sleeper sleeper) {
     return new ReplayRetries(maxAttempts, maxWait, sleeper, clock);
   }
 
+  /** These retries, but with reset times read against {@code clock}. */
   public ReplayRetries withClock(Clock clock) {
     return new ReplayRetries(maxAttempts, maxWait, sleeper, clock);
   }
