@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
-import dev.hookledger.runtime.internal.settings.BuilderSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeInternals;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
 import dev.hookledger.samples.bench.BenchCommand;
@@ -38,7 +38,7 @@ class RuntimeOptionsDoorTest {
     assertEveryOptionReached(BenchCommand::new, BenchCommand::runtimeOptions);
     BenchCommand bench = new BenchCommand();
     new CommandLine(bench).parseArgs();
-    assertEquals(4, BuilderSettings.of(bench.runtimeOptions().apply(WebhookRuntime.builder())).inbox().workers(),
+    assertEquals(4, RuntimeInternals.settings(bench.runtimeOptions().apply(WebhookRuntime.builder())).inbox().workers(),
         "bench's own --workers default");
   }
 
@@ -48,7 +48,7 @@ class RuntimeOptionsDoorTest {
       C command = newCommand.get();
       new CommandLine(command).parseArgs(s.option(), s.example());
       WebhookRuntimeBuilder b = options.apply(command).apply(WebhookRuntime.builder());
-      assertEquals(s.parse(s.example()), s.read(BuilderSettings.of(b)), s.option() + " did not reach " + s.builderCall());
+      assertEquals(s.parse(s.example()), s.read(RuntimeInternals.settings(b)), s.option() + " did not reach " + s.builderCall());
     }
   }
 }

@@ -7,13 +7,11 @@ import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.runtime.admin.Backlog;
 import dev.hookledger.runtime.admin.DestinationStatus;
 import dev.hookledger.runtime.admin.InboxAdmin;
-import dev.hookledger.runtime.internal.RuntimeTransactions;
 import dev.hookledger.runtime.internal.assembly.Assembly;
-import dev.hookledger.runtime.internal.assembly.RuntimeAccess;
-import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.door.Door;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
+import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.spi.ReplaySink;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -66,20 +64,17 @@ import org.slf4j.LoggerFactory;
 public final class WebhookRuntime implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebhookRuntime.class);
 
-  static {
-    // the internal packages reach a runtime's assembly through this, not through public API
-    RuntimeAccess.install(r -> r.assembly);
-  }
-
   private enum State { NEW, STARTED, CLOSED }
 
   private final Assembly assembly;
+  /** The application's transactions, or null for jOOQ's own: for {@code RuntimeInternals}, through the builder. */
+  final TransactionProvider transactionProvider;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private volatile InboxAdmin admin;
 
   WebhookRuntime(Assembly assembly, TransactionProvider transactionProvider) {
     this.assembly = assembly;
-    RuntimeTransactions.record(this, transactionProvider);
+    this.transactionProvider = transactionProvider;
   }
 
   /**

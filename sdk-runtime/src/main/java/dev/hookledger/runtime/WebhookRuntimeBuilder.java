@@ -15,17 +15,17 @@ import dev.hookledger.runtime.internal.assembly.Assembly;
 import dev.hookledger.runtime.internal.assembly.RuntimeParts;
 import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
-import dev.hookledger.runtime.internal.outbox.EffectHandlerRegistration;
-import dev.hookledger.runtime.internal.outbox.OutboxSettings;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.observe.EventTracing;
 import dev.hookledger.runtime.internal.observe.MicrometerTracing;
+import dev.hookledger.runtime.internal.outbox.EffectHandlerRegistration;
+import dev.hookledger.runtime.internal.outbox.OutboxSettings;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
 import dev.hookledger.runtime.internal.servlet.ReadDeadline;
-import dev.hookledger.runtime.internal.settings.BuilderSettings;
 import dev.hookledger.runtime.internal.settings.ReceiveSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeInternals;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;
@@ -51,8 +51,19 @@ import org.jooq.TransactionProvider;
  */
 public final class WebhookRuntimeBuilder {
   static {
-    // the front doors read what a builder holds through this, not through public API
-    BuilderSettings.install(WebhookRuntimeBuilder::settings);
+    // the internal packages read what a builder holds, and a runtime's transactions, through this
+    // handle, not through public API
+    RuntimeInternals.install(new RuntimeInternals.Handle() {
+      @Override
+      public RuntimeSettings settings(WebhookRuntimeBuilder builder) {
+        return builder.settings();
+      }
+
+      @Override
+      public TransactionProvider transactions(WebhookRuntime runtime) {
+        return runtime.transactionProvider;
+      }
+    });
   }
 
   private static final Pattern PROVIDER_ID = Pattern.compile("[a-z0-9][a-z0-9_.-]*");

@@ -1,6 +1,7 @@
 package dev.hookledger.architecture;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -18,9 +19,6 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   static final List<String> PROVIDERS = List.of("stripe", "github", "shopify");
-  /** The packages whose internal packages implement them (sdk-api's and the runtime's). */
-  static final String[] VOCABULARIES = {"dev.hookledger", "dev.hookledger.runtime"};
-
   /** The packages of the runtime's engine, whose parts the assembly builds and wires. */
   static final String[] ENGINE = {"dev.hookledger.runtime.internal.ledger..", "dev.hookledger.runtime.internal.inbox..",
       "dev.hookledger.runtime.internal.process..", "dev.hookledger.runtime.internal.receive..",
@@ -44,12 +42,32 @@ class ArchitectureTest {
     BoundaryRules.noInternalTypeInPublicSignatures().check(published);
   }
 
-  /** The cycle rule as every build runs it, with the edges it lets off by name. */
+  /**
+   * The cycle rule as every build runs it, with the edges it lets off by name. The runtime's package is
+   * split into its facade and its vocabulary ({@link BoundaryRules#noPackageCycles}): the internal
+   * packages' use of the vocabulary is no back-edge, their use of the facade is, but for the edges below.
+   */
   static SliceRule cycleRule() {
-    return BoundaryRules.noPackageCycles(VOCABULARIES)
+    return BoundaryRules.noPackageCycles(Set.of("dev.hookledger.runtime.Destination"), "dev.hookledger.runtime")
+        // sdk-api's internal package is written in sdk-api's vocabulary, and reads a WebhookEvent's bytes and
+        // tree through a private lookup (EventBytes, PayloadTree): its edges back are let off as a package
+        .ignoreDependency(resideInAPackage("dev.hookledger.internal"), resideInAPackage("dev.hookledger"))
         // the one edge back between public packages: WebhookRuntime.admin(), the running runtime's door to
         // its ledger's admin, whose values speak the runtime's EventStatus
         .ignoreDependency(resideInAPackage("dev.hookledger.runtime"), resideInAPackage("dev.hookledger.runtime.admin"))
+        // the front doors fill and build the public builder (the settings catalogue, web.xml's InitParams),
+        // and RuntimeInternals, the one accessor, reads a builder's settings and a runtime's transactions
+        // through the handle the builder installs: the facade's classes by name, from those two packages only
+        .ignoreDependency(resideInAnyPackage("dev.hookledger.runtime.internal.settings",
+                "dev.hookledger.runtime.internal.servlet"),
+            DescribedPredicate.describe("WebhookRuntime or WebhookRuntimeBuilder",
+                c -> c.getName().equals("dev.hookledger.runtime.WebhookRuntime")
+                    || c.getName().equals("dev.hookledger.runtime.WebhookRuntimeBuilder")))
+        // Destination, a value every outbox class uses, is vocabulary (named above) though it reads its text
+        // form (Spring properties, web.xml) with the doors' SettingText; a debt: that parser belongs beside it
+        .ignoreDependency(DescribedPredicate.describe("Destination",
+                c -> c.getName().startsWith("dev.hookledger.runtime.Destination")),
+            resideInAPackage("dev.hookledger.runtime.internal.settings"))
         // Two edges of the outbox, let off by name until they are taken away: a handler's context
         // (dispatch) opens its Outbox through the outbox's EffectWriter, where an interface of dispatch's
         // own should stand; and the outbox's sender pool runs on the inbox's thread machinery (Wakeup,

@@ -5,15 +5,15 @@ import static java.util.Objects.requireNonNull;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
-import dev.hookledger.runtime.internal.settings.BuilderSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeInternals;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
 import dev.hookledger.runtime.internal.settings.SettingsTable;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * The command line door to a runtime's settings: one option for every setting of the runtime's
@@ -72,7 +72,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
   public static RetryPolicy retryPolicy(CommandSpec spec, Map<String, String> environment) {
     WebhookRuntimeBuilder probe = WebhookRuntime.builder();
     configure(spec, probe, environment);
-    return BuilderSettings.of(probe).retryPolicy();
+    return RuntimeInternals.settings(probe).retryPolicy();
   }
 
   private static String name(CommandSpec spec, String key, Map<String, String> environment) {

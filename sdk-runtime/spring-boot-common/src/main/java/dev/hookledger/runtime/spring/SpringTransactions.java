@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
-import dev.hookledger.runtime.internal.RuntimeTransactions;
+import dev.hookledger.runtime.internal.settings.RuntimeInternals;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -57,6 +57,6 @@ public final class SpringTransactions {
    * {@code JdbcTemplate}, JPA and {@code @Transactional} writes would commit apart from the ledger row.
    */
   public static boolean isWired(WebhookRuntime runtime) {
-    return RuntimeTransactions.of(requireNonNull(runtime, "runtime")) instanceof SpringTransactionProvider;
+    return RuntimeInternals.transactions(requireNonNull(runtime, "runtime")) instanceof SpringTransactionProvider;
   }
 }

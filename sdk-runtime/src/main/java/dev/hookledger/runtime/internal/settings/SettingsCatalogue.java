@@ -78,7 +78,7 @@ public final class SettingsCatalogue {
 
   /** The builder's defaults, as a fresh builder holds them. */
   public static RuntimeSettings defaults() {
-    return BuilderSettings.of(WebhookRuntime.builder());
+    return RuntimeInternals.settings(WebhookRuntime.builder());
   }
 
   /**
@@ -109,7 +109,7 @@ public final class SettingsCatalogue {
         continue;
       }
       if (s.isRetry() && retry == null) {
-        retry = over(BuilderSettings.of(builder).retryPolicy());
+        retry = over(RuntimeInternals.settings(builder).retryPolicy());
       }
       try {
         s.apply(builder, retry, value);

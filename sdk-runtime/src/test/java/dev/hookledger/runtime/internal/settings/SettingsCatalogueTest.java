@@ -19,10 +19,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Every option of the catalogue is reachable from every text door (web.xml init-params, environment
@@ -68,7 +68,7 @@ class SettingsCatalogueTest {
       new CommandLine(command).parseArgs(s.option(), s.example());
       WebhookRuntimeBuilder b = WebhookRuntime.builder();
       RuntimeOptions.configure(command.spec, b, Map.of());
-      assertCarried(s, BuilderSettings.of(b), s.option());
+      assertCarried(s, RuntimeInternals.settings(b), s.option());
     }
   }
 
@@ -132,7 +132,7 @@ class SettingsCatalogueTest {
 
   private static RuntimeSettings fromWebXml(Map<String, String> params, Map<String, String> env) {
     Function<String, String> lookup = env::get;
-    return BuilderSettings.of(InitParams.read(params, lookup, SettingsCatalogueTest.class.getClassLoader())
+    return RuntimeInternals.settings(InitParams.read(params, lookup, SettingsCatalogueTest.class.getClassLoader())
         .builder());
   }
 

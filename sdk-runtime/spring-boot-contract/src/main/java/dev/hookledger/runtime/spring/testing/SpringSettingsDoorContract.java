@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
-import dev.hookledger.runtime.internal.settings.BuilderSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeInternals;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
@@ -134,6 +134,6 @@ public abstract class SpringSettingsDoorContract {
     WebhookRuntimeBuilder b = WebhookRuntime.builder();
     SpringRuntime.options(b, p);
     SpringDestinations.apply(b, p.getDestinations());
-    return BuilderSettings.of(b);
+    return RuntimeInternals.settings(b);
   }
 }
