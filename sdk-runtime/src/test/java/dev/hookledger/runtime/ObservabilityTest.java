@@ -24,7 +24,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
-import org.slf4j.TestMdc;
 
 /**
  * What an application's logs and traces see of an event: the MDC keys inside handlers and the runtime's

@@ -94,7 +94,9 @@ public record LedgerMigration(int version, String description, boolean inTransac
   }
 
   static String read(String resource, boolean required) {
-    try (InputStream in = LedgerMigration.class.getClassLoader().getResourceAsStream(resource)) {
+    // through the class, not its loader: on the module path a loader finds no resource in a module's
+    // package-shaped directory (db/hookledger), the module's own class does
+    try (InputStream in = LedgerMigration.class.getResourceAsStream("/" + resource)) {
       if (in == null) {
         if (required) {
           throw new IllegalStateException(resource + " is missing from the class path");
