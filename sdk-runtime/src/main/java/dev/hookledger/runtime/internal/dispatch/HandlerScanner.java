@@ -129,6 +129,9 @@ final class HandlerScanner {
   /** {@code (Object receiver, Object[] args) void}, prepared once. */
   private static MethodHandle handle(Method m, String prefix) {
     try {
+      // on the module path, hookledger's module reads the handler's module only when told to (a no-op on
+      // the class path); the handler's package must still be open to it
+      HandlerScanner.class.getModule().addReads(m.getDeclaringClass().getModule());
       MethodHandle h = MethodHandles.privateLookupIn(m.getDeclaringClass(), MethodHandles.lookup()).unreflect(m);
       return h.asSpreader(Object[].class, m.getParameterCount())
           .asType(MethodType.methodType(void.class, Object.class, Object[].class));
