@@ -45,6 +45,15 @@ public final class MinuteRollUp {
    * hundred thousand rows take a few short transactions, each well within the statement timeout.
    */
   static final int FOLD = 20_000;
+  /**
+   * The statement timeout of a fold transaction, in place of the pool's (seconds, set for a
+   * delivery's path): on a loaded server, a batch of a bulk change's rows in a table of hundreds of
+   * megabytes took longer than 5 s, every pass failed and nothing was ever folded. A fold holds no
+   * lock a receive, a claim or a settle waits for (it deletes appended rows nobody else writes, and
+   * writes stripe 0, which otherwise only a prune's batch writes), so a longer bound costs the live
+   * path nothing; a prune batch may wait for it.
+   */
+  static final Duration FOLD_TIMEOUT = Duration.ofMinutes(2);
 
   private final EventTable events;
   private final CountCompaction compaction;
@@ -113,7 +122,10 @@ public final class MinuteRollUp {
     long moved = 0;
     long batch;
     do {
-      Record r = LedgerDsl.inOwnTransaction(db, tx -> tx.fetchSingle(fold, FOLD));
+      Record r = LedgerDsl.inOwnTransaction(db, tx -> {
+        tx.execute("set local statement_timeout = " + FOLD_TIMEOUT.toMillis());
+        return tx.fetchSingle(fold, FOLD);
+      });
       batch = r.get(0, Long.class);
       if (batch > 0) {
         lastFold = r.get(1, Long.class);
