@@ -129,21 +129,6 @@ class BulkChangeAbsorbedTest {
 
   /** As {@code status} adds the counts up, against a count of the rows; and the chart's closed minutes. */
   private void assertCountsMatchTheRows() {
-    List<String> counted = ledger.admin().status().counts().stream()
-        .map(c -> c.provider() + " " + c.status().name().toLowerCase() + " " + c.events() + " " + c.duplicates())
-        .sorted().toList();
-    List<String> rows = ledger.sql.fetch("select provider || ' ' || status || ' ' || count(*) || ' ' || sum(duplicates)"
-        + " from hookledger.event group by provider, status").getValues(0, String.class).stream().sorted().toList();
-    assertEquals(rows, counted);
-    List<String> rolledUp = ledger.sql.fetch("select minute || ' ' || sum(received) || ' ' || sum(settled)"
-        + " from hookledger.minute_count group by minute having sum(received) <> 0 or sum(settled) <> 0")
-        .getValues(0, String.class).stream().sorted().toList();
-    List<String> perMinute = ledger.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
-        + " select date_trunc('minute', received_at) m, 1 r, 0 s from hookledger.event union all"
-        + " select date_trunc('minute', settled_at), 0, 1 from hookledger.event"
-        + " where settled_at is not null and status not in ('pending', 'processing')) v"
-        + " where m < (select closed_before from hookledger.minute_roll_up) group by m")
-        .getValues(0, String.class).stream().sorted().toList();
-    assertEquals(perMinute, rolledUp);
+    StatusCountsTest.assertCountsMatchTheRows(ledger);
   }
 }
