@@ -274,7 +274,8 @@ class StatusCountsTest {
     assertCountsMatchTheRows(ledger);
   }
 
-  private static void assertCountsMatchTheRows(LedgerFixture ledger) {
+  /** As {@code status} counts and the chart's per-minute roll-up read them, in {@code ledger}; also for {@link BulkChangeAbsorbedTest}. */
+  static void assertCountsMatchTheRows(LedgerFixture ledger) {
     List<String> counted = ledger.admin().status().counts().stream()
         .map(c -> c.provider() + " " + c.status().name().toLowerCase() + " " + c.events() + " " + c.duplicates())
         .sorted().toList();

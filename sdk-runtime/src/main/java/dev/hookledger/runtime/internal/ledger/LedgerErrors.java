@@ -97,6 +97,14 @@ public final class LedgerErrors {
     return null;
   }
 
+  /**
+   * Whether the database gave up waiting for a lock ({@code lock_timeout}, SQL state 55P03) anywhere
+   * in the chain: a statement that takes a lock only when it comes at once, and tries again later.
+   */
+  public static boolean isLockNotAvailable(Throwable error) {
+    return "55P03".equals(sqlState(error));
+  }
+
   private static String sqlState(Throwable error) {
     SQLException sql = firstSql(error);
     return sql == null ? null : sql.getSQLState();

@@ -29,6 +29,8 @@ import org.jooq.Record;
  * append ({@code V14__row_counts.sql}: one {@code status_count} and {@code minute_count} row per
  * changed event row) into the counts they add to, at most {@link #FOLD} rows of each table per
  * transaction, so that a reader adds up a few hundred rows plus the changes since the last pass.
+ * Then, after a bulk change, it gives the count tables the space of the folded rows back
+ * ({@link CountCompaction}), so that they stay the size of their live rows.
  */
 public final class MinuteRollUp {
   /** "hkru": the first key of the pass's advisory lock, the second being the schema's hash. */
@@ -43,20 +45,34 @@ public final class MinuteRollUp {
    * hundred thousand rows take a few short transactions, each well within the statement timeout.
    */
   static final int FOLD = 20_000;
+  /**
+   * The statement timeout of a fold transaction, in place of the pool's (seconds, set for a
+   * delivery's path): on a loaded server, a batch of a bulk change's rows in a table of hundreds of
+   * megabytes took longer than 5 s, every pass failed and nothing was ever folded. A fold holds no
+   * lock a receive, a claim or a settle waits for (it deletes appended rows nobody else writes, and
+   * writes stripe 0, which otherwise only a prune's batch writes), so a longer bound costs the live
+   * path nothing; a prune batch may wait for it.
+   */
+  static final Duration FOLD_TIMEOUT = Duration.ofMinutes(2);
 
   private final EventTable events;
+  private final CountCompaction compaction;
   private final String rollUp;
   private final String countRange;
   private final String fold;
   private final String folds;
+  /** The transaction id of the last fold that moved rows (0: none yet on this node), for {@link CountCompaction}. */
+  private volatile long lastFold;
   /** Set once the fold's function is seen (V14 on), so that each pass after it asks the catalogue nothing. */
   private volatile boolean foldable;
 
   public MinuteRollUp(EventTable events) {
     this.events = events;
+    this.compaction = new CountCompaction(events);
     String schema = '"' + events.schema() + '"';
     this.rollUp = schema + ".minute_roll_up";
-    this.fold = "select " + schema + ".fold_count_changes(?)";
+    // with the transaction's id: the rows it deleted are reclaimable once no session is older
+    this.fold = "select " + schema + ".fold_count_changes(?), txid_current()";
     this.folds = "select to_regprocedure('" + schema.replace("'", "''") + ".fold_count_changes(integer)') is not null";
     // the settled arm spelled as the partial indexes' predicates, so that each arm reads its own index
     // the table's columns in order (minute, stripe 0, received, settled), left unnamed: the word for a
@@ -91,6 +107,7 @@ public final class MinuteRollUp {
       minutes += Math.max(0, step);
     } while (step > 0 && step >= STEP.toMinutes());
     fold(db);
+    compaction.compact(db, lastFold);
     return minutes;
   }
 
@@ -105,7 +122,14 @@ public final class MinuteRollUp {
     long moved = 0;
     long batch;
     do {
-      batch = LedgerDsl.inOwnTransaction(db, tx -> tx.fetchSingle(fold, FOLD).get(0, Long.class));
+      Record r = LedgerDsl.inOwnTransaction(db, tx -> {
+        tx.execute("set local statement_timeout = " + FOLD_TIMEOUT.toMillis());
+        return tx.fetchSingle(fold, FOLD);
+      });
+      batch = r.get(0, Long.class);
+      if (batch > 0) {
+        lastFold = r.get(1, Long.class);
+      }
       moved += batch;
     } while (batch >= FOLD);
     return moved;
