@@ -121,7 +121,7 @@ public final class BenchCommand implements Callable<Integer> {
   long history;
 
   @Option(names = "--rounds", defaultValue = "2", paramLabel = "R",
-      description = "With --history: pairs of runs of the full load, the empty ledger's and the history's"
+      description = "With --history or --peers: pairs of runs of the full load, the empty ledger's and the history's"
           + " alternating E H, H E, ... (ABBA), each with a seed of its own and drained before the next; the report"
           + " gives each run and the median and range of the pairs' ratios, 1 to " + MAX_ROUNDS
           + " (default: ${DEFAULT-VALUE}).")
@@ -154,6 +154,14 @@ public final class BenchCommand implements Callable<Integer> {
           + " send one HTTP effect per event through the outbox to a local no-op sink and one whose handlers send"
           + " nothing, and report them side by side: see EffectsPhase.")
   boolean effects;
+
+  @Option(names = "--peers",
+      description = "After the phases on the empty ledger, run the full load on hookledger beside the same designs"
+          + " written by hand, each run drained, in alternating rounds (see --rounds): store first beside a hand-written"
+          + " servlet that stores the row and a pool of --workers threads that settle it (hs), INLINE beside the"
+          + " hand-written inline servlet (h); settled/s, JVM CPU per settled event and one client's p50 of each, and"
+          + " their ratios: see PeersPhase.")
+  boolean peers;
 
   @Option(names = "--load-cpus", paramLabel = "LIST",
       description = "Pin the load generator's process to these CPUs with taskset (Linux), e.g. 1; start bench"
@@ -323,6 +331,10 @@ public final class BenchCommand implements Callable<Integer> {
         EffectsPhase.Result effected = !effects ? null : new EffectsPhase(out).run(database, secrets, load, fullSpec,
             full, clients, Math.max(16, workers + 8), maxSeconds,
             b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)));
+        PeersPhase.Result peered = !peers ? null : new PeersPhase(out, load, clients, maxSeconds, clock).run(database,
+            secrets, fullSpec, singleSpec, warmSpec == null ? null
+                : new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 3, entities),
+            workers, Math.max(16, workers + 8), rounds, b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)));
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
         List<LoadPlan> historyPlans = new java.util.ArrayList<>();
         boolean historyOk = true;
@@ -363,6 +375,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (effected != null) {
           runs.addAll(effected.runs()); // answers checked; their effects are each side's own ledger's
         }
+        if (peered != null) {
+          runs.addAll(peered.runs()); // answers checked; their effects are each design's own, checked by PeersPhase
+        }
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
         List<LoadPlan> plans = new java.util.ArrayList<>(
             warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single));
@@ -374,7 +389,7 @@ public final class BenchCommand implements Callable<Integer> {
         boolean exact = complete && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app));
         boolean allOk = allAnswered200(runs);
         return exact && allOk && historyOk && (backfilled == null || backfilled.ok())
-            && (effected == null || effected.ok()) ? 0 : 1;
+            && (effected == null || effected.ok()) && (peered == null || peered.ok()) ? 0 : 1;
       }
     }
   }
@@ -532,7 +547,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** This JVM's CPU time so far, or -1 where the platform does not say. */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }

@@ -29,6 +29,32 @@ class BenchCommandTest {
   }
 
   @Test
+  void benchWithPeersRunsEachDesignBesideItsHandWrittenPeerAndSettlesEveryEventOnceInEach() {
+    String report = successfulReport("--deliveries", "24", "--clients", "2", "--max-seconds", "60", "--warmup", "6",
+        "--peers", "--rounds", "2");
+    String run = "settled \\d+ events/s \\(acked \\d+ deliveries/s\\), JVM CPU \\d+ us per settled event, 1-client"
+        + " p50 [0-9.]+ ms\n";
+    // two rounds alternate the order, a seed each, 10 apart
+    assertTrue(report.matches("(?s).*peers, side by side: store first \\(S\\) beside the store-first design by hand"
+        + " \\(hs\\), INLINE \\(I\\) beside the inline design by hand \\(h\\), each with 4 workers or 2 connections,"
+        + " one server; 2 rounds alternating h hs S I, I S hs h, each run drained before the next:\n"
+        + "  h1 \\(seed 5011\\)     " + run + "  hs1 \\(seed 5021\\)    " + run + "  S1 \\(seed 5031\\)     " + run
+        + "  I1 \\(seed 5041\\)     " + run + "  I2 \\(seed 5051\\)     " + run + "  S2 \\(seed 5061\\)     " + run
+        + "  hs2 \\(seed 5071\\)    " + run + "  h2 \\(seed 5081\\)     " + run
+        + "  S/hs settled       [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target >= 0.9\\)\n"
+        + "  S/hs CPU           [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target <= 1.1\\)\n"
+        + "  S/hs p50           [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target <= 1.2\\)\n"
+        + "  I/h settled        [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target >= 0.9\\)\n"
+        + "  I/h CPU .*"), report);
+    // every design's effects: each event applied once, the warm-up's, the runs' and the lone clients' alike
+    for (String design : new String[] {"h ", "hs", "S ", "I "}) {
+      assertTrue(report.contains("  effects, " + design + "        exactly once: balances, commit counts and orders match"
+          + " the distinct events\n"), report);
+    }
+    assertEquals("h hs S I, I S hs h, h hs S I", PeersPhase.order(3));
+  }
+
+  @Test
   void benchOnATinyLoadReportsItsMeasurementsAndExactlyOnceEffects() {
     Report bench = bench("--deliveries", "45", "--duplicates", "0.2", "--clients", "3", "--max-seconds", "60",
         "--warmup", "30");
