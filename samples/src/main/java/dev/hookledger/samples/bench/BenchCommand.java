@@ -155,6 +155,12 @@ public final class BenchCommand implements Callable<Integer> {
           + " nothing, and report them side by side: see EffectsPhase.")
   boolean effects;
 
+  @Option(names = "--effects-stored", defaultValue = "0", paramLabel = "N",
+      description = "With --effects: also measure the dispatcher on a ledger holding N settled effects (each with its"
+          + " attempt, written by the database before the load) against the empty table's; at most "
+          + EffectsPhase.MAX_STORED + " (default: ${DEFAULT-VALUE}, none).")
+  long effectsStored;
+
   @Option(names = "--peers",
       description = "After the phases on the empty ledger, run the full load on hookledger beside the same designs"
           + " written by hand, each run drained, in alternating rounds (see --rounds): store first beside a hand-written"
@@ -330,7 +336,7 @@ public final class BenchCommand implements Callable<Integer> {
             : new BookkeepingPhase(out).run(app, load, fullSpec, clients, maxSeconds);
         EffectsPhase.Result effected = !effects ? null : new EffectsPhase(out).run(database, secrets, load, fullSpec,
             full, clients, Math.max(16, workers + 8), maxSeconds,
-            b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)));
+            b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)), rawFull.perSecond(), effectsStored);
         PeersPhase.Result peered = !peers ? null : new PeersPhase(out, load, clients, maxSeconds, clock).run(database,
             secrets, fullSpec, singleSpec, warmSpec == null ? null
                 : new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 3, entities),
@@ -533,6 +539,9 @@ public final class BenchCommand implements Callable<Integer> {
     require(history >= 0 && history <= HistoryFill.MAX_ROWS, "history must be between 0 and "
         + HistoryFill.MAX_ROWS + ", but was " + history);
     require(rounds >= 1 && rounds <= MAX_ROUNDS, "rounds must be between 1 and " + MAX_ROUNDS + ", but was " + rounds);
+    require(effectsStored >= 0 && effectsStored <= EffectsPhase.MAX_STORED, "effects-stored must be between 0 and "
+        + EffectsPhase.MAX_STORED + ", but was " + effectsStored);
+    require(effectsStored == 0 || effects, "effects-stored needs --effects");
     require(backfill >= 0, "backfill must be >= 0, but was " + backfill);
     require(loadCpus == null || loadCpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"),
         "load-cpus must be a CPU list such as 1 or 0-1,3, but was " + loadCpus);

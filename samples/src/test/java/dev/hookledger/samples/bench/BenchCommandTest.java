@@ -18,14 +18,29 @@ import picocli.CommandLine;
 class BenchCommandTest {
 
   @Test
-  void benchWithEffectsReportsTheSideWithOneEffectPerEventBesideTheSideWithout() {
+  void benchWithEffectsReportsTheOutboxsFiguresEachBesideItsBaseline() {
     Report bench = bench("--deliveries", "30", "--duplicates", "0", "--clients", "2", "--max-seconds", "60",
-        "--warmup", "0", "--effects");
+        "--warmup", "0", "--effects", "--effects-stored", "1000");
     String report = bench.text();
     assertEquals(0, bench.code(), report);
     assertTrue(report.matches("(?s).*\n  effects            \\d+ events/s settled with one effect each, sent \\(enqueue to"
-        + " send p50 [0-9.]+ ms, p99 [0-9.]+ ms over 30 effects\\); \\d+ without effects; ratio [0-9.]+ \\(target >= 0.85\\)\n.*"),
-        report);
+        + " send p50 [0-9.]+ ms, p99 [0-9.]+ ms over 30 effects\\); \\d+ without effects; ratio [0-9.]+ \\(target >= 0.85\\)\n"
+        + "  commit to send     p50 [0-9.]+ ms \\(target <= 5 ms\\), p99 [0-9.]+ ms \\(target <= 50 ms\\), max [0-9.]+ ms over"
+        + " 30 effects: from the handler's commit \\(an afterCommit action\\) to the sink's receipt\n"
+        + "  dispatcher alone   \\d+ effects/s sent \\(30 in [0-9.]+ s, from the first attempt's start to the last one's"
+        + " end\\), [0-9.]+ of the raw limit \\(a\\) \\(target >= 0.5\\)\n"
+        + "  effects stored     1000 settled effects and their attempts written in \\d+ s\n"
+        + "  dispatcher, stored \\d+ effects/s sent with 1000 settled effects stored \\(30 in [0-9.]+ s, .*\\), [0-9.]+ of the"
+        + " empty table's \\(target >= 0.9\\)\n.*"), report);
+  }
+
+  @Test
+  void refusesStoredEffectsWithoutTheEffectsPhase() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--effects-stored", "1000"));
+    assertTrue(err.toString().startsWith("effects-stored needs --effects"), err.toString());
   }
 
   @Test
