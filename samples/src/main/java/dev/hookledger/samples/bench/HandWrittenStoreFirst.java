@@ -67,12 +67,8 @@ final class HandWrittenStoreFirst implements AutoCloseable {
     config.setPoolName("bench-hand-store-first");
     HikariDataSource pool = new HikariDataSource(config);
     InlineDesign design = new InlineDesign(SCHEMA);
-    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-      design.prepare(c);
-      s.execute("alter table " + SCHEMA + ".ledger add column status text not null default 'pending',"
-          + " add column settled_at timestamptz");
-      // what the workers look for: only the waiting rows, so the claim's cost follows the backlog
-      s.execute("create index ledger_waiting on " + SCHEMA + ".ledger (received_at) where status = 'pending'");
+    try (Connection c = pool.getConnection()) {
+      StoreFirstFloor.prepare(c, design, SCHEMA);
     }
     Workers workers = new Workers(pool, design, workerCount);
     QueuedThreadPool threads = new QueuedThreadPool(64, 8);
