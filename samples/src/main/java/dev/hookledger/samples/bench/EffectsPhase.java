@@ -1,6 +1,7 @@
 package dev.hookledger.samples.bench;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.admin.DestinationStatus;
@@ -183,14 +184,14 @@ final class EffectsPhase {
           fill(app, stored);
         }
         if (paused) {
-          app.admin().outbox().pause(EffectHandlers.SINK);
+          pause(app, true, System.nanoTime() + Duration.ofSeconds(maxSeconds).toNanos());
         }
         long start = System.nanoTime();
         long deadline = start + Duration.ofSeconds(maxSeconds).toNanos();
         LoadGenerator.Run run = load.run(app.uri(), spec, clients, maxSeconds);
         Duration settled = BenchCommand.awaitProcessed(app.admin(), start, deadline);
         if (paused) {
-          app.admin().outbox().resume(EffectHandlers.SINK);
+          pause(app, false, deadline);
         }
         if (settled != null && effects) { // and every effect sent
           settled = null;
@@ -258,12 +259,39 @@ final class EffectsPhase {
     }
   }
 
+  /**
+   * Effects not yet sent; -1 if the admin's bounded read did not answer in time (on a machine loaded
+   * beyond its cores the bound can pass while the dispatcher is busy: the caller polls again).
+   */
   private static long effectsWaiting(SampleApp app) {
     long waiting = 0;
-    for (DestinationStatus d : app.admin().outbox().destinations()) {
-      waiting += d.waiting();
+    try {
+      for (DestinationStatus d : app.admin().outbox().destinations()) {
+        waiting += d.waiting();
+      }
+    } catch (LedgerUnavailableException e) {
+      return -1;
     }
     return waiting;
+  }
+
+  /** Pauses or resumes the sink, the operator's change tried again while its bounded call does not answer. */
+  private static void pause(SampleApp app, boolean paused, long deadline) throws InterruptedException {
+    while (true) {
+      try {
+        if (paused) {
+          app.admin().outbox().pause(EffectHandlers.SINK);
+        } else {
+          app.admin().outbox().resume(EffectHandlers.SINK);
+        }
+        return;
+      } catch (LedgerUnavailableException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(20);
+      }
+    }
   }
 
   /** The effects' enqueue-to-first-send p50 and p99, from the ledger's own timestamps. */
