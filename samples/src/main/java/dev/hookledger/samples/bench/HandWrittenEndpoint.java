@@ -58,8 +58,17 @@ final class HandWrittenEndpoint implements AutoCloseable {
       design.prepare(c);
       c.commit();
     }
+    Server jetty = serve("bench-hand-written-http", new Endpoint(pool, design, secrets));
+    return new HandWrittenEndpoint(jetty, pool, uri(jetty));
+  }
+
+  /**
+   * Starts {@code servlet} at {@code /webhooks/*} on a Jetty of its own, on a free loopback port: the
+   * same server setup for both hand-written peers, (h) and (hs).
+   */
+  static Server serve(String threadName, HttpServlet servlet) throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(64, 8);
-    threads.setName("bench-hand-written-http");
+    threads.setName(threadName);
     Server jetty = new Server(threads);
     ServerConnector connector = new ServerConnector(jetty);
     connector.setHost("127.0.0.1");
@@ -67,10 +76,15 @@ final class HandWrittenEndpoint implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new Endpoint(pool, design, secrets)), "/webhooks/*");
+    context.addServlet(new ServletHolder(servlet), "/webhooks/*");
     jetty.setHandler(context);
     jetty.start();
-    return new HandWrittenEndpoint(jetty, pool, URI.create("http://127.0.0.1:" + connector.getLocalPort()));
+    return jetty;
+  }
+
+  /** Where {@code jetty}, started by {@link #serve}, listens. */
+  static URI uri(Server jetty) {
+    return URI.create("http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort());
   }
 
   URI uri() {

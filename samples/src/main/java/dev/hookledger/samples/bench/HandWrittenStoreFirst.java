@@ -18,11 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * What a team writes without an SDK for the store-first design, for comparison only ((hs) in
@@ -71,20 +67,9 @@ final class HandWrittenStoreFirst implements AutoCloseable {
       StoreFirstFloor.prepare(c, design, SCHEMA);
     }
     Workers workers = new Workers(pool, design, workerCount);
-    QueuedThreadPool threads = new QueuedThreadPool(64, 8);
-    threads.setName("bench-hand-store-first-http");
-    Server jetty = new Server(threads);
-    ServerConnector connector = new ServerConnector(jetty);
-    connector.setHost("127.0.0.1");
-    connector.setPort(0);
-    jetty.addConnector(connector);
-    ServletContextHandler context = new ServletContextHandler();
-    context.setContextPath("/");
-    context.addServlet(new ServletHolder(new Endpoint(pool, workers, secrets)), "/webhooks/*");
-    jetty.setHandler(context);
-    jetty.start();
+    Server jetty = HandWrittenEndpoint.serve("bench-hand-store-first-http", new Endpoint(pool, workers, secrets));
     workers.start();
-    return new HandWrittenStoreFirst(jetty, pool, URI.create("http://127.0.0.1:" + connector.getLocalPort()), workers);
+    return new HandWrittenStoreFirst(jetty, pool, HandWrittenEndpoint.uri(jetty), workers);
   }
 
   URI uri() {
