@@ -121,7 +121,7 @@ public final class BenchCommand implements Callable<Integer> {
   long history;
 
   @Option(names = "--rounds", defaultValue = "2", paramLabel = "R",
-      description = "With --history: pairs of runs of the full load, the empty ledger's and the history's"
+      description = "With --history or --peers: pairs of runs of the full load, the empty ledger's and the history's"
           + " alternating E H, H E, ... (ABBA), each with a seed of its own and drained before the next; the report"
           + " gives each run and the median and range of the pairs' ratios, 1 to " + MAX_ROUNDS
           + " (default: ${DEFAULT-VALUE}).")
@@ -154,6 +154,20 @@ public final class BenchCommand implements Callable<Integer> {
           + " send one HTTP effect per event through the outbox to a local no-op sink and one whose handlers send"
           + " nothing, and report them side by side: see EffectsPhase.")
   boolean effects;
+
+  @Option(names = "--effects-stored", defaultValue = "0", paramLabel = "N",
+      description = "With --effects: also measure the dispatcher on a ledger holding N settled effects (each with its"
+          + " attempt, written by the database before the load) against the empty table's; at most "
+          + EffectsPhase.MAX_STORED + " (default: ${DEFAULT-VALUE}, none).")
+  long effectsStored;
+
+  @Option(names = "--peers",
+      description = "After the phases on the empty ledger, run the full load on hookledger beside the same designs"
+          + " written by hand, each run drained, in alternating rounds (see --rounds): store first beside a hand-written"
+          + " servlet that stores the row and a pool of --workers threads that settle it (hs), INLINE beside the"
+          + " hand-written inline servlet (h); settled/s, JVM CPU per settled event and one client's p50 of each, and"
+          + " their ratios: see PeersPhase.")
+  boolean peers;
 
   @Option(names = "--load-cpus", paramLabel = "LIST",
       description = "Pin the load generator's process to these CPUs with taskset (Linux), e.g. 1; start bench"
@@ -322,7 +336,11 @@ public final class BenchCommand implements Callable<Integer> {
             : new BookkeepingPhase(out).run(app, load, fullSpec, clients, maxSeconds);
         EffectsPhase.Result effected = !effects ? null : new EffectsPhase(out).run(database, secrets, load, fullSpec,
             full, clients, Math.max(16, workers + 8), maxSeconds,
-            b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)));
+            b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)), rawFull.perSecond(), effectsStored);
+        PeersPhase.Result peered = !peers ? null : new PeersPhase(out, load, clients, maxSeconds, clock).run(database,
+            secrets, fullSpec, singleSpec, warmSpec == null ? null
+                : new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 3, entities),
+            workers, Math.max(16, workers + 8), rounds, b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)));
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
         List<LoadPlan> historyPlans = new java.util.ArrayList<>();
         boolean historyOk = true;
@@ -363,6 +381,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (effected != null) {
           runs.addAll(effected.runs()); // answers checked; their effects are each side's own ledger's
         }
+        if (peered != null) {
+          runs.addAll(peered.runs()); // answers checked; their effects are each design's own, checked by PeersPhase
+        }
         boolean complete = runs.stream().noneMatch(LoadGenerator.Run::cutOff) && settledAfter != null && allSettled != null;
         List<LoadPlan> plans = new java.util.ArrayList<>(
             warm == null ? List.of(full, busy, half, single) : List.of(warm, full, busy, half, single));
@@ -374,7 +395,7 @@ public final class BenchCommand implements Callable<Integer> {
         boolean exact = complete && (noopHandlers ? noEffectsChecked() : exactlyOnce(plans, app));
         boolean allOk = allAnswered200(runs);
         return exact && allOk && historyOk && (backfilled == null || backfilled.ok())
-            && (effected == null || effected.ok()) ? 0 : 1;
+            && (effected == null || effected.ok()) && (peered == null || peered.ok()) ? 0 : 1;
       }
     }
   }
@@ -518,6 +539,9 @@ public final class BenchCommand implements Callable<Integer> {
     require(history >= 0 && history <= HistoryFill.MAX_ROWS, "history must be between 0 and "
         + HistoryFill.MAX_ROWS + ", but was " + history);
     require(rounds >= 1 && rounds <= MAX_ROUNDS, "rounds must be between 1 and " + MAX_ROUNDS + ", but was " + rounds);
+    require(effectsStored >= 0 && effectsStored <= EffectsPhase.MAX_STORED, "effects-stored must be between 0 and "
+        + EffectsPhase.MAX_STORED + ", but was " + effectsStored);
+    require(effectsStored == 0 || effects, "effects-stored needs --effects");
     require(backfill >= 0, "backfill must be >= 0, but was " + backfill);
     require(loadCpus == null || loadCpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"),
         "load-cpus must be a CPU list such as 1 or 0-1,3, but was " + loadCpus);
@@ -532,7 +556,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** This JVM's CPU time so far, or -1 where the platform does not say. */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }

@@ -3,6 +3,7 @@ package dev.hookledger.samples.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.hookledger.samples.app.SampleState;
 import dev.hookledger.samples.server.SampleSecrets;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,6 +34,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * same Jetty, load clients and database in the same bench run.
  */
 final class HandWrittenEndpoint implements AutoCloseable {
+  static final String SCHEMA = "bench_hand_written";
   private final Server jetty;
   private final HikariDataSource pool;
   private final URI uri;
@@ -51,13 +53,22 @@ final class HandWrittenEndpoint implements AutoCloseable {
     config.setAutoCommit(false);
     config.setPoolName("bench-hand-written");
     HikariDataSource pool = new HikariDataSource(config);
-    InlineDesign design = new InlineDesign("bench_hand_written");
+    InlineDesign design = new InlineDesign(SCHEMA);
     try (Connection c = pool.getConnection()) {
       design.prepare(c);
       c.commit();
     }
+    Server jetty = serve("bench-hand-written-http", new Endpoint(pool, design, secrets));
+    return new HandWrittenEndpoint(jetty, pool, uri(jetty));
+  }
+
+  /**
+   * Starts {@code servlet} at {@code /webhooks/*} on a Jetty of its own, on a free loopback port: the
+   * same server setup for both hand-written peers, (h) and (hs).
+   */
+  static Server serve(String threadName, HttpServlet servlet) throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(64, 8);
-    threads.setName("bench-hand-written-http");
+    threads.setName(threadName);
     Server jetty = new Server(threads);
     ServerConnector connector = new ServerConnector(jetty);
     connector.setHost("127.0.0.1");
@@ -65,14 +76,26 @@ final class HandWrittenEndpoint implements AutoCloseable {
     jetty.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(new Endpoint(pool, design, secrets)), "/webhooks/*");
+    context.addServlet(new ServletHolder(servlet), "/webhooks/*");
     jetty.setHandler(context);
     jetty.start();
-    return new HandWrittenEndpoint(jetty, pool, URI.create("http://127.0.0.1:" + connector.getLocalPort()));
+    return jetty;
+  }
+
+  /** Where {@code jetty}, started by {@link #serve}, listens. */
+  static URI uri(Server jetty) {
+    return URI.create("http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort());
   }
 
   URI uri() {
     return uri;
+  }
+
+  /** Its effect tables, in the sample application's terms. */
+  SampleState state() throws SQLException {
+    try (Connection c = pool.getConnection()) {
+      return InlineDesign.state(c, SCHEMA);
+    }
   }
 
   @Override
@@ -86,39 +109,21 @@ final class HandWrittenEndpoint implements AutoCloseable {
 
   /** The servlet itself: about what a provider's own integration guide shows, plus the insert. */
   private static final class Endpoint extends HttpServlet {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final HikariDataSource pool;
     private final InlineDesign design;
-    private final byte[] stripeKey;
-    private final byte[] githubKey;
-    private final byte[] shopifyKey;
+    private final Signatures signatures;
 
     Endpoint(HikariDataSource pool, InlineDesign design, SampleSecrets secrets) {
       this.pool = pool;
       this.design = design;
-      this.stripeKey = secrets.stripe().getBytes(StandardCharsets.UTF_8);
-      this.githubKey = secrets.github().getBytes(StandardCharsets.UTF_8);
-      this.shopifyKey = secrets.shopify().getBytes(StandardCharsets.UTF_8);
+      this.signatures = new Signatures(secrets);
     }
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
       byte[] body = request.getInputStream().readAllBytes();
       String provider = request.getPathInfo() == null ? "" : request.getPathInfo().substring(1);
-      String eventId;
-      try {
-        eventId = switch (provider) {
-          case "github" -> verified(request.getHeader("X-Hub-Signature-256"), "sha256=" + hex(hmac(githubKey, body)))
-              ? request.getHeader("X-GitHub-Delivery") : null;
-          case "shopify" -> verified(request.getHeader("X-Shopify-Hmac-Sha256"),
-              Base64.getEncoder().encodeToString(hmac(shopifyKey, body)))
-              ? request.getHeader("X-Shopify-Webhook-Id") : null;
-          case "stripe" -> stripe(request.getHeader("Stripe-Signature"), body);
-          default -> null;
-        };
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException(e);
-      }
+      String eventId = signatures.eventId(provider, request, body);
       if (eventId == null) {
         response.sendError(401);
         return;
@@ -132,6 +137,41 @@ final class HandWrittenEndpoint implements AutoCloseable {
       }
       response.setContentType("text/plain");
       response.getWriter().write("accepted");
+    }
+  }
+
+  /**
+   * Each provider's HMAC checked by hand on the JDK ({@code javax.crypto}), as the providers' guides
+   * show it, and the event id taken from the header or body that carries it; shared by the
+   * hand-written peers (h) and (hs).
+   */
+  static final class Signatures {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final byte[] stripeKey;
+    private final byte[] githubKey;
+    private final byte[] shopifyKey;
+
+    Signatures(SampleSecrets secrets) {
+      this.stripeKey = secrets.stripe().getBytes(StandardCharsets.UTF_8);
+      this.githubKey = secrets.github().getBytes(StandardCharsets.UTF_8);
+      this.shopifyKey = secrets.shopify().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The event id of a delivery whose signature holds; null if it does not (or the provider is unknown). */
+    String eventId(String provider, HttpServletRequest request, byte[] body) throws IOException {
+      try {
+        return switch (provider) {
+          case "github" -> verified(request.getHeader("X-Hub-Signature-256"), "sha256=" + hex(hmac(githubKey, body)))
+              ? request.getHeader("X-GitHub-Delivery") : null;
+          case "shopify" -> verified(request.getHeader("X-Shopify-Hmac-Sha256"),
+              Base64.getEncoder().encodeToString(hmac(shopifyKey, body)))
+              ? request.getHeader("X-Shopify-Webhook-Id") : null;
+          case "stripe" -> stripe(request.getHeader("Stripe-Signature"), body);
+          default -> null;
+        };
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
     }
 
     private String stripe(String header, byte[] body) throws GeneralSecurityException, IOException {

@@ -2,11 +2,15 @@ package dev.hookledger.samples.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hookledger.samples.app.SampleState;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The inline design, written by hand: per event, one transaction that inserts the ledger row
@@ -110,6 +114,38 @@ final class InlineDesign {
         }
       }
     }
+  }
+
+  /**
+   * The effects applied so far in {@code schema}'s tables, in the sample application's terms, so
+   * that a hand-written design's run is checked for exactly once as hookledger's is.
+   */
+  static SampleState state(Connection c, String schema) throws SQLException {
+    SortedMap<String, Long> balances = new TreeMap<>();
+    SortedMap<String, Long> commits = new TreeMap<>();
+    SortedMap<String, SampleState.Order> orders = new TreeMap<>();
+    try (Statement s = c.createStatement()) {
+      try (ResultSet r = s.executeQuery("select customer, amount_cents from " + schema + ".balance")) {
+        while (r.next()) {
+          balances.put(r.getString(1), r.getLong(2));
+        }
+      }
+      try (ResultSet r = s.executeQuery("select repository, commits from " + schema + ".repository_commits")) {
+        while (r.next()) {
+          commits.put(r.getString(1), r.getLong(2));
+        }
+      }
+      try (ResultSet r = s.executeQuery("select id::text, total_price::text, financial_status from " + schema
+          + ".shop_order")) {
+        while (r.next()) {
+          orders.put(r.getString(1), new SampleState.Order(r.getString(2), r.getString(3)));
+        }
+      }
+    }
+    if (!c.getAutoCommit()) {
+      c.commit();
+    }
+    return new SampleState(balances, new TreeMap<>(), 0, commits, orders);
   }
 
   private static void update(Connection c, String sql, String key, long amount) throws SQLException {

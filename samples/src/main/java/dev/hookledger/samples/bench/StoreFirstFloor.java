@@ -44,11 +44,22 @@ final class StoreFirstFloor {
 
   /** Makes its ledger anew: {@link InlineDesign}'s tables, the ledger with a status and a partial index of waiting rows. */
   void prepare() throws SQLException {
-    try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+      prepare(c, design, SCHEMA);
+    }
+  }
+
+  /**
+   * Makes {@code design}'s tables anew in {@code schema}, its ledger with a status and a partial
+   * index of the waiting rows, so that a claim's cost follows the backlog: the store-first designs'
+   * ledger, this floor's and the hand-written peer's ({@link HandWrittenStoreFirst}).
+   */
+  static void prepare(Connection c, InlineDesign design, String schema) throws SQLException {
+    try (Statement s = c.createStatement()) {
       design.prepare(c);
-      s.execute("alter table " + SCHEMA + ".ledger add column status text not null default 'pending',"
+      s.execute("alter table " + schema + ".ledger add column status text not null default 'pending',"
           + " add column settled_at timestamptz");
-      s.execute("create index on " + SCHEMA + ".ledger (received_at) where status = 'pending'");
+      s.execute("create index on " + schema + ".ledger (received_at) where status = 'pending'");
     }
   }
 

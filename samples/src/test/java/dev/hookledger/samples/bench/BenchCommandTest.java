@@ -18,14 +18,55 @@ import picocli.CommandLine;
 class BenchCommandTest {
 
   @Test
-  void benchWithEffectsReportsTheSideWithOneEffectPerEventBesideTheSideWithout() {
+  void benchWithEffectsReportsTheOutboxsFiguresEachBesideItsBaseline() {
     Report bench = bench("--deliveries", "30", "--duplicates", "0", "--clients", "2", "--max-seconds", "60",
-        "--warmup", "0", "--effects");
+        "--warmup", "0", "--effects", "--effects-stored", "1000");
     String report = bench.text();
     assertEquals(0, bench.code(), report);
     assertTrue(report.matches("(?s).*\n  effects            \\d+ events/s settled with one effect each, sent \\(enqueue to"
-        + " send p50 [0-9.]+ ms, p99 [0-9.]+ ms over 30 effects\\); \\d+ without effects; ratio [0-9.]+ \\(target >= 0.85\\)\n.*"),
-        report);
+        + " send p50 [0-9.]+ ms, p99 [0-9.]+ ms over 30 effects\\); \\d+ without effects; ratio [0-9.]+ \\(target >= 0.85\\)\n"
+        + "  commit to send     p50 [0-9.]+ ms \\(target <= 5 ms\\), p99 [0-9.]+ ms \\(target <= 50 ms\\), max [0-9.]+ ms over"
+        + " 30 effects: from the handler's commit \\(an afterCommit action\\) to the sink's receipt\n"
+        + "  dispatcher alone   \\d+ effects/s sent \\(30 in [0-9.]+ s, from the first attempt's start to the last one's"
+        + " end\\), [0-9.]+ of the raw limit \\(a\\) \\(target >= 0.5\\)\n"
+        + "  effects stored     1000 settled effects and their attempts written in \\d+ s\n"
+        + "  dispatcher, stored \\d+ effects/s sent with 1000 settled effects stored \\(30 in [0-9.]+ s, .*\\), [0-9.]+ of the"
+        + " empty table's \\(target >= 0.9\\)\n.*"), report);
+  }
+
+  @Test
+  void refusesStoredEffectsWithoutTheEffectsPhase() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--effects-stored", "1000"));
+    assertTrue(err.toString().startsWith("effects-stored needs --effects"), err.toString());
+  }
+
+  @Test
+  void benchWithPeersRunsEachDesignBesideItsHandWrittenPeerAndSettlesEveryEventOnceInEach() {
+    String report = successfulReport("--deliveries", "24", "--clients", "2", "--max-seconds", "60", "--warmup", "6",
+        "--peers", "--rounds", "2");
+    String run = "settled \\d+ events/s \\(acked \\d+ deliveries/s\\), JVM CPU \\d+ us per settled event, 1-client"
+        + " p50 [0-9.]+ ms\n";
+    // two rounds alternate the order, a seed each, 10 apart
+    assertTrue(report.matches("(?s).*peers, side by side: store first \\(S\\) beside the store-first design by hand"
+        + " \\(hs\\), INLINE \\(I\\) beside the inline design by hand \\(h\\), each with 4 workers or 2 connections,"
+        + " one server; 2 rounds alternating h hs S I, I S hs h, each run drained before the next:\n"
+        + "  h1 \\(seed 5011\\)     " + run + "  hs1 \\(seed 5021\\)    " + run + "  S1 \\(seed 5031\\)     " + run
+        + "  I1 \\(seed 5041\\)     " + run + "  I2 \\(seed 5051\\)     " + run + "  S2 \\(seed 5061\\)     " + run
+        + "  hs2 \\(seed 5071\\)    " + run + "  h2 \\(seed 5081\\)     " + run
+        + "  S/hs settled       [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target >= 0.9\\)\n"
+        + "  S/hs CPU           [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target <= 1.1\\)\n"
+        + "  S/hs p50           [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target <= 1.2\\)\n"
+        + "  I/h settled        [0-9.]+ \\(median of 2 rounds; range [0-9.]+-[0-9.]+; target >= 0.9\\)\n"
+        + "  I/h CPU .*"), report);
+    // every design's effects: each event applied once, the warm-up's, the runs' and the lone clients' alike
+    for (String design : new String[] {"h ", "hs", "S ", "I "}) {
+      assertTrue(report.contains("  effects, " + design + "        exactly once: balances, commit counts and orders match"
+          + " the distinct events\n"), report);
+    }
+    assertEquals("h hs S I, I S hs h, h hs S I", PeersPhase.order(3));
   }
 
   @Test

@@ -1,0 +1,66 @@
+package dev.hookledger.samples.jmh;
+
+import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
+import static dev.hookledger.runtime.internal.ledger.EventTable.TYPE;
+
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
+import dev.hookledger.runtime.internal.ledger.ProcessingRows;
+import java.util.concurrent.TimeUnit;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Statement building on the processing path, as the runtime does it today: the claim's statements
+ * ({@link LeaseClaimer}) and the settle's ({@link ProcessingRows}) are rendered by jOOQ once, when
+ * the runtime starts, and bound by hand per call; these measure that rendering, so that what a path
+ * would pay rendering per call is known. Beside them, one event's insert rendered per call with its
+ * values, as jOOQ renders a statement built per request. Not a test: run it with the command in
+ * docs/development.md ("Micro-benchmarks").
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class StatementBenchmark {
+  private final DSLContext render = DSL.using(SQLDialect.POSTGRES, new Settings().withRenderFormatted(false));
+  private final EventTable events = new EventTable("hookledger");
+  private long n;
+
+  /** The claim's statements (due rows, take due rows, and their per-scope forms), rendered as the runtime's start does. */
+  @Benchmark
+  public LeaseClaimer renderClaimStatements() {
+    return new LeaseClaimer(render, events);
+  }
+
+  /** The settle's statements (the fenced update, with the handlers' record), rendered as the runtime's start does. */
+  @Benchmark
+  public ProcessingRows renderSettleStatements() {
+    return new ProcessingRows(render, events, 5);
+  }
+
+  /** One event's insert, built and rendered with its values each call (a statement built per request). */
+  @Benchmark
+  public String renderInsertPerCall() {
+    long i = n++;
+    return render.insertInto(events.table(), PROVIDER, SCOPE, EVENT_ID, TYPE)
+        .values("stripe", "", "evt_" + i, "invoice.paid")
+        .onConflict(PROVIDER, SCOPE, EVENT_ID).doNothing()
+        .getSQL();
+  }
+}

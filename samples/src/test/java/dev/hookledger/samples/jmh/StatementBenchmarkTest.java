@@ -1,0 +1,20 @@
+package dev.hookledger.samples.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import org.junit.jupiter.api.Test;
+
+/** The benchmark's methods render what they say; their speed is never tested here. */
+class StatementBenchmarkTest {
+
+  @Test
+  void everyBenchmarkMethodRendersItsStatements() {
+    StatementBenchmark b = new StatementBenchmark();
+
+    assertNotNull(b.renderClaimStatements());
+    assertNotNull(b.renderSettleStatements());
+    assertEquals("insert into \"hookledger\".\"event\" (\"provider\", \"scope\", \"event_id\", \"type\") values (?, ?, ?, ?)"
+        + " on conflict (\"provider\", \"scope\", \"event_id\") do nothing", b.renderInsertPerCall());
+  }
+}
