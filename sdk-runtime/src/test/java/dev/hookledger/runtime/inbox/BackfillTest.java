@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.Backfill;
 import dev.hookledger.runtime.admin.BackfillPlan;
@@ -94,7 +95,9 @@ class BackfillTest {
       receive(old, "evt-fails", "job.count", "{}");
       InboxFixture.awaitStatus(db, "evt-fails", "done");
     }
-    try (WebhookRuntime b = withAudit("B")) {
+    // the retry due after 200 ms, not the default 10 s: what is claimed is that the workers retry it, not when
+    try (WebhookRuntime b = builder(db.jdbcUrl(), new CountingHandler("B", null), new BackfillAudit("B"))
+        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).build()).build()) {
       b.start();
       Backfill bf = done(admin.startBackfill(BackfillRequest.builder(BackfillAudit.NAME).build()));
       assertEquals(List.of(3L, 1L), List.of(bf.applied(), bf.failed()));
