@@ -59,9 +59,13 @@ final class NodeProcess implements AutoCloseable {
     return process.pid();
   }
 
-  /** The next line the node prints that starts with {@code prefix}, within 60 s. */
+  /**
+   * The next line the node prints that starts with {@code prefix}, within 180 s: a bound on a hang, not a
+   * claim about speed (a child JVM's start took over 60 s once, on 2 cores at a load average of ~80). A line
+   * that comes sooner is returned at once; a node that exits first fails at once.
+   */
   String awaitLine(String prefix) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
     try {
       while (System.nanoTime() < deadline) {
         String line = lines.poll(100, TimeUnit.MILLISECONDS);
@@ -75,7 +79,7 @@ final class NodeProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    throw new AssertionError("node process did not print '" + prefix + "' within 60 s");
+    throw new AssertionError("node process did not print '" + prefix + "' within 180 s");
   }
 
   /** Kills the process at once, as a crash would: no shutdown, no commit, its sockets closed by the OS. */

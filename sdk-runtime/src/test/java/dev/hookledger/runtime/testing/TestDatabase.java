@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,6 +49,14 @@ public final class TestDatabase {
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static volatile PGSimpleDataSource admin;
   private static EmbeddedPostgres shared;
+  /** The databases made on the embedded server and not yet dropped; guarded by the class. */
+  private static final List<String> MADE = new ArrayList<>();
+  /** Drops them in the background, so that the next test class need not wait for the files to go. */
+  private static final ExecutorService DROPPER = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "hl-test-drop-finished");
+    t.setDaemon(true);
+    return t;
+  });
 
   private TestDatabase() {}
 
@@ -69,7 +78,42 @@ public final class TestDatabase {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create test database " + name, e);
     }
+    synchronized (TestDatabase.class) {
+      if (shared != null) {
+        MADE.add(name);
+      }
+    }
     return new Database(on(root, name));
+  }
+
+  /**
+   * Drops, in the background, every database made so far on the embedded server, when the test class
+   * that made them has finished ({@link DropFinishedDatabases}): kept to the end, the server's shutdown
+   * hook deletes them file by file as the JVM exits, for longer than surefire waits for a fork to exit on
+   * a loaded machine. {@code WITH (FORCE)} ends what a runtime the class left open or a child process
+   * still holds. Best effort: a database not dropped goes with the server's data directory. Servers named
+   * by {@code HOOKLEDGER_TEST_DATABASE_URL} keep theirs until the JVM exits ({@link #dropOwnDatabases}).
+   */
+  static void dropMadeSoFar() {
+    List<String> names;
+    synchronized (TestDatabase.class) {
+      if (MADE.isEmpty()) {
+        return;
+      }
+      names = List.copyOf(MADE);
+      MADE.clear();
+    }
+    PGSimpleDataSource root = admin();
+    DROPPER.execute(() -> {
+      try (Connection c = root.getConnection(); Statement s = c.createStatement()) {
+        for (String name : names) {
+          s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        }
+      } catch (SQLException e) {
+        // left to the server's data directory: after the last class this races the JVM's exit, whose hook
+        // stops the server under the drop ("terminating connection due to administrator command")
+      }
+    });
   }
 
   /**

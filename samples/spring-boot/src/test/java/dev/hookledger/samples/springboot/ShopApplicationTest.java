@@ -13,6 +13,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -22,6 +23,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * the account once.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// closed after the class, while the test database answers: left to the JVM's exit, the runtime's close races the
+// embedded server's shutdown hook and waits out the pool's 30 s connection timeout (SpringBootDeliveryContract)
+@DirtiesContext
 class ShopApplicationTest {
   private static final String SECRET = "whsec_spring_boot_sample_0123456789abcdef";
   private static final TestDatabase.Database DB = TestDatabase.create();

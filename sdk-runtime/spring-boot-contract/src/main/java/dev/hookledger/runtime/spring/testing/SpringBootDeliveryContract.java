@@ -43,6 +43,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.annotation.Transactional;
@@ -59,6 +60,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * versions, and adds what differs (the health indicator's types).
  */
 @SpringBootTest(classes = SpringBootDeliveryContract.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// closed after the class, while the test database answers: left cached to the JVM's exit, Spring's shutdown hook
+// closes the runtime while the embedded server's own hook stops PostgreSQL, and the runtime's last statements wait
+// out the pool's 30 s connection timeout, until surefire kills the fork (its ".dumpstream" says so) 30 s late
+@DirtiesContext
 public abstract class SpringBootDeliveryContract {
   private static final String SECRET = "spring-boot-secret";
   private static final TestDatabase.Database DB = TestDatabase.create();
