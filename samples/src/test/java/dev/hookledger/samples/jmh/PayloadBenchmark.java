@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.hookledger.internal.Json;
-import dev.hookledger.internal.JsonSelection;
+import dev.hookledger.spi.json.JsonSelection;
 import dev.hookledger.samples.app.Billing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
