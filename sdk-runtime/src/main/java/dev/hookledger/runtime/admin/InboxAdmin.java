@@ -264,6 +264,7 @@ public final class InboxAdmin {
    * wait, using no attempts, until {@link #resumeDestination}; effects already being sent finish.
    *
    * @return false if it was paused already
+   * @throws OperationRefusedException if no such destination is known, as {@link OutboxAdmin#pause} says
    */
   public boolean pauseDestination(String destination) {
     return outbox.pause(destination);
@@ -274,6 +275,7 @@ public final class InboxAdmin {
    * senders' next poll. A breaker that opened meanwhile keeps its own state.
    *
    * @return false if it was not paused
+   * @throws OperationRefusedException if no such destination is known, as {@link OutboxAdmin#resume} says
    */
   public boolean resumeDestination(String destination) {
     return outbox.resume(destination);
