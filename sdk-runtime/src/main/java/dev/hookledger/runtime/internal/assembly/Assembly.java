@@ -19,6 +19,7 @@ import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.RollUpTimer;
 import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.AfterCommitFailureRows;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.AttemptRows;
 import dev.hookledger.runtime.internal.ledger.BackfillRows;
@@ -148,7 +149,8 @@ public final class Assembly implements Door {
     this.deadline = new HandlerDeadline(s.deadlines().handler(), name + "-deadline");
     EventTable events = new EventTable(s.schema());
     // a failed afterCommit action is also counted in the ledger, for the operator's page
-    this.listener = WebhookListener.composite(parts.listener(), new AfterCommitFailureLog(dsl, s.schema()));
+    this.listener = WebhookListener.composite(parts.listener(), new AfterCommitFailureLog(dsl,
+        new AfterCommitFailureRows(s.schema())));
     this.citus = new CitusLedger(dsl, events);
     this.claimer = new LeaseClaimer(dsl, events, citus);
     this.renewals = new LeaseRenewals(dsl, events, citus);

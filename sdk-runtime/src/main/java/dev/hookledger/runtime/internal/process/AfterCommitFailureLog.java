@@ -20,9 +20,9 @@ public final class AfterCommitFailureLog implements WebhookListener {
   private final DSLContext dsl;
   private final AfterCommitFailureRows rows;
 
-  public AfterCommitFailureLog(DSLContext dsl, String schema) {
+  public AfterCommitFailureLog(DSLContext dsl, AfterCommitFailureRows rows) {
     this.dsl = dsl;
-    this.rows = new AfterCommitFailureRows(schema);
+    this.rows = rows;
   }
 
   @Override
