@@ -23,7 +23,8 @@ public interface EventContext {
    * eviction, a wake-up of a local thread). A crash between the commit and the action loses it for
    * good, and a failure is not retried: an e-mail, an API call or a message goes through
    * {@link #outbox()}, which is durable and retried. An exception the action throws is logged,
-   * counted ({@code WebhookListener.afterCommitFailed}) and does not undo the commit.
+   * counted ({@code WebhookListener.afterCommitFailed}, the metric {@code hookledger.aftercommit.failed},
+   * and per provider in the ledger, which the admin page shows) and does not undo the commit.
    */
   void afterCommit(Runnable action);
 

@@ -21,7 +21,8 @@ import java.util.function.UnaryOperator;
  * The five-minute demo: starts the sample application on an embedded PostgreSQL, sends it signed
  * Stripe, GitHub and Shopify deliveries the way real providers misbehave, narrates what the server
  * answered and what the ledger recorded, and ends with a verdict computed by comparing the business
- * state with the state the distinct events should have produced.
+ * state with the state the distinct events should have produced. Its last step shows an effect
+ * outside the database (a receipt, through the outbox) surviving a crash between commit and send.
  */
 public final class Demo {
   static final int WORKERS = 2;
@@ -73,9 +74,10 @@ public final class Demo {
       OrderingSteps ordering = new OrderingSteps(ctx);
       RejectionSteps rejections = new RejectionSteps(ctx);
       FailureSteps failures = new FailureSteps(ctx, MAX_ATTEMPTS);
+      ReceiptSteps receipts = new ReceiptSteps(ctx, database, secrets);
       List<Step> steps = List.of(duplicates::stripeRetries, duplicates::concurrentCopies,
           duplicates::githubRedeliveries, ordering::subscriptionOutOfOrder, ordering::orderUpdateBeforeCreate,
-          rejections::tamperedBody, rejections::staleTimestamp, failures::poisonEvent);
+          rejections::tamperedBody, rejections::staleTimestamp, failures::poisonEvent, receipts::receiptSurvivesACrash);
       for (Step step : steps) {
         try {
           step.run();

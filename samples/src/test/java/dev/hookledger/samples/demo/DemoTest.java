@@ -42,6 +42,10 @@ class DemoTest {
     assertTrue(report.contains("ledger: v1 done, v3 done, v2 stale"), report);
     assertTrue(report.contains("ledger: dead after 3 attempts; last error: invoice in_demo_eur is in EUR;"
         + " this sample keeps balances in USD only"), report);
+    assertTrue(report.contains("stopped before sending it"), report);
+    assertTrue(report.contains("the receipt server got 1 request, Idempotency-Key "), report);
+    assertTrue(report.contains("the receipt committed with the event arrived once after the restart, with the key it"
+        + " was given at the commit"), report);
     assertEquals(Map.of("cus_ada", 4200L, "cus_grace", 1999L), result.state().balances());
   }
 }

@@ -1,35 +1,35 @@
 package dev.hookledger.runtime.admin;
 
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.ATTEMPT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.ATTEMPTS;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.AVAILABLE_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.BREAKER;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.CONSECUTIVE_FAILURES;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.CREATED_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.DESTINATION;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.DURATION_MS;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.ENDED_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.ERROR;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.EVENT_ID;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.HANDLER;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.KEY;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.KIND;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.LAST_ERROR;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.LAST_STATUS_CODE;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.METHOD;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.NAME;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.NODE;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.OPENED_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.ORDERING_KEY;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.OUTCOME;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.PAUSED;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.PROVIDER;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.RESPONSE_EXCERPT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.SCOPE;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.SETTLED_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.STARTED_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.STATUS;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.STATUS_CODE;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.ATTEMPT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.ATTEMPTS;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.AVAILABLE_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.BREAKER;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.CONSECUTIVE_FAILURES;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.CREATED_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.DESTINATION;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.DURATION_MS;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.ENDED_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.ERROR;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.HANDLER;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.KEY;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.KIND;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.LAST_ERROR;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.LAST_STATUS_CODE;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.METHOD;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.NAME;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.NODE;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.OPENED_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.ORDERING_KEY;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.OUTCOME;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.PAUSED;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.PROVIDER;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.RESPONSE_EXCERPT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.SCOPE;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.SETTLED_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.STARTED_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.STATUS;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.STATUS_CODE;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
@@ -38,7 +38,7 @@ import static org.jooq.impl.DSL.name;
 
 import dev.hookledger.runtime.BreakerState;
 import dev.hookledger.runtime.EffectStatus;
-import dev.hookledger.runtime.internal.outbox.OutboxColumns;
+import dev.hookledger.runtime.internal.outbox.EffectTable;
 import dev.hookledger.runtime.internal.process.RootCause;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,18 +61,15 @@ import org.jooq.impl.DSL;
  */
 final class EffectReader {
   static final List<EffectStatus> WAITING = List.of(EffectStatus.PENDING, EffectStatus.SENDING);
-  private static final Condition IS_DEAD = OutboxColumns.statusIn(List.of(EffectStatus.DEAD));
-  /** The columns a summary shows. */
-  private static final List<Field<?>> SUMMARY = List.of(SCOPE, KEY, PROVIDER, EVENT_ID, HANDLER, NAME, KIND,
-      DESTINATION, METHOD, OutboxColumns.URL, field(name("payload_type"), String.class), ORDERING_KEY, STATUS,
-      ATTEMPTS, AVAILABLE_AT, LAST_STATUS_CODE, LAST_ERROR, CREATED_AT, SETTLED_AT);
+  private static final Condition IS_DEAD = EffectTable.statusIn(List.of(EffectStatus.DEAD));
+  private static final List<Field<?>> SUMMARY = EffectTable.SUMMARY;
 
   private final DSLContext db;
-  private final OutboxColumns tables;
+  private final EffectTable tables;
   private final Clock clock;
   private final Map<String, Double> rates;
 
-  EffectReader(DSLContext db, OutboxColumns tables, Clock clock, Map<String, Double> rates) {
+  EffectReader(DSLContext db, EffectTable tables, Clock clock, Map<String, Double> rates) {
     this.db = db;
     this.tables = tables;
     this.clock = clock;
@@ -87,7 +84,7 @@ final class EffectReader {
     rates.keySet().forEach(d -> counts.put(d, new long[3]));
     Field<Integer> pending = count().filterWhere(STATUS.eq(inline(EffectStatus.PENDING.displayText())));
     db.select(DESTINATION, pending, count(), min(CREATED_AT)).from(tables.effect())
-        .where(OutboxColumns.statusIn(WAITING)).groupBy(DESTINATION)
+        .where(EffectTable.statusIn(WAITING)).groupBy(DESTINATION)
         .forEach(r -> {
           long[] c = counts.computeIfAbsent(r.value1(), d -> new long[3]);
           c[0] = r.value2();
@@ -119,7 +116,7 @@ final class EffectReader {
   List<EffectSummary> list(EffectQuery q) {
     Condition where = DSL.noCondition();
     if (q.status().isPresent()) {
-      where = where.and(OutboxColumns.statusIn(List.of(q.status().get())));
+      where = where.and(EffectTable.statusIn(List.of(q.status().get())));
     }
     if (q.destination().isPresent()) {
       where = where.and(DESTINATION.eq(q.destination().get()));
@@ -137,7 +134,7 @@ final class EffectReader {
   List<EffectDetail> effectsOf(String provider, String scope, String eventId) {
     List<EffectSummary> effects = db.select(SUMMARY).from(tables.effect())
         .where(PROVIDER.eq(provider), SCOPE.eq(scope), EVENT_ID.eq(eventId))
-        .orderBy(CREATED_AT, field(name("seq"))).fetch(EffectReader::summary);
+        .orderBy(CREATED_AT, EffectTable.SEQ).fetch(EffectReader::summary);
     if (effects.isEmpty()) {
       return List.of();
     }
@@ -161,8 +158,8 @@ final class EffectReader {
 
   private static EffectSummary summary(Record r) {
     String error = r.get(LAST_ERROR);
-    String target = "http".equals(r.get(KIND)) ? r.get(METHOD) + " " + r.get(OutboxColumns.URL)
-        : r.get("payload_type", String.class);
+    String target = "http".equals(r.get(KIND)) ? r.get(METHOD) + " " + r.get(EffectTable.URL)
+        : r.get(EffectTable.PAYLOAD_TYPE);
     return new EffectSummary(r.get(SCOPE), r.get(KEY).toString(), r.get(PROVIDER), r.get(EVENT_ID), r.get(HANDLER),
         r.get(NAME), r.get(KIND), r.get(DESTINATION), target, r.get(ORDERING_KEY), EffectStatus.of(r.get(STATUS)),
         r.get(ATTEMPTS), r.get(AVAILABLE_AT), r.get(LAST_STATUS_CODE), error,

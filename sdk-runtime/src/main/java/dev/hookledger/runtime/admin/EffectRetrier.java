@@ -1,22 +1,22 @@
 package dev.hookledger.runtime.admin;
 
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.ATTEMPTS;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.AVAILABLE_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.CREATED_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.DESTINATION;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.KEY;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.LAST_ERROR;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.LEASE_OWNER;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.LEASE_UNTIL;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.SCOPE;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.SETTLED_AT;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.STATUS;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.ATTEMPTS;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.AVAILABLE_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.CREATED_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.DESTINATION;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.KEY;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.LAST_ERROR;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.LEASE_OWNER;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.LEASE_UNTIL;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.SCOPE;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.SETTLED_AT;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.STATUS;
 import static org.jooq.impl.DSL.row;
 
 import dev.hookledger.runtime.EffectStatus;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
-import dev.hookledger.runtime.internal.outbox.OutboxColumns;
+import dev.hookledger.runtime.internal.outbox.EffectTable;
 import dev.hookledger.runtime.internal.process.RootCause;
 import java.util.List;
 import java.util.UUID;
@@ -41,15 +41,15 @@ import org.slf4j.LoggerFactory;
  */
 final class EffectRetrier {
   private static final Logger log = LoggerFactory.getLogger(EffectRetrier.class);
-  private static final Condition DEAD = OutboxColumns.statusIn(List.of(EffectStatus.DEAD));
+  private static final Condition DEAD = EffectTable.statusIn(List.of(EffectStatus.DEAD));
   /** Pending after a failed attempt and not due yet: backing off. */
-  static final Condition BACKING_OFF = OutboxColumns.statusIn(List.of(EffectStatus.PENDING))
+  static final Condition BACKING_OFF = EffectTable.statusIn(List.of(EffectStatus.PENDING))
       .and(ATTEMPTS.gt(0)).and(AVAILABLE_AT.gt(LedgerTime.NOW));
 
   private final DSLContext db;
-  private final OutboxColumns tables;
+  private final EffectTable tables;
 
-  EffectRetrier(DSLContext db, OutboxColumns tables) {
+  EffectRetrier(DSLContext db, EffectTable tables) {
     this.db = db;
     this.tables = tables;
   }

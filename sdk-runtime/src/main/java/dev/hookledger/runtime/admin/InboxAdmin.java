@@ -14,6 +14,7 @@ import dev.hookledger.runtime.internal.ledger.Ledger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
+import dev.hookledger.runtime.internal.ledger.AfterCommitFailureRows;
 import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
 import dev.hookledger.runtime.internal.receive.ReplayRecorder;
@@ -109,6 +110,7 @@ public final class InboxAdmin {
   private final ThroughputReader throughput;
   private final CauseReader causes;
   private final RefusalCountRows refusalCounts;
+  private final AfterCommitFailureRows afterCommitFailures;
   private final int maxAttempts;
   private final Duration stuckAfter;
   private final BoundedReads reads;
@@ -132,6 +134,7 @@ public final class InboxAdmin {
     this.throughput = new ThroughputReader(db, events, clock);
     this.causes = new CauseReader(db, events);
     this.refusalCounts = new RefusalCountRows(b.schema);
+    this.afterCommitFailures = new AfterCommitFailureRows(b.schema);
     this.backfills = new BackfillRecords(events);
     this.handlers = b.handlers;
     this.reads = BoundedReads.of(b.readTimeout, "hookledger-" + b.schema + "-admin-read");
@@ -211,6 +214,17 @@ public final class InboxAdmin {
         .toList());
   }
 
+  /**
+   * The {@code afterCommit} actions that threw on the runtimes of this ledger, per provider, by
+   * provider: each was lost (an {@code afterCommit} action is at most once and is not run again).
+   * One row a provider; never null, empty if none ever failed.
+   */
+  public List<AfterCommitFailureCount> afterCommitFailures() {
+    return read(() -> afterCommitFailures.all(db).stream()
+        .map(r -> new AfterCommitFailureCount(r.provider(), r.failures(), r.lastAt(), r.lastEventId(), r.lastError()))
+        .toList());
+  }
+
   private static boolean known(String reason) {
     return Arrays.stream(RefusalReason.values()).anyMatch(r -> r.name().equals(reason));
   }
@@ -264,6 +278,7 @@ public final class InboxAdmin {
    * wait, using no attempts, until {@link #resumeDestination}; effects already being sent finish.
    *
    * @return false if it was paused already
+   * @throws OperationRefusedException if no such destination is known, as {@link OutboxAdmin#pause} says
    */
   public boolean pauseDestination(String destination) {
     return outbox.pause(destination);
@@ -274,6 +289,7 @@ public final class InboxAdmin {
    * senders' next poll. A breaker that opened meanwhile keeps its own state.
    *
    * @return false if it was not paused
+   * @throws OperationRefusedException if no such destination is known, as {@link OutboxAdmin#resume} says
    */
   public boolean resumeDestination(String destination) {
     return outbox.resume(destination);

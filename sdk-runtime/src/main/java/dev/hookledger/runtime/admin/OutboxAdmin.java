@@ -6,7 +6,7 @@ import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.outbox.DestinationPauses;
-import dev.hookledger.runtime.internal.outbox.OutboxColumns;
+import dev.hookledger.runtime.internal.outbox.EffectTable;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +43,7 @@ public final class OutboxAdmin {
   private final DestinationPauses pauses;
 
   OutboxAdmin(DSLContext db, String schema, Clock clock, BoundedReads reads, Map<String, Double> rates) {
-    OutboxColumns tables = new OutboxColumns(schema);
+    EffectTable tables = new EffectTable(schema);
     this.schema = schema;
     this.reads = reads;
     this.reader = new EffectReader(db, tables, clock, Map.copyOf(rates));
@@ -141,21 +141,40 @@ public final class OutboxAdmin {
    * {@link #resume}; an attempt running now finishes.
    *
    * @return false if it was paused already
+   * @throws OperationRefusedException if no such destination is known (naming the ones known: those
+   *     {@link #destinations()} lists), having changed nothing
    * @throws IllegalArgumentException if the name cannot be a destination's
    */
   public boolean pause(String destination) {
     String name = Destination.named(requireNonNull(destination, "destination")).name();
-    return change(() -> pauses.pause(name));
+    return change(() -> pauses.pause(known("pause", name)));
   }
 
   /**
    * Resumes a paused destination: its effects are sent again (its breaker, if open, still probes first).
    *
    * @return false if it was not paused
+   * @throws OperationRefusedException if no such destination is known (naming the ones known: those
+   *     {@link #destinations()} lists), having changed nothing
+   * @throws IllegalArgumentException if the name cannot be a destination's
    */
   public boolean resume(String destination) {
     String name = Destination.named(requireNonNull(destination, "destination")).name();
-    return change(() -> pauses.resume(name));
+    return change(() -> pauses.resume(known("resume", name)));
+  }
+
+  /**
+   * {@code name} if it is a destination this admin knows: configured where it runs, or with effects
+   * waiting or dead or a shared state in the ledger. A name mistyped at a pause would otherwise
+   * pause nothing that exists, and leave a row behind that nothing ever resumes.
+   */
+  private String known(String operation, String name) {
+    List<String> known = reader.destinations().stream().map(DestinationStatus::destination).toList();
+    if (!known.contains(name)) {
+      throw new OperationRefusedException(operation + " " + name + ": no such destination (known: "
+          + (known.isEmpty() ? "none" : String.join(", ", known)) + "); nothing was changed");
+    }
+    return name;
   }
 
   private static UUID key(String text) {

@@ -201,6 +201,34 @@ class OutboxAdminTest {
   }
 
   @Test
+  void pausingOrResumingADestinationNobodyKnowsIsRefusedNamingTheKnownOnesAndChangesNothing() {
+    effects.effect("stripe", "evt_1", "receipts").insert();
+    OutboxAdmin configured = InboxAdmin.builder(ledger.database.dataSource()).clock(LedgerFixture.CLOCK)
+        .readTimeout(Duration.ofSeconds(30)).destinations(List.of(Destination.named("crm"))).build().outbox();
+
+    assertEquals("resume reciepts: no such destination (known: crm, receipts); nothing was changed",
+        assertThrows(OperationRefusedException.class, () -> configured.resume("reciepts")).getMessage());
+    assertEquals("pause reciepts: no such destination (known: crm, receipts); nothing was changed",
+        assertThrows(OperationRefusedException.class, () -> configured.pause("reciepts")).getMessage());
+    assertEquals("pause crm: no such destination (known: receipts); nothing was changed",
+        assertThrows(OperationRefusedException.class, () -> outbox.pause("crm")).getMessage(),
+        "crm is configured only where the other admin runs");
+    assertEquals(0, stateRows());
+
+    // known, never sent, never paused: resuming it is a no-op that writes no row
+    assertFalse(configured.resume("crm"));
+    assertFalse(configured.resume("receipts"));
+    assertEquals(0, stateRows());
+    // a configured destination can be paused before it sends anything
+    assertTrue(configured.pause("crm"));
+    assertEquals(1, stateRows());
+  }
+
+  private int stateRows() {
+    return ledger.sql.fetchCount(org.jooq.impl.DSL.table(org.jooq.impl.DSL.name("hookledger", "destination_state")));
+  }
+
+  @Test
   void pruneRemovesAnEventsEffectsAndAttemptsWithItAndKeepsAnEventWhoseEffectIsStillOpen() {
     Instant old = LedgerFixture.NOW.minus(Duration.ofDays(40));
     ledger.row("stripe", "evt_sent").status("done").receivedAt(old).settledAt(old).insert();

@@ -123,6 +123,7 @@ class EffectCommandsTest {
 
   @Test
   void pauseAndResumeADestination() throws Exception {
+    effects.effect("stripe", "evt_1", "receipts").insert();
     CliProcess.Result paused = CliProcess.run(Map.of(), "pause", "receipts", "--database-url", url);
     assertEquals(0, paused.exitCode(), paused.err());
     assertEquals("paused receipts: its effects wait until resumed\n", paused.out());
@@ -131,5 +132,20 @@ class EffectCommandsTest {
 
     assertEquals("resumed receipts\n", CliProcess.run(Map.of(), "resume", "receipts", "--database-url", url).out());
     assertEquals("receipts was not paused\n", CliProcess.run(Map.of(), "resume", "receipts", "--database-url", url).out());
+  }
+
+  @Test
+  void pauseOrResumeOfADestinationNobodyKnowsIsRefusedNamingTheKnownOnes() throws Exception {
+    effects.effect("stripe", "evt_1", "receipts").insert();
+    CliProcess.Result resume = CliProcess.run(Map.of(), "resume", "reciepts", "--database-url", url);
+    assertEquals(3, resume.exitCode());
+    assertEquals(List.of("hookledger: resume reciepts: no such destination (known: receipts); nothing was changed"),
+        resume.errLines());
+    CliProcess.Result pause = CliProcess.run(Map.of(), "pause", "reciepts", "--database-url", url);
+    assertEquals(3, pause.exitCode());
+    assertEquals(List.of("hookledger: pause reciepts: no such destination (known: receipts); nothing was changed"),
+        pause.errLines());
+    assertEquals(1, ledger.admin().outbox().destinations().size());
+    assertFalse(ledger.admin().outbox().destinations().get(0).paused());
   }
 }

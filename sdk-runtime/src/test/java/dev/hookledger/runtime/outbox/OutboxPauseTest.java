@@ -14,11 +14,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.net.URI;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +44,9 @@ class OutboxPauseTest {
   @Test
   void aPausedDestinationsEffectsWaitUntilItIsResumed() throws InterruptedException {
     destination.stubFor(post("/receipts").willReturn(aResponse().withStatus(200)));
-    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    // the runtime's destinations, as the application configures them: paused before the first send
+    InboxAdmin admin = InboxAdmin.builder(db.dataSource())
+        .destinations(List.of(Destination.named("receipts").url(URI.create(destination.baseUrl())))).build();
     assertTrue(admin.pauseDestination("receipts"));
     assertFalse(admin.pauseDestination("receipts"), "paused already");
     try (WebhookRuntime runtime = builder(db.jdbcUrl(), URI.create(destination.baseUrl()),

@@ -13,6 +13,7 @@ import dev.hookledger.runtime.admin.EventPage;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
+import dev.hookledger.runtime.admin.AfterCommitFailureCount;
 import dev.hookledger.runtime.admin.RefusedCount;
 import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.admin.StatusCount;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,14 +67,15 @@ final class AdminPage {
    * @param refused this node's refused deliveries, for the last few requests it kept; null for a page
    *     over an {@link InboxAdmin} alone
    * @param backfills the ledger's backfills, newest first
+   * @param afterCommitFailures the {@code afterCommit} actions that threw, per provider: a card when any did
    */
   static String render(InboxStatus status, List<RefusedCount> refusedCounts, RefusedDeliveries refused,
       List<CauseCount> causes, Throughput throughput, EventPage page, Filters filters, String error, String base,
-      String nonce, List<Backfill> backfills) {
+      String nonce, List<Backfill> backfills, List<AfterCommitFailureCount> afterCommitFailures) {
     StringBuilder h = new StringBuilder(16_384);
     AdminHtml.head(h, "hookledger inbox", nonce);
     AdminHtml.header(h, base, status.asOf(), true);
-    cards(h, status, refusedCounts, base);
+    cards(h, status, refusedCounts, afterCommitFailures, base);
     h.append("<div class=\"top\">");
     ActivityChart.render(h, throughput);
     counts(h, status);
@@ -91,7 +94,8 @@ final class AdminPage {
     return h.toString();
   }
 
-  private static void cards(StringBuilder h, InboxStatus s, List<RefusedCount> refused, String base) {
+  private static void cards(StringBuilder h, InboxStatus s, List<RefusedCount> refused,
+      List<AfterCommitFailureCount> afterCommit, String base) {
     h.append("<div class=\"cards\" id=\"summary\">");
     card(h, "failing", s.failing(), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
     card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + AdminText.duration(s.stuckAfter())
@@ -106,7 +110,25 @@ final class AdminPage {
     card(h, "total", s.total(), false, "events in the ledger", link(base, "all"));
     card(h, "duplicates", s.duplicates(), false, "duplicate deliveries acknowledged without processing", null);
     RefusedSection.card(h, refused);
+    afterCommitCard(h, afterCommit);
     h.append("</div>\n");
+  }
+
+  /**
+   * The afterCommit actions that threw, an alarm, only when any did: each was lost (at most once, not
+   * run again), which nothing else on the page would show.
+   */
+  private static void afterCommitCard(StringBuilder h, List<AfterCommitFailureCount> failures) {
+    if (failures.isEmpty()) {
+      return;
+    }
+    long n = failures.stream().mapToLong(AfterCommitFailureCount::failures).sum();
+    AfterCommitFailureCount last = failures.stream().max(Comparator.comparing(AfterCommitFailureCount::lastAt))
+        .orElseThrow();
+    h.append("<div class=\"card alarm\" id=\"card-aftercommit\" title=\"").append(escape("afterCommit actions that"
+        + " threw (at most once: not run again; send what must happen through the outbox); last: " + last.provider()
+        + " event " + last.lastEventId() + ": " + last.lastCause())).append("\"><span class=\"n\">").append(n)
+        .append("</span>afterCommit failed</div>");
   }
 
   private static void card(StringBuilder h, String name, long n, boolean alarm, String help, String href) {

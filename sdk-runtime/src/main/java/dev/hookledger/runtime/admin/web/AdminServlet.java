@@ -583,7 +583,7 @@ public class AdminServlet extends HttpServlet {
     String nonce = nonce(resp);
     List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
     html(resp, code, AdminPage.render(status, admin.refusedCounts(), refused == null ? null : refused.get(), causes,
-        admin.throughput(), page, filters, problem, base(req), nonce, admin.backfills()));
+        admin.throughput(), page, filters, problem, base(req), nonce, admin.backfills(), admin.afterCommitFailures()));
   }
 
   /** The runtime's health, with this node's refused deliveries counted (the ledger cannot show them). */

@@ -19,6 +19,7 @@ import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.RollUpTimer;
 import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
+import dev.hookledger.runtime.internal.ledger.AfterCommitFailureRows;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.AttemptRows;
 import dev.hookledger.runtime.internal.ledger.BackfillRows;
@@ -54,6 +55,7 @@ import dev.hookledger.runtime.internal.receive.Receiver;
 import dev.hookledger.runtime.internal.settings.ReceiveSettings;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.refusal.RefusalFlusher;
+import dev.hookledger.runtime.internal.process.AfterCommitFailureLog;
 import dev.hookledger.runtime.internal.refusal.RefusalLog;
 import dev.hookledger.runtime.internal.refusal.RequestFacts;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
@@ -146,7 +148,9 @@ public final class Assembly implements Door {
             : LedgerDsl.on(dataSource, s.deadlines());
     this.deadline = new HandlerDeadline(s.deadlines().handler(), name + "-deadline");
     EventTable events = new EventTable(s.schema());
-    this.listener = parts.listener();
+    // a failed afterCommit action is also counted in the ledger, for the operator's page
+    this.listener = WebhookListener.composite(parts.listener(), new AfterCommitFailureLog(dsl,
+        new AfterCommitFailureRows(s.schema())));
     this.citus = new CitusLedger(dsl, events);
     this.claimer = new LeaseClaimer(dsl, events, citus);
     this.renewals = new LeaseRenewals(dsl, events, citus);

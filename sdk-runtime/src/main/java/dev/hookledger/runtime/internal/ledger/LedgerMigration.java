@@ -44,7 +44,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V12__backfill_cursor_index"),
       load("V13__minute_roll_up"),
       load("V14__row_counts"),
-      load("V15__outbox"));
+      load("V15__outbox"),
+      load("V16__effect_list_after_commit"));
 
 
   /** The newest version this build knows. */

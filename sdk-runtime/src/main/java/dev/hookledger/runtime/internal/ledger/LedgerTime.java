@@ -30,7 +30,7 @@ public final class LedgerTime {
   }
 
   /** {@code now()} plus a number of milliseconds; null if {@code millis} is null. */
-  static Field<Instant> nowPlusMillis(Field<Long> millis) {
+  public static Field<Instant> nowPlusMillis(Field<Long> millis) {
     return DSL.field("(now() + {0} * interval '1 millisecond')", SQLDataType.INSTANT, millis);
   }
 }

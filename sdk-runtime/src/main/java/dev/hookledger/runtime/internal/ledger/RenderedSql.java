@@ -14,13 +14,13 @@ import org.jooq.impl.DSL;
  * SQL of the hot paths, built with jOOQ once at start and bound by hand per call: jOOQ's rendering
  * of each statement on each call was a fifth of the receive path's CPU time.
  */
-final class RenderedSql {
+public final class RenderedSql {
   private static final DSLContext RENDER = DSL.using(SQLDialect.POSTGRES, new Settings().withRenderFormatted(false));
 
   private RenderedSql() {}
 
   /** The jOOQ context that renders (and never executes) the hot statements. */
-  static DSLContext renderer() {
+  public static DSLContext renderer() {
     return RENDER;
   }
 
@@ -30,7 +30,7 @@ final class RenderedSql {
    * @throws IllegalStateException if it does not have exactly {@code binds} of them (a value meant
    *     to be inlined was bound, or the other way round): caught by every test that starts a runtime
    */
-  static String render(Query query, int binds) {
+  public static String render(Query query, int binds) {
     String sql = RENDER.render(query);
     long found = sql.chars().filter(c -> c == '?').count();
     if (found != binds) {

@@ -1,13 +1,20 @@
 package dev.hookledger.runtime.internal.outbox;
 
+import static dev.hookledger.runtime.internal.outbox.EffectTable.*;
+
 import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.EffectStatus;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
+import dev.hookledger.runtime.internal.ledger.LedgerTime;
+import dev.hookledger.runtime.internal.ledger.RenderedSql;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
 
 /**
  * Writes what an attempt came to, in one transaction of its own: the effect's row, fenced by the
@@ -35,21 +42,40 @@ final class EffectSettler {
 
   EffectSettler(DSLContext dsl, String schema, String node, RandomGenerator random) {
     EffectTable t = new EffectTable(schema);
+    DSLContext sql = RenderedSql.renderer();
     this.dsl = dsl;
     this.node = node;
     this.random = random;
-    this.lockState = "select breaker, consecutive_failures from " + t.state + " where destination = ? for update";
-    this.settle = "update " + t.effect + " set status = ?, attempts = attempts - ?,"
-        + " available_at = now() + ? * interval '1 millisecond', lease_owner = null, lease_until = null,"
-        + " last_status_code = ?, last_error = ?, settled_at = case when ? in ('done', 'dead') then now() end"
-        + " where scope = ? and idempotency_key = ? and lease_owner = ? and attempts = ? and status = 'sending'";
-    this.attempt = "insert into " + t.attempt + " (scope, idempotency_key, attempt, node, started_at, ended_at,"
-        + " duration_ms, status_code, outcome, response_excerpt, error)"
-        + " values (?, ?, ?, ?, now() - ? * interval '1 millisecond', now(), ?, ?, ?, ?, ?)";
-    this.state = "update " + t.state + " set breaker = ?, consecutive_failures = ?,"
-        + " opened_at = case when ? = 'closed' then null when breaker = 'open' then opened_at else now() end,"
-        + " probe_at = case when ? = 'open' then now() + ? * interval '1 millisecond' end, updated_at = now()"
-        + " where destination = ?";
+    this.lockState = RenderedSql.render(sql.select(BREAKER, CONSECUTIVE_FAILURES).from(t.state())
+        .where(DESTINATION.eq(DSL.val(""))).forUpdate(), 1);
+    // fenced: written only under the owner and attempt that claimed it
+    this.settle = RenderedSql.render(sql.update(t.effect())
+        .set(STATUS, DSL.val(""))
+        .set(ATTEMPTS, ATTEMPTS.minus(DSL.val(0)))
+        .set(AVAILABLE_AT, LedgerTime.nowPlusMillis(DSL.val(0L)))
+        .set(LEASE_OWNER, DSL.inline(null, LEASE_OWNER))
+        .set(LEASE_UNTIL, DSL.inline(null, LEASE_UNTIL))
+        .set(LAST_STATUS_CODE, DSL.val(null, LAST_STATUS_CODE))
+        .set(LAST_ERROR, DSL.val(null, LAST_ERROR))
+        .set(SETTLED_AT, DSL.when(DSL.val(false), LedgerTime.NOW))
+        .where(SCOPE.eq(DSL.val("")), KEY.eq(DSL.val(null, KEY)), LEASE_OWNER.eq(DSL.val("")),
+            ATTEMPTS.eq(DSL.val(0)), STATUS.eq(EffectTable.status(EffectStatus.SENDING))), 10);
+    this.attempt = RenderedSql.render(sql.insertInto(t.attempt())
+        .columns(SCOPE, KEY, ATTEMPT, NODE, STARTED_AT, ENDED_AT, DURATION_MS, STATUS_CODE, OUTCOME,
+            RESPONSE_EXCERPT, ERROR)
+        .values(DSL.val(""), DSL.val(null, KEY), DSL.val(0), DSL.val(""),
+            DSL.field("(now() - {0} * interval '1 millisecond')", Instant.class, DSL.val(0L)), LedgerTime.NOW,
+            DSL.val(0L), DSL.val(null, STATUS_CODE), DSL.val(""), DSL.val(null, RESPONSE_EXCERPT),
+            DSL.val(null, ERROR)), 10);
+    Field<String> next = DSL.val("");
+    this.state = RenderedSql.render(sql.update(t.state())
+        .set(BREAKER, next)
+        .set(CONSECUTIVE_FAILURES, DSL.val(0))
+        .set(OPENED_AT, DSL.when(DSL.val("").eq(DSL.inline("closed")), DSL.inline(null, OPENED_AT))
+            .when(BREAKER.eq(DSL.inline("open")), OPENED_AT).else_(LedgerTime.NOW))
+        .set(PROBE_AT, DSL.when(DSL.val("").eq(DSL.inline("open")), LedgerTime.nowPlusMillis(DSL.val(0L))))
+        .set(UPDATED_AT, LedgerTime.NOW)
+        .where(DESTINATION.eq(DSL.val(""))), 6);
   }
 
   /**
@@ -105,7 +131,8 @@ final class EffectSettler {
       String error = status == EffectStatus.DEAD && r.outcome() == AttemptResult.Outcome.RETRY
           ? r.error() + "; no attempt left (" + counted + " of " + d.maxAttempts() + ")" : r.error();
       int written = EffectTable.update(tx, settle, status.displayText(), refund, wait.toMillis(), r.statusCode(),
-          error, status.displayText(), e.scope(), e.key(), e.owner(), e.attempt());
+          error, status == EffectStatus.DONE || status == EffectStatus.DEAD, e.scope(), e.key(), e.owner(),
+          e.attempt());
       if (written == 0) {
         return null; // taken over: the new holder decides, and its attempt is the one recorded
       }

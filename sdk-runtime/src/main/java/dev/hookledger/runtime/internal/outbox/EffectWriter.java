@@ -7,8 +7,11 @@ import dev.hookledger.Outbox;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.Destination;
+import dev.hookledger.runtime.internal.ledger.RenderedSql;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
 
 /**
  * Writes effects into the handlers' transactions: one {@link TransactionOutbox} per
@@ -29,10 +32,11 @@ public final class EffectWriter {
     this.table = new EffectTable(schema);
     this.destinations = destinations;
     this.mapper = mapper;
-    this.insert = "insert into " + table.effect + " (scope, idempotency_key, provider, event_id, handler, name, kind,"
-        + " destination, method, url, headers, body, content_type, payload_type, ordering_key)"
-        + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)"
-        + " on conflict (scope, idempotency_key) do nothing";
+    // rendered once from the row's one definition; each send binds its values in the same order
+    this.insert = RenderedSql.render(RenderedSql.renderer().insertInto(table.effect())
+        .columns(EffectTable.ROW.stream().<Field<?>>map(EffectTable.Written::field).toList())
+        .values(EffectTable.ROW.stream().<Field<?>>map(c -> DSL.val(null, c.field().getDataType())).toList())
+        .onConflict(EffectTable.SCOPE, EffectTable.KEY).doNothing(), EffectTable.ROW.size());
     // two transactions enqueuing for one ordering key take their seq in commit order: the later one
     // waits here for the earlier one's commit (see V15's seq)
     this.lockKey = "select pg_advisory_xact_lock(hashtextextended(?, 15))";
@@ -95,9 +99,8 @@ public final class EffectWriter {
     if (r.orderingKey() != null) {
       EffectTable.rows(tx, lockKey, r.destination() + '\n' + r.orderingKey());
     }
-    EffectTable.update(tx, insert, event.scope(), key, event.provider(), event.eventId(), handler, name, r.kind(),
-        r.destination(), r.method(), r.url(), r.headers(), r.body(), r.contentType(), r.payloadType(),
-        r.orderingKey());
+    NewEffect e = new NewEffect(event, handler, name, key, r);
+    EffectTable.update(tx, insert, EffectTable.ROW.stream().map(c -> c.value().apply(e)).toArray());
   }
 
   private static String json(Object value) {

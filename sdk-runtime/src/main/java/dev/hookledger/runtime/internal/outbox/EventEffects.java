@@ -1,10 +1,10 @@
 package dev.hookledger.runtime.internal.outbox;
 
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.EVENT_ID;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.KEY;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.PROVIDER;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.SCOPE;
-import static dev.hookledger.runtime.internal.outbox.OutboxColumns.of;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.KEY;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.PROVIDER;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.SCOPE;
+import static dev.hookledger.runtime.internal.outbox.EffectTable.of;
 import static org.jooq.impl.DSL.notExists;
 import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.selectOne;
@@ -25,10 +25,10 @@ import org.jooq.Table;
  * loses an effect a sender or an operator still has to deal with.
  */
 public final class EventEffects {
-  private final OutboxColumns tables;
+  private final EffectTable tables;
 
   public EventEffects(String schema) {
-    this.tables = new OutboxColumns(schema);
+    this.tables = new EffectTable(schema);
   }
 
   /**
@@ -41,7 +41,7 @@ public final class EventEffects {
         of(effect, PROVIDER).eq(of(events, PROVIDER)),
         of(effect, SCOPE).eq(of(events, SCOPE)),
         of(effect, EVENT_ID).eq(of(events, EVENT_ID)),
-        of(effect, OutboxColumns.STATUS).in(List.of(EffectStatus.PENDING.displayText(),
+        of(effect, EffectTable.STATUS).in(List.of(EffectStatus.PENDING.displayText(),
             EffectStatus.SENDING.displayText(), EffectStatus.DEAD.displayText()))));
   }
 

@@ -120,6 +120,22 @@ class EffectPagesTest {
     assertFalse(ledger.admin().outbox().destinations().get(0).paused());
   }
 
+  @Test
+  void pausingOrResumingADestinationNobodyKnowsIsRefusedNamingTheKnownOnes() throws Exception {
+    effects.effect("stripe", "evt_1", "receipts").insert();
+
+    HttpResponse<String> resume = post("/resume", "destination=reciepts");
+    assertEquals(409, resume.statusCode());
+    assertEquals("resume reciepts: no such destination (known: receipts); nothing was changed",
+        Json.MAPPER.readTree(resume.body()).get("error").asText());
+    HttpResponse<String> pause = post("/pause", "destination=reciepts");
+    assertEquals(409, pause.statusCode());
+    assertEquals("pause reciepts: no such destination (known: receipts); nothing was changed",
+        Json.MAPPER.readTree(pause.body()).get("error").asText());
+    assertEquals(1, ledger.admin().outbox().destinations().size());
+    assertFalse(ledger.admin().outbox().destinations().get(0).paused());
+  }
+
   private HttpResponse<String> get(String path, String accept) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept)
         .header("Authorization", "Bearer " + TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
