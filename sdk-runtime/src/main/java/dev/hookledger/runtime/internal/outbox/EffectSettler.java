@@ -26,9 +26,12 @@ final class EffectSettler {
   private final String node;
   private final RandomGenerator random;
   private final String lockState;
-  private final String settle;
+  private final String settleFinal;
+  private final String settleWaiting;
   private final String attempt;
-  private final String state;
+  private final String stateClosed;
+  private final String stateStillOpen;
+  private final String stateOpened;
 
   /** How the settle left the effect and the breaker, for the log and the listener. */
   record Settled(EffectStatus status, Duration retryIn, boolean breakerOpened, boolean breakerClosed) {}
@@ -39,17 +42,24 @@ final class EffectSettler {
     this.node = node;
     this.random = random;
     this.lockState = "select breaker, consecutive_failures from " + t.state + " where destination = ? for update";
-    this.settle = "update " + t.effect + " set status = ?, attempts = attempts - ?,"
+    // now() never under a CASE, here and in the breaker's update: Citus refuses a non-immutable
+    // function there in a statement on its tables; each variant is chosen in Java instead
+    String settle = "update " + t.effect + " set status = ?, attempts = attempts - ?,"
         + " available_at = now() + ? * interval '1 millisecond', lease_owner = null, lease_until = null,"
-        + " last_status_code = ?, last_error = ?, settled_at = case when ? in ('done', 'dead') then now() end"
+        + " last_status_code = ?, last_error = ?, settled_at = %s"
         + " where scope = ? and idempotency_key = ? and lease_owner = ? and attempts = ? and status = 'sending'";
+    this.settleFinal = settle.formatted("now()");
+    this.settleWaiting = settle.formatted("null");
     this.attempt = "insert into " + t.attempt + " (scope, idempotency_key, attempt, node, started_at, ended_at,"
         + " duration_ms, status_code, outcome, response_excerpt, error)"
         + " values (?, ?, ?, ?, now() - ? * interval '1 millisecond', now(), ?, ?, ?, ?, ?)";
-    this.state = "update " + t.state + " set breaker = ?, consecutive_failures = ?,"
-        + " opened_at = case when ? = 'closed' then null when breaker = 'open' then opened_at else now() end,"
-        + " probe_at = case when ? = 'open' then now() + ? * interval '1 millisecond' end, updated_at = now()"
-        + " where destination = ?";
+    // opened_at: null once closed, kept while open, now() when it opens (from closed or a failed probe); probe_at: now() plus
+    // the wait while open (bound null otherwise, which makes it null)
+    String state = "update " + t.state + " set breaker = ?, consecutive_failures = ?, %s"
+        + " probe_at = now() + ? * interval '1 millisecond', updated_at = now() where destination = ?";
+    this.stateClosed = state.formatted("opened_at = null,");
+    this.stateStillOpen = state.formatted("");
+    this.stateOpened = state.formatted("opened_at = now(),");
   }
 
   /**
@@ -104,16 +114,19 @@ final class EffectSettler {
       }
       String error = status == EffectStatus.DEAD && r.outcome() == AttemptResult.Outcome.RETRY
           ? r.error() + "; no attempt left (" + counted + " of " + d.maxAttempts() + ")" : r.error();
+      String settle = status == EffectStatus.PENDING ? settleWaiting : settleFinal;
       int written = EffectTable.update(tx, settle, status.displayText(), refund, wait.toMillis(), r.statusCode(),
-          error, status.displayText(), e.scope(), e.key(), e.owner(), e.attempt());
+          error, e.scope(), e.key(), e.owner(), e.attempt());
       if (written == 0) {
         return null; // taken over: the new holder decides, and its attempt is the one recorded
       }
       EffectTable.update(tx, attempt, e.scope(), e.key(), e.attempt(), node, took.toMillis(), took.toMillis(),
           r.statusCode(), outcome, r.excerpt(), r.error());
       if (!found.isEmpty()) {
-        EffectTable.update(tx, state, nextBreaker, failures, nextBreaker, nextBreaker,
-            d.breakerProbeAfter().toMillis(), d.name());
+        String state = nextBreaker.equals("closed") ? stateClosed
+            : breaker.equals("open") ? stateStillOpen : stateOpened;
+        EffectTable.update(tx, state, nextBreaker, failures,
+            nextBreaker.equals("open") ? d.breakerProbeAfter().toMillis() : null, d.name());
       }
       return new Settled(status, status == EffectStatus.PENDING ? wait : null,
           nextBreaker.equals("open") && breaker.equals("closed"),
