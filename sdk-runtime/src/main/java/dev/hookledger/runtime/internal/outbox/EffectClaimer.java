@@ -67,23 +67,13 @@ final class EffectClaimer {
         + " extract(epoch from now() - tokens_at) as since from " + t.state + " where destination = ? for update";
     this.inFlight = "select count(*) as n from " + t.effect + " where destination = ? and status = 'sending'"
         + " and lease_until > now()";
-    this.dueRows = "select scope, idempotency_key, attempts, status, lease_owner, lease_until from " + t.effect + " e"
-        + " where status in ('pending', 'sending') and available_at <= now() and destination = ?"
-        + " and (ordering_key is null or not exists (select 1 from " + t.effect + " h"
-        + " where h.destination = e.destination and h.ordering_key = e.ordering_key"
-        + " and h.status in ('pending', 'sending') and h.seq < e.seq))"
-        + " order by available_at limit ? for update skip locked";
+    this.dueRows = dueRows(t, "", "");
     this.dueScopes = "select scope from " + t.effect + " where status in ('pending', 'sending')"
         + " and available_at <= now() and destination = ? group by scope order by min(available_at) limit ?";
     // the head's subquery names the scope as a value of its own: Citus routes the statement to one
     // shard only when each table's scope is bound; h.scope = e.scope it refuses ("could not run
     // distributed query with FOR UPDATE/SHARE commands")
-    this.dueRowsOfScope = "select scope, idempotency_key, attempts, status, lease_owner, lease_until from " + t.effect
-        + " e where status in ('pending', 'sending') and available_at <= now() and destination = ? and scope = ?"
-        + " and (ordering_key is null or not exists (select 1 from " + t.effect + " h"
-        + " where h.scope = ? and h.destination = e.destination and h.ordering_key = e.ordering_key"
-        + " and h.status in ('pending', 'sending') and h.seq < e.seq))"
-        + " order by available_at limit ? for update skip locked";
+    this.dueRowsOfScope = dueRows(t, " and scope = ?", "h.scope = ? and ");
     this.take = "update " + t.effect + " set status = 'sending', attempts = attempts + 1, lease_owner = ?,"
         + " lease_until = now() + ? * interval '1 millisecond', available_at = now() + ? * interval '1 millisecond'"
         + " where scope = ? and idempotency_key = ?"
@@ -93,6 +83,16 @@ final class EffectClaimer {
         + " settled_at = now() where scope = ? and idempotency_key = ?";
     this.takeTokens = "update " + t.state + " set tokens = ?, tokens_at = now(), updated_at = now() where destination = ?";
     this.probing = "update " + t.state + " set breaker = 'probing', updated_at = now() where destination = ?";
+  }
+
+  /** The due rows' select, with {@code scope} after the destination's test and {@code headScope} in the head's. */
+  private static String dueRows(EffectTable t, String scope, String headScope) {
+    return "select scope, idempotency_key, attempts, status, lease_owner, lease_until from " + t.effect + " e"
+        + " where status in ('pending', 'sending') and available_at <= now() and destination = ?" + scope
+        + " and (ordering_key is null or not exists (select 1 from " + t.effect + " h"
+        + " where " + headScope + "h.destination = e.destination and h.ordering_key = e.ordering_key"
+        + " and h.status in ('pending', 'sending') and h.seq < e.seq))"
+        + " order by available_at limit ? for update skip locked";
   }
 
   /** The destinations with due effects, the one that waited longest first, at most {@code limit}. */
