@@ -14,6 +14,7 @@ import static dev.hookledger.runtime.internal.outbox.EffectTable.STATUS;
 import static org.jooq.impl.DSL.row;
 
 import dev.hookledger.runtime.EffectStatus;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.outbox.EffectTable;
@@ -38,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * no lease; a failing effect backing off due now, attempts kept. Its {@code last_error} is kept until
  * the next attempt replaces it, and its attempts stay recorded. Locked first ({@code FOR UPDATE}),
  * so that a sender's claim (which skips locked rows) and the operator never both take an effect.
+ *
+ * <p>On a ledger distributed by Citus, which runs {@code FOR UPDATE} only on one shard, a retry by
+ * selection reads the rows without a lock, as {@link BulkRetrier} does events, and the update is the
+ * count: it names their keys and repeats the selection's condition, so an effect a sender claimed or
+ * another operator retried in between is left out, and unless it changed exactly as many rows as
+ * confirmed it is rolled back. A single effect's retry names its scope: it stays locked, on one shard.
  */
 final class EffectRetrier {
   private static final Logger log = LoggerFactory.getLogger(EffectRetrier.class);
@@ -48,10 +55,12 @@ final class EffectRetrier {
 
   private final DSLContext db;
   private final EffectTable tables;
+  private final CitusLedger citus;
 
-  EffectRetrier(DSLContext db, EffectTable tables) {
+  EffectRetrier(DSLContext db, EffectTable tables, CitusLedger citus) {
     this.db = db;
     this.tables = tables;
+    this.citus = citus;
   }
 
   /**
@@ -103,7 +112,7 @@ final class EffectRetrier {
   int retry(EffectSelection s, long confirmed) {
     return db.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
-      List<Row2<String, UUID>> keys = selected(tx, s, true);
+      List<Row2<String, UUID>> keys = selected(tx, s, !citus.distributed());
       ConfirmedCount.require(keys.size(), confirmed, s);
       if (keys.isEmpty()) {
         return 0;
@@ -112,6 +121,8 @@ final class EffectRetrier {
       boolean dead = s.group() == RetrySelection.Group.DEAD;
       int updated = dead ? requeue(tx).where(these, DEAD).execute()
           : tx.update(tables.effect()).set(AVAILABLE_AT, LedgerTime.NOW).where(these, BACKING_OFF).execute();
+      // an unlocked read (Citus) may have seen a row change before this update: the exception rolls it back
+      ConfirmedCount.require(updated, confirmed, s);
       log.info("{} {} {} by an operator (confirmed {})", updated, s, dead ? "set back to pending" : "made due now",
           confirmed);
       return updated;

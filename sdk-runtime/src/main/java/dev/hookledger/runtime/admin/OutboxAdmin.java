@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.internal.admin.BoundedReads;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.outbox.DestinationPauses;
 import dev.hookledger.runtime.internal.outbox.EffectTable;
@@ -47,7 +49,7 @@ public final class OutboxAdmin {
     this.schema = schema;
     this.reads = reads;
     this.reader = new EffectReader(db, tables, clock, Map.copyOf(rates));
-    this.retrier = new EffectRetrier(db, tables);
+    this.retrier = new EffectRetrier(db, tables, new CitusLedger(db, new EventTable(schema)));
     this.pauses = new DestinationPauses(db, schema);
   }
 

@@ -27,11 +27,14 @@ public final class DestinationPauses {
     this.dsl = dsl;
     EffectTable t = new EffectTable(schema);
     DSLContext sql = RenderedSql.renderer();
-    // a destination that has not sent yet has no row: pausing it makes one
-    this.pause = RenderedSql.render(sql.insertInto(t.state()).columns(DESTINATION, PAUSED, PAUSED_AT)
-        .values(DSL.val(""), DSL.inline(true), LedgerTime.NOW)
+    // a destination that has not sent yet has no row: pausing it makes one. The update's times are
+    // the inserted row's: Citus refuses now() in ON CONFLICT's DO UPDATE (destination_state is a
+    // reference table there)
+    this.pause = RenderedSql.render(sql.insertInto(t.state()).columns(DESTINATION, PAUSED, PAUSED_AT, UPDATED_AT)
+        .values(DSL.val(""), DSL.inline(true), LedgerTime.NOW, LedgerTime.NOW)
         .onConflict(DESTINATION).doUpdate()
-        .set(PAUSED, DSL.inline(true)).set(PAUSED_AT, LedgerTime.NOW).set(UPDATED_AT, LedgerTime.NOW)
+        .set(PAUSED, DSL.inline(true)).set(PAUSED_AT, DSL.excluded(PAUSED_AT))
+        .set(UPDATED_AT, DSL.excluded(UPDATED_AT))
         .where(EffectTable.of(t.state(), PAUSED).isFalse()), 1);
     // and resuming it changes nothing: without a row it was not paused
     this.resume = RenderedSql.render(sql.update(t.state())

@@ -1,6 +1,8 @@
 package dev.hookledger.runtime.internal.outbox;
 
 import dev.hookledger.runtime.Destination;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
+import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +24,14 @@ import org.jooq.DSLContext;
  * breaker gives no effect (a due probe gives one); the concurrency is the destination's limit less
  * the effects it has in flight under a live lease; the rate is a token bucket in the row, refilled
  * at the rate up to the burst by the database's clock. An ordered effect is due only when no
- * waiting effect of its key has a smaller {@code seq}. All times are the database's. Thread-safe.
+ * waiting effect of its key has a smaller {@code seq}. All times are the database's.
+ *
+ * <p>On a ledger distributed by Citus ({@link CitusLedger}), where {@code effect} is distributed by
+ * scope beside the events, Citus refuses {@code FOR UPDATE} in a query it cannot route to one shard
+ * ("could not run distributed query with FOR UPDATE/SHARE commands"): the destination's due rows
+ * are then taken scope by scope, as the inbox claims events, each a router query on the scope's
+ * shard, the scopes read first without locks, the one that waited longest first. An ordering key
+ * then holds within its scope: the head is looked for on the effect's own shard. Thread-safe.
  */
 final class EffectClaimer {
   private final DSLContext dsl;
@@ -32,13 +41,23 @@ final class EffectClaimer {
   private final String lockState;
   private final String inFlight;
   private final String dueRows;
+  /** On Citus: the scopes with due effects of one destination, and {@link #dueRows} of one scope. */
+  private final String dueScopes;
+  private final String dueRowsOfScope;
+  private final CitusLedger citus;
   private final String take;
   private final String bury;
   private final String takeTokens;
   private final String probing;
 
   EffectClaimer(DSLContext dsl, String schema) {
+    this(dsl, schema, new CitusLedger(dsl, new EventTable(schema)));
+  }
+
+  /** @param citus says whether the ledger is distributed: then each claim takes its rows scope by scope */
+  EffectClaimer(DSLContext dsl, String schema, CitusLedger citus) {
     this.dsl = dsl;
+    this.citus = citus;
     this.t = new EffectTable(schema);
     // on the partial index of waiting rows: its cost follows the backlog, never history
     this.dueDestinations = "select destination from " + t.effect + " where status in ('pending', 'sending')"
@@ -48,12 +67,13 @@ final class EffectClaimer {
         + " extract(epoch from now() - tokens_at) as since from " + t.state + " where destination = ? for update";
     this.inFlight = "select count(*) as n from " + t.effect + " where destination = ? and status = 'sending'"
         + " and lease_until > now()";
-    this.dueRows = "select scope, idempotency_key, attempts, status, lease_owner, lease_until from " + t.effect + " e"
-        + " where status in ('pending', 'sending') and available_at <= now() and destination = ?"
-        + " and (ordering_key is null or not exists (select 1 from " + t.effect + " h"
-        + " where h.destination = e.destination and h.ordering_key = e.ordering_key"
-        + " and h.status in ('pending', 'sending') and h.seq < e.seq))"
-        + " order by available_at limit ? for update skip locked";
+    this.dueRows = dueRows(t, "", "");
+    this.dueScopes = "select scope from " + t.effect + " where status in ('pending', 'sending')"
+        + " and available_at <= now() and destination = ? group by scope order by min(available_at) limit ?";
+    // the head's subquery names the scope as a value of its own: Citus routes the statement to one
+    // shard only when each table's scope is bound; h.scope = e.scope it refuses ("could not run
+    // distributed query with FOR UPDATE/SHARE commands")
+    this.dueRowsOfScope = dueRows(t, " and scope = ?", "h.scope = ? and ");
     this.take = "update " + t.effect + " set status = 'sending', attempts = attempts + 1, lease_owner = ?,"
         + " lease_until = now() + ? * interval '1 millisecond', available_at = now() + ? * interval '1 millisecond'"
         + " where scope = ? and idempotency_key = ?"
@@ -63,6 +83,16 @@ final class EffectClaimer {
         + " settled_at = now() where scope = ? and idempotency_key = ?";
     this.takeTokens = "update " + t.state + " set tokens = ?, tokens_at = now(), updated_at = now() where destination = ?";
     this.probing = "update " + t.state + " set breaker = 'probing', updated_at = now() where destination = ?";
+  }
+
+  /** The due rows' select, with {@code scope} after the destination's test and {@code headScope} in the head's. */
+  private static String dueRows(EffectTable t, String scope, String headScope) {
+    return "select scope, idempotency_key, attempts, status, lease_owner, lease_until from " + t.effect + " e"
+        + " where status in ('pending', 'sending') and available_at <= now() and destination = ?" + scope
+        + " and (ordering_key is null or not exists (select 1 from " + t.effect + " h"
+        + " where " + headScope + "h.destination = e.destination and h.ordering_key = e.ordering_key"
+        + " and h.status in ('pending', 'sending') and h.seq < e.seq))"
+        + " order by available_at limit ? for update skip locked";
   }
 
   /** The destinations with due effects, the one that waited longest first, at most {@code limit}. */
@@ -120,7 +150,7 @@ final class EffectClaimer {
       }
       List<ClaimedEffect> taken = new ArrayList<>();
       List<String> buried = new ArrayList<>();
-      for (Map<String, Object> r : EffectTable.rows(tx, dueRows, d.name(), allowed)) {
+      for (Map<String, Object> r : dueRows(tx, d, allowed)) {
         int attempts = ((Number) r.get("attempts")).intValue();
         if (attempts >= d.maxAttempts()) {
           String reason = "sending".equals(r.get("status"))
@@ -145,6 +175,26 @@ final class EffectClaimer {
       }
       return new Claim(taken, buried, tokens != null && tokens < 1 ? untilToken(tokens, d) : null);
     });
+  }
+
+  /**
+   * The due rows of {@code d}, at most {@code limit}, locked, skipping those another transaction holds;
+   * on Citus scope by scope, in this transaction, which the destination's row lock keeps the only
+   * claim of {@code d}.
+   */
+  private List<Map<String, Object>> dueRows(DSLContext tx, Destination d, int limit) {
+    if (!citus.distributed()) {
+      return EffectTable.rows(tx, dueRows, d.name(), limit);
+    }
+    List<Map<String, Object>> due = new ArrayList<>();
+    for (Map<String, Object> s : EffectTable.rows(tx, dueScopes, d.name(), limit)) {
+      due.addAll(EffectTable.rows(tx, dueRowsOfScope, d.name(), s.get("scope"), s.get("scope"),
+          limit - due.size()));
+      if (due.size() >= limit) {
+        break;
+      }
+    }
+    return due;
   }
 
   private static Duration untilToken(double tokens, Destination d) {

@@ -33,9 +33,12 @@ final class EffectSettler {
   private final String node;
   private final RandomGenerator random;
   private final String lockState;
-  private final String settle;
+  private final String settleFinal;
+  private final String settleWaiting;
   private final String attempt;
-  private final String state;
+  private final String stateClosed;
+  private final String stateStillOpen;
+  private final String stateOpened;
 
   /** How the settle left the effect and the breaker, for the log and the listener. */
   record Settled(EffectStatus status, Duration retryIn, boolean breakerOpened, boolean breakerClosed) {}
@@ -48,18 +51,11 @@ final class EffectSettler {
     this.random = random;
     this.lockState = RenderedSql.render(sql.select(BREAKER, CONSECUTIVE_FAILURES).from(t.state())
         .where(DESTINATION.eq(DSL.val(""))).forUpdate(), 1);
-    // fenced: written only under the owner and attempt that claimed it
-    this.settle = RenderedSql.render(sql.update(t.effect())
-        .set(STATUS, DSL.val(""))
-        .set(ATTEMPTS, ATTEMPTS.minus(DSL.val(0)))
-        .set(AVAILABLE_AT, LedgerTime.nowPlusMillis(DSL.val(0L)))
-        .set(LEASE_OWNER, DSL.inline(null, LEASE_OWNER))
-        .set(LEASE_UNTIL, DSL.inline(null, LEASE_UNTIL))
-        .set(LAST_STATUS_CODE, DSL.val(null, LAST_STATUS_CODE))
-        .set(LAST_ERROR, DSL.val(null, LAST_ERROR))
-        .set(SETTLED_AT, DSL.when(DSL.val(false), LedgerTime.NOW))
-        .where(SCOPE.eq(DSL.val("")), KEY.eq(DSL.val(null, KEY)), LEASE_OWNER.eq(DSL.val("")),
-            ATTEMPTS.eq(DSL.val(0)), STATUS.eq(EffectTable.status(EffectStatus.SENDING))), 10);
+    // fenced: written only under the owner and attempt that claimed it. now() never under a CASE,
+    // here and in the breaker's update: Citus refuses a non-immutable function there in a statement
+    // on its tables, so each variant is rendered once and chosen in Java
+    this.settleFinal = settle(sql, t, LedgerTime.NOW);
+    this.settleWaiting = settle(sql, t, DSL.inline(null, SETTLED_AT));
     this.attempt = RenderedSql.render(sql.insertInto(t.attempt())
         .columns(SCOPE, KEY, ATTEMPT, NODE, STARTED_AT, ENDED_AT, DURATION_MS, STATUS_CODE, OUTCOME,
             RESPONSE_EXCERPT, ERROR)
@@ -67,15 +63,36 @@ final class EffectSettler {
             DSL.field("(now() - {0} * interval '1 millisecond')", Instant.class, DSL.val(0L)), LedgerTime.NOW,
             DSL.val(0L), DSL.val(null, STATUS_CODE), DSL.val(""), DSL.val(null, RESPONSE_EXCERPT),
             DSL.val(null, ERROR)), 10);
-    Field<String> next = DSL.val("");
-    this.state = RenderedSql.render(sql.update(t.state())
-        .set(BREAKER, next)
-        .set(CONSECUTIVE_FAILURES, DSL.val(0))
-        .set(OPENED_AT, DSL.when(DSL.val("").eq(DSL.inline("closed")), DSL.inline(null, OPENED_AT))
-            .when(BREAKER.eq(DSL.inline("open")), OPENED_AT).else_(LedgerTime.NOW))
-        .set(PROBE_AT, DSL.when(DSL.val("").eq(DSL.inline("open")), LedgerTime.nowPlusMillis(DSL.val(0L))))
+    // opened_at: null once closed, kept while open, now() when it opens (from closed or a failed
+    // probe); probe_at: now() plus the wait while open (bound null otherwise, which makes it null)
+    this.stateClosed = state(sql, t, DSL.inline(null, OPENED_AT));
+    this.stateStillOpen = state(sql, t, null);
+    this.stateOpened = state(sql, t, LedgerTime.NOW);
+  }
+
+  private static String settle(DSLContext sql, EffectTable t, Field<Instant> settledAt) {
+    return RenderedSql.render(sql.update(t.effect())
+        .set(STATUS, DSL.val(""))
+        .set(ATTEMPTS, ATTEMPTS.minus(DSL.val(0)))
+        .set(AVAILABLE_AT, LedgerTime.nowPlusMillis(DSL.val(0L)))
+        .set(LEASE_OWNER, DSL.inline(null, LEASE_OWNER))
+        .set(LEASE_UNTIL, DSL.inline(null, LEASE_UNTIL))
+        .set(LAST_STATUS_CODE, DSL.val(null, LAST_STATUS_CODE))
+        .set(LAST_ERROR, DSL.val(null, LAST_ERROR))
+        .set(SETTLED_AT, settledAt)
+        .where(SCOPE.eq(DSL.val("")), KEY.eq(DSL.val(null, KEY)), LEASE_OWNER.eq(DSL.val("")),
+            ATTEMPTS.eq(DSL.val(0)), STATUS.eq(EffectTable.status(EffectStatus.SENDING))), 9);
+  }
+
+  /** The breaker's update; {@code openedAt} null keeps the column as it is. */
+  private static String state(DSLContext sql, EffectTable t, Field<Instant> openedAt) {
+    var update = sql.update(t.state()).set(BREAKER, DSL.val("")).set(CONSECUTIVE_FAILURES, DSL.val(0));
+    if (openedAt != null) {
+      update = update.set(OPENED_AT, openedAt);
+    }
+    return RenderedSql.render(update.set(PROBE_AT, LedgerTime.nowPlusMillis(DSL.val(0L)))
         .set(UPDATED_AT, LedgerTime.NOW)
-        .where(DESTINATION.eq(DSL.val(""))), 6);
+        .where(DESTINATION.eq(DSL.val(""))), 4);
   }
 
   /**
@@ -130,17 +147,19 @@ final class EffectSettler {
       }
       String error = status == EffectStatus.DEAD && r.outcome() == AttemptResult.Outcome.RETRY
           ? r.error() + "; no attempt left (" + counted + " of " + d.maxAttempts() + ")" : r.error();
+      String settle = status == EffectStatus.PENDING ? settleWaiting : settleFinal;
       int written = EffectTable.update(tx, settle, status.displayText(), refund, wait.toMillis(), r.statusCode(),
-          error, status == EffectStatus.DONE || status == EffectStatus.DEAD, e.scope(), e.key(), e.owner(),
-          e.attempt());
+          error, e.scope(), e.key(), e.owner(), e.attempt());
       if (written == 0) {
         return null; // taken over: the new holder decides, and its attempt is the one recorded
       }
       EffectTable.update(tx, attempt, e.scope(), e.key(), e.attempt(), node, took.toMillis(), took.toMillis(),
           r.statusCode(), outcome, r.excerpt(), r.error());
       if (!found.isEmpty()) {
-        EffectTable.update(tx, state, nextBreaker, failures, nextBreaker, nextBreaker,
-            d.breakerProbeAfter().toMillis(), d.name());
+        String state = nextBreaker.equals("closed") ? stateClosed
+            : breaker.equals("open") ? stateStillOpen : stateOpened;
+        EffectTable.update(tx, state, nextBreaker, failures,
+            nextBreaker.equals("open") ? d.breakerProbeAfter().toMillis() : null, d.name());
       }
       return new Settled(status, status == EffectStatus.PENDING ? wait : null,
           nextBreaker.equals("open") && breaker.equals("closed"),
