@@ -54,6 +54,7 @@ public final class OutboxPool {
   private final EffectSettler settler;
   private final HttpSender http;
   private final TypedSender typed;
+  private final EffectLeaseHeartbeat heartbeat;
   private final WebhookListener listener;
   private final String owner;
   private final Semaphore slots;
@@ -77,6 +78,7 @@ public final class OutboxPool {
     this.settler = new EffectSettler(dsl, schema, owner, new Random());
     this.http = new HttpSender(clock);
     this.typed = new TypedSender(destinations, mapper);
+    this.heartbeat = new EffectLeaseHeartbeat(dsl, schema, failures, name + "-outbox-heartbeat");
     this.listener = listener;
     this.owner = owner;
     this.shutdownTimeout = shutdownTimeout;
@@ -126,6 +128,7 @@ public final class OutboxPool {
     List<Thread> started = senders();
     started.forEach(w -> queue.add(STOP));
     PoolThreads.join(started, deadline);
+    heartbeat.close(); // a send still running keeps its lease, which runs out
   }
 
   /** Starts the sender threads, once: an effect was claimed. Called by the poller only. */
@@ -246,7 +249,10 @@ public final class OutboxPool {
   private void send(ClaimedEffect e) {
     Destination d = destinations.of(e.destination());
     long start = System.nanoTime();
-    AttemptResult r = "typed".equals(e.kind()) ? typed.send(e) : http.send(e, d);
+    AttemptResult r;
+    try (EffectLeaseHeartbeat.Renewal renewal = heartbeat.track(e)) {
+      r = "typed".equals(e.kind()) ? typed.send(e) : http.send(e, d);
+    }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     EffectSettler.Settled s;
     try {
