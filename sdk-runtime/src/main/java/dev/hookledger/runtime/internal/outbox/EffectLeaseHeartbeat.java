@@ -41,9 +41,9 @@ final class EffectLeaseHeartbeat implements AutoCloseable {
         + " where scope = ? and idempotency_key = ? and lease_owner = ? and attempts = ? and status = 'sending'";
     // no thread until the first renewal is scheduled; cancelled renewals leave the queue at once
     this.timer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
+      Thread thread = new Thread(r, threadName);
+      thread.setDaemon(true);
+      return thread;
     });
     timer.setRemoveOnCancelPolicy(true);
     timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
