@@ -291,7 +291,8 @@ public final class Assembly implements Door {
     if (settings.outbox().workers() > 0) {
       channels.put(effectsNotifier.channel(), outboxWakeup);
     }
-    NotificationListener n = channels.isEmpty() ? null : new NotificationListener(dataSource, channels, failures);
+    NotificationListener n = channels.isEmpty() ? null : new NotificationListener(dataSource, channels, failures,
+        processesLocally() ? NotificationListener.APPLICATION_NAME : NotificationListener.OUTBOX_APPLICATION_NAME);
     if (processesLocally()) {
       pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, inboxWakeup, n, failures, owner, listener,
           name);

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class NotificationListener implements Runnable {
   /** The listening session's {@code application_name}, to tell it apart in {@code pg_stat_activity}. */
-  static final String APPLICATION_NAME = "hookledger-listener";
+  public static final String APPLICATION_NAME = "hookledger-listener";
+  /** The session's name on a node that listens for the outbox alone (it has no inbox workers). */
+  public static final String OUTBOX_APPLICATION_NAME = "hookledger-outbox-listener";
   private static final Logger log = LoggerFactory.getLogger(NotificationListener.class);
   /** How long one wait for notifications lasts: the bound on how long {@link #stop()} takes. */
   private static final int WAIT_MILLIS = 200;
@@ -37,11 +39,17 @@ public final class NotificationListener implements Runnable {
   private final Map<String, Wakeup> wakeups;
   private final String channels;
   private final BackgroundFailures failures;
+  private final String applicationName;
   private volatile boolean running = true;
   private volatile boolean connected;
 
-  /** @param wakeups the poller's signal to give for each channel's notifications, by channel; not empty */
-  public NotificationListener(DataSource dataSource, Map<String, Wakeup> wakeups, BackgroundFailures failures) {
+  /**
+   * @param wakeups the poller's signal to give for each channel's notifications, by channel; not empty
+   * @param applicationName the session's {@code application_name}: {@link #APPLICATION_NAME}, or
+   *     {@link #OUTBOX_APPLICATION_NAME} on a node that listens for the outbox alone
+   */
+  public NotificationListener(DataSource dataSource, Map<String, Wakeup> wakeups, BackgroundFailures failures,
+      String applicationName) {
     if (wakeups.isEmpty()) {
       throw new IllegalArgumentException("no channel to listen on");
     }
@@ -49,6 +57,7 @@ public final class NotificationListener implements Runnable {
     this.wakeups = new LinkedHashMap<>(wakeups);
     this.channels = String.join(", ", wakeups.keySet());
     this.failures = failures;
+    this.applicationName = applicationName;
   }
 
   /** Whether it listens right now; while it does not, events are found by polling only. */
@@ -107,7 +116,7 @@ public final class NotificationListener implements Runnable {
 
   private void listen(Connection c) throws SQLException {
     c.setAutoCommit(true);
-    c.setClientInfo("ApplicationName", APPLICATION_NAME);
+    c.setClientInfo("ApplicationName", applicationName);
     try (Statement s = c.createStatement()) {
       for (String channel : wakeups.keySet()) {
         s.execute("LISTEN \"" + channel + "\"");
@@ -139,7 +148,7 @@ public final class NotificationListener implements Runnable {
   /**
    * The session settings {@link #listen} changes, as the pool lent the connection, so that they are
    * given back on every path out, a failure's too: a pooled connection left listening, named
-   * {@value #APPLICATION_NAME}, would be lent to the application so.
+   * {@value #APPLICATION_NAME} (or the outbox's name), would be lent to the application so.
    */
   private record Session(boolean autoCommit, String applicationName) {
     static Session of(Connection c) throws SQLException {
