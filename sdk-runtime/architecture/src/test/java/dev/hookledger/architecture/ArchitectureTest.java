@@ -23,7 +23,8 @@ class ArchitectureTest {
   static final String[] ENGINE = {"dev.hookledger.runtime.internal.ledger..", "dev.hookledger.runtime.internal.inbox..",
       "dev.hookledger.runtime.internal.process..", "dev.hookledger.runtime.internal.receive..",
       "dev.hookledger.runtime.internal.refusal..", "dev.hookledger.runtime.internal.dispatch..",
-      "dev.hookledger.runtime.internal.door.."};
+      "dev.hookledger.runtime.internal.door..", "dev.hookledger.runtime.internal.outbox..",
+      "dev.hookledger.runtime.internal.background.."};
 
   private static JavaClasses published;
 
@@ -67,16 +68,7 @@ class ArchitectureTest {
         // form (Spring properties, web.xml) with the doors' SettingText; a debt: that parser belongs beside it
         .ignoreDependency(DescribedPredicate.describe("Destination",
                 c -> c.getName().startsWith("dev.hookledger.runtime.Destination")),
-            resideInAPackage("dev.hookledger.runtime.internal.settings"))
-        // Two edges of the outbox, let off by name until they are taken away: a handler's context
-        // (dispatch) opens its Outbox through the outbox's EffectWriter, where an interface of dispatch's
-        // own should stand; and the outbox's sender pool runs on the inbox's thread machinery (Wakeup,
-        // NotificationListener, BackgroundFailures, PoolThreads), which belongs in a package of its own
-        // that both use. Every other edge into or out of the outbox counts.
-        .ignoreDependency(resideInAPackage("dev.hookledger.runtime.internal.dispatch"),
-            resideInAPackage("dev.hookledger.runtime.internal.outbox"))
-        .ignoreDependency(resideInAPackage("dev.hookledger.runtime.internal.outbox"),
-            resideInAPackage("dev.hookledger.runtime.internal.inbox"));
+            resideInAPackage("dev.hookledger.runtime.internal.settings"));
   }
 
   @Test
@@ -86,7 +78,8 @@ class ArchitectureTest {
 
   /**
    * The facade ({@code dev.hookledger.runtime}) and every internal package ask the assembly for the
-   * runtime's engine (ledger, inbox, processing, receiving, refusals, dispatch, door); none of them
+   * runtime's engine (ledger, inbox, processing, receiving, refusals, dispatch, door, outbox, and the
+   * background loops' machinery the inbox and the outbox share); none of them
    * builds another package's part of it.
    */
   @Test
@@ -96,12 +89,7 @@ class ArchitectureTest {
             // values made per call: a parsed @OnEvent/inline pattern, one attempt's invocation and its context
             "dev.hookledger.runtime.internal.dispatch.TypePattern",
             "dev.hookledger.runtime.internal.dispatch.Invocation",
-            "dev.hookledger.runtime.internal.dispatch.TransactionEventContext",
-            // the inbox's thread machinery, which the outbox's sender pool builds for itself too (see the
-            // cycle rule's note on the outbox: it belongs in a package of its own)
-            "dev.hookledger.runtime.internal.inbox.Wakeup",
-            "dev.hookledger.runtime.internal.inbox.NotificationListener",
-            "dev.hookledger.runtime.internal.inbox.BackgroundFailures"),
+            "dev.hookledger.runtime.internal.dispatch.TransactionEventContext"),
         "dev.hookledger.runtime", "dev.hookledger.runtime.internal..").check(published);
   }
 

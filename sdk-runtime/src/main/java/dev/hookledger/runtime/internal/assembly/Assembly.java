@@ -10,14 +10,18 @@ import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.PoolSettings;
 import dev.hookledger.runtime.internal.Pools;
+import dev.hookledger.runtime.internal.background.BackgroundFailures;
+import dev.hookledger.runtime.internal.background.NotificationListener;
+import dev.hookledger.runtime.internal.background.Notifier;
+import dev.hookledger.runtime.internal.background.PoolThreads;
+import dev.hookledger.runtime.internal.background.Wakeup;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.door.Door;
+import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.InboxSettings;
-import dev.hookledger.runtime.internal.inbox.Notifier;
 import dev.hookledger.runtime.internal.inbox.OwnerToken;
 import dev.hookledger.runtime.internal.inbox.PoolHealth;
 import dev.hookledger.runtime.internal.inbox.RollUpTimer;
-import dev.hookledger.runtime.internal.inbox.BackfillWorker;
 import dev.hookledger.runtime.internal.inbox.WorkerPool;
 import dev.hookledger.runtime.internal.ledger.AfterCommitFailureRows;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
@@ -52,18 +56,20 @@ import dev.hookledger.runtime.internal.receive.HeaderCheck;
 import dev.hookledger.runtime.internal.receive.ModeSelector;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
 import dev.hookledger.runtime.internal.receive.Receiver;
-import dev.hookledger.runtime.internal.settings.ReceiveSettings;
-import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.runtime.internal.refusal.RefusalFlusher;
 import dev.hookledger.runtime.internal.process.AfterCommitFailureLog;
 import dev.hookledger.runtime.internal.refusal.RefusalLog;
 import dev.hookledger.runtime.internal.refusal.RequestFacts;
 import dev.hookledger.runtime.internal.servlet.BodyBudget;
 import dev.hookledger.runtime.internal.servlet.ReadDeadline;
+import dev.hookledger.runtime.internal.settings.ReceiveSettings;
+import dev.hookledger.runtime.internal.settings.RuntimeSettings;
 import dev.hookledger.spi.ReplaySink;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
@@ -134,6 +140,13 @@ public final class Assembly implements Door {
   private final Notifier effectsNotifier;
   private final com.fasterxml.jackson.databind.ObjectMapper mapper;
   private volatile OutboxPool outbox;
+  /** What the background loops (workers, pollers, the listener, senders) survived, counted for health. */
+  private final BackgroundFailures failures = new BackgroundFailures();
+  private final Wakeup inboxWakeup = new Wakeup();
+  private final Wakeup outboxWakeup = new Wakeup();
+  /** The one listening session of this node, for the inbox's channel and the outbox's; null when neither runs. */
+  private volatile NotificationListener notifications;
+  private volatile Thread listening;
 
   private Assembly(RuntimeSettings s, RuntimeParts parts, ProviderRegistry providers, Dispatcher dispatcher,
       HikariDataSource ownedPool) {
@@ -275,20 +288,35 @@ public final class Assembly implements Door {
     InboxSettings inbox = settings.inbox();
     sayClaimPath();
     // the pool exists before receive() can see the runtime started, so no accepted event misses it
+    Map<String, Wakeup> channels = new LinkedHashMap<>();
     if (processesLocally()) {
-      pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, dataSource, owner, listener, name);
+      channels.put(notifier.channel(), inboxWakeup);
+    }
+    if (settings.outbox().workers() > 0) {
+      channels.put(effectsNotifier.channel(), outboxWakeup);
+    }
+    NotificationListener n = channels.isEmpty() ? null : new NotificationListener(dataSource, channels, failures,
+        processesLocally() ? NotificationListener.APPLICATION_NAME : NotificationListener.OUTBOX_APPLICATION_NAME);
+    if (processesLocally()) {
+      pool = WorkerPool.start(inbox, claimer, renewals, processor, notifier, inboxWakeup, n, failures, owner, listener,
+          name);
     }
     if (pool != null && !handlerNames.isEmpty()) {
       backfills = BackfillWorker.start(dsl, events, backfillRows, backfillStep, handlerNames, owner, inbox.lease(),
           inbox.pollInterval(), received::get, name + "-backfill");
     }
     if (settings.outbox().workers() > 0) {
-      outbox = OutboxPool.start(settings.outbox(), destinations, dsl, dataSource, settings.schema(),
-          effectsNotifier.channel(), mapper, settings.clock(), listener, owner, inbox.shutdownTimeout(), name);
+      outbox = OutboxPool.start(settings.outbox(), destinations, dsl, settings.schema(), mapper, settings.clock(),
+          listener, owner, outboxWakeup, failures, inbox.shutdownTimeout(), name);
       effects.onCommit(outbox::wake);
     } else {
       // no senders here: the other nodes' are told of each commit that enqueued effects
       effects.onCommit(effectsNotifier::wakeWorkersSoon);
+    }
+    if (n != null) {
+      notifications = n;
+      listening = PoolThreads.daemon(name + "-listener", n);
+      listening.start();
     }
     writer.start();
     refusalFlusher.start();
@@ -319,6 +347,10 @@ public final class Assembly implements Door {
     if (w != null) {
       w.close();
     }
+    NotificationListener n = notifications;
+    if (n != null) {
+      n.stop(); // the pollers claim no more; each wait for notifications ends within 200 ms
+    }
     WorkerPool p = pool;
     if (p != null) {
       p.close();
@@ -326,6 +358,10 @@ public final class Assembly implements Door {
     OutboxPool o = outbox;
     if (o != null) {
       o.close(); // after the workers: their last commits' effects were handed to it
+    }
+    Thread l = listening;
+    if (l != null) {
+      PoolThreads.join(List.of(l), System.nanoTime() + settings.inbox().shutdownTimeout().toNanos());
     }
     notifier.close();
     effectsNotifier.close();

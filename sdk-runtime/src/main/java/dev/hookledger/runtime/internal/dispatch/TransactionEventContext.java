@@ -6,7 +6,6 @@ import dev.hookledger.EventContext;
 import dev.hookledger.Outbox;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.WebhookListener;
-import dev.hookledger.runtime.internal.outbox.EffectWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,9 +26,9 @@ public final class TransactionEventContext implements EventContext {
 
   private final WebhookEvent event;
   private final int attempt;
-  private final EffectWriter effects;
+  private final Outboxes effects;
   private final List<Runnable> afterCommit = new ArrayList<>(0);
-  private final Map<String, Outbox> outboxes = new HashMap<>(2);
+  private Map<String, Outbox> outboxes; // made by the first outbox() call: most attempts send nothing
   private DSLContext tx;
   private String handler;
   private boolean enqueued;
@@ -40,8 +39,8 @@ public final class TransactionEventContext implements EventContext {
     this(event, attempt, null);
   }
 
-  /** @param effects writes the outbox's effects; null for none */
-  public TransactionEventContext(WebhookEvent event, int attempt, EffectWriter effects) {
+  /** @param effects opens the handlers' outboxes; null for none */
+  public TransactionEventContext(WebhookEvent event, int attempt, Outboxes effects) {
     this.event = event;
     this.attempt = attempt;
     this.effects = effects;
@@ -82,7 +81,10 @@ public final class TransactionEventContext implements EventContext {
     if (effects == null || handler == null) {
       throw new UnsupportedOperationException("no outbox here: it is given to @OnEvent methods called by a runtime");
     }
-    return outboxes.computeIfAbsent(handler, h -> effects.outbox(tx, event, h, this::enqueued));
+    if (outboxes == null) {
+      outboxes = new HashMap<>(2);
+    }
+    return outboxes.computeIfAbsent(handler, h -> effects.open(tx, event, h, this::enqueued));
   }
 
   /** Called before each {@code @OnEvent} method of this attempt: whose outbox {@link #outbox()} gives. */

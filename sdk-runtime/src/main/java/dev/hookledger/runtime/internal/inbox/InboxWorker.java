@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.inbox;
 
+import dev.hookledger.runtime.internal.background.BackgroundFailures;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import java.util.concurrent.BlockingQueue;

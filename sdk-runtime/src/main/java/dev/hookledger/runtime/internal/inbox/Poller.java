@@ -1,6 +1,9 @@
 package dev.hookledger.runtime.internal.inbox;
 
 import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.background.BackgroundFailures;
+import dev.hookledger.runtime.internal.background.PoolThreads;
+import dev.hookledger.runtime.internal.background.Wakeup;
 import dev.hookledger.runtime.internal.ledger.Buried;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;

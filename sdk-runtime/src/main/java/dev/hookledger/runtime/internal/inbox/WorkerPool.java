@@ -1,17 +1,21 @@
 package dev.hookledger.runtime.internal.inbox;
 
 import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.background.BackgroundFailures;
+import dev.hookledger.runtime.internal.background.NotificationListener;
+import dev.hookledger.runtime.internal.background.Notifier;
+import dev.hookledger.runtime.internal.background.PoolThreads;
+import dev.hookledger.runtime.internal.background.Wakeup;
+import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
-import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
-import javax.sql.DataSource;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * A runtime's inbox workers: a fixed number of threads processing events from one queue, fed by
  * this runtime's own deliveries (recorded leased to this pool, and handed over from memory) and
  * by a {@link Poller} that claims what
- * waits in the ledger, woken by a {@link NotificationListener}. The pool holds at most
+ * waits in the ledger, woken through its {@link Wakeup} by the runtime's {@link NotificationListener}. The pool holds at most
  * {@code workers + batchSize} events at a time (running or queued), so that it never claims more
  * than it can start before the leases run out, and never holds bodies without bound.
  *
@@ -35,21 +39,25 @@ public final class WorkerPool {
   private final Notifier notifier;
   private final Semaphore slots;
   private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
-  private final Wakeup wakeup = new Wakeup();
+  private final Wakeup wakeup;
   private final List<Thread> workers = new ArrayList<>();
   private final Poller poller;
   private final NotificationListener notifications;
   private final List<Thread> helpers = new ArrayList<>();
-  private final BackgroundFailures failures = new BackgroundFailures();
+  private final BackgroundFailures failures;
   private final LeaseHeartbeat heartbeat;
   private volatile boolean backlog;
   private volatile boolean closing; // written under this
 
   private WorkerPool(InboxSettings settings, LeaseClaimer claimer, LeaseRenewals renewals, EventProcessor processor,
-      Notifier notifier, DataSource dataSource, String owner, WebhookListener listener, String name) {
+      Notifier notifier, Wakeup wakeup, NotificationListener notifications, BackgroundFailures failures, String owner,
+      WebhookListener listener, String name) {
     this.settings = settings;
     this.claimer = claimer;
     this.notifier = notifier;
+    this.wakeup = wakeup;
+    this.notifications = notifications;
+    this.failures = failures;
     this.slots = new Semaphore(settings.workers() + settings.batchSize());
     this.heartbeat = new LeaseHeartbeat(renewals, settings.lease(), settings.handlerTimeout(), failures,
         name + "-heartbeat");
@@ -58,21 +66,23 @@ public final class WorkerPool {
           new InboxWorker(queue, processor, this::taskDone, failures, heartbeat)));
     }
     this.poller = new Poller(this, claimer, settings, owner, listener, wakeup, failures);
-    this.notifications = new NotificationListener(dataSource, notifier.channel(), wakeup, failures);
     helpers.add(PoolThreads.daemon(name + "-poller", poller));
-    helpers.add(PoolThreads.daemon(name + "-listener", notifications));
   }
 
   /**
-   * Starts the workers, the poller (which claims what waits at once) and the listener.
+   * Starts the workers and the poller (which claims what waits at once).
    *
+   * @param wakeup the poller's signal, given by {@code notifications} on the schema's channel
+   * @param notifications the runtime's listener, which the assembly runs: whether it listens is part of
+   *     {@link #health}
+   * @param failures what the pool's loops survived, counted with the runtime's other loops
    * @param name the threads' name prefix
    */
   public static WorkerPool start(InboxSettings settings, LeaseClaimer claimer, LeaseRenewals renewals,
-      EventProcessor processor, Notifier notifier, DataSource dataSource, String owner,
-      WebhookListener listener, String name) {
-    WorkerPool pool = new WorkerPool(settings, claimer, renewals, processor, notifier, dataSource, owner, listener,
-        name);
+      EventProcessor processor, Notifier notifier, Wakeup wakeup, NotificationListener notifications,
+      BackgroundFailures failures, String owner, WebhookListener listener, String name) {
+    WorkerPool pool = new WorkerPool(settings, claimer, renewals, processor, notifier, wakeup, notifications, failures,
+        owner, listener, name);
     pool.workers.forEach(Thread::start);
     pool.helpers.forEach(Thread::start);
     return pool;
@@ -124,7 +134,6 @@ public final class WorkerPool {
       closing = true;
     }
     poller.stop();
-    notifications.stop();
     long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
     PoolThreads.join(helpers, deadline);
     List<Task> unstarted = new ArrayList<>();

@@ -7,6 +7,7 @@ import dev.hookledger.Outbox;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.Destination;
+import dev.hookledger.runtime.internal.dispatch.Outboxes;
 import dev.hookledger.runtime.internal.ledger.RenderedSql;
 import java.util.UUID;
 import org.jooq.DSLContext;
@@ -20,7 +21,7 @@ import org.jooq.impl.DSL;
  * forced run over an event whose effects committed can) enqueues nothing twice. After a commit that
  * enqueued effects, {@link #committed} wakes this node's senders at once. Thread-safe.
  */
-public final class EffectWriter {
+public final class EffectWriter implements Outboxes {
   private final EffectTable table;
   private final Destinations destinations;
   private final ObjectMapper mapper;
@@ -48,11 +49,13 @@ public final class EffectWriter {
   }
 
   /** The outbox of one {@code @OnEvent} call; {@code enqueued} is told of each effect it writes. */
-  public Outbox outbox(DSLContext tx, WebhookEvent event, String handler, Runnable enqueued) {
+  @Override
+  public Outbox open(DSLContext tx, WebhookEvent event, String handler, Runnable enqueued) {
     return new TransactionOutbox(this, tx, event, handler, enqueued);
   }
 
   /** After the commit of a transaction that enqueued effects: they are due now. */
+  @Override
   public void committed() {
     wake.run();
   }

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.EffectStatus;
 import dev.hookledger.runtime.WebhookListener;
-import dev.hookledger.runtime.internal.inbox.BackgroundFailures;
-import dev.hookledger.runtime.internal.inbox.NotificationListener;
-import dev.hookledger.runtime.internal.inbox.PoolThreads;
-import dev.hookledger.runtime.internal.inbox.Wakeup;
+import dev.hookledger.runtime.internal.background.BackgroundFailures;
+import dev.hookledger.runtime.internal.background.PoolThreads;
+import dev.hookledger.runtime.internal.background.Wakeup;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,19 +17,26 @@ import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
-import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A runtime's outbox senders, the inbox's machinery turned outward: a fixed number of threads
- * sending effects from one queue, fed by a poller that claims due effects destination by
- * destination ({@link EffectClaimer}), woken at once by a commit on this node that enqueued effects,
- * by a notification on the outbox's channel (a commit on another node), by a sender freeing room, or
- * when a rate-limited destination's next token is due, and at least every poll interval, ±20 %. The
- * pool holds at most {@code 2 × workers} effects (running or queued).
+ * A runtime's outbox senders, the inbox's machinery turned outward: up to a fixed number of threads
+ * sending effects from one queue, fed by a poller that claims due effects destination by destination
+ * ({@link EffectClaimer}), woken at once by a commit on this node that enqueued effects, by a
+ * notification on the outbox's channel (a commit on another node, which the runtime's one
+ * {@link dev.hookledger.runtime.internal.background.NotificationListener} passes on through this pool's
+ * {@link Wakeup}), by a sender freeing room, or when a rate-limited destination's next token is due, and
+ * at least every poll interval, ±20 %. The pool holds at most {@code 2 × workers} effects (running or
+ * queued).
+ *
+ * <p>The sender threads start with the first effect the poller claims, not with the pool: a runtime
+ * whose handlers send nothing (most of them, and every benchmark of the inbox alone) runs only the
+ * poller, one cheap query on the partial index of waiting effects per poll interval. Any effect can
+ * be sent by any node (an {@code HttpEffect} to an absolute URL needs no destination registered
+ * here), so the poller runs whatever this node registered.
  *
  * <p>{@link #close} stops claiming and waits for the effects in flight up to the shutdown timeout;
  * an effect claimed and not sent keeps its lease, which runs out (then it is due again, its attempt
@@ -48,51 +54,53 @@ public final class OutboxPool {
   private final EffectSettler settler;
   private final HttpSender http;
   private final TypedSender typed;
+  private final EffectLeaseHeartbeat heartbeat;
   private final WebhookListener listener;
   private final String owner;
   private final Semaphore slots;
   private final BlockingQueue<ClaimedEffect> queue = new LinkedBlockingQueue<>();
-  private final Wakeup wakeup = new Wakeup();
-  private final BackgroundFailures failures = new BackgroundFailures();
-  private final NotificationListener notifications;
+  private final Wakeup wakeup;
+  private final BackgroundFailures failures;
+  /** Started with the first effect claimed (see the class's note); written by the poller, under this. */
   private final List<Thread> workers = new ArrayList<>();
   private final Thread poller;
-  private final Thread listening;
+  private final String name;
   private final Duration shutdownTimeout;
   private volatile boolean running = true;
   private boolean failing;
 
-  private OutboxPool(OutboxSettings settings, Destinations destinations, DSLContext dsl, DataSource dataSource,
-      String schema, String channel, ObjectMapper mapper, Clock clock, WebhookListener listener, String owner,
-      Duration shutdownTimeout, String name) {
+  private OutboxPool(OutboxSettings settings, Destinations destinations, DSLContext dsl, String schema,
+      ObjectMapper mapper, Clock clock, WebhookListener listener, String owner, Wakeup wakeup,
+      BackgroundFailures failures, Duration shutdownTimeout, String name) {
     this.settings = settings;
     this.destinations = destinations;
     this.claimer = new EffectClaimer(dsl, schema);
     this.settler = new EffectSettler(dsl, schema, owner, new Random());
     this.http = new HttpSender(clock);
     this.typed = new TypedSender(destinations, mapper);
+    this.heartbeat = new EffectLeaseHeartbeat(dsl, schema, failures, name + "-outbox-heartbeat");
     this.listener = listener;
     this.owner = owner;
     this.shutdownTimeout = shutdownTimeout;
+    this.wakeup = wakeup;
+    this.failures = failures;
+    this.name = name;
     this.slots = new Semaphore(2 * settings.workers());
-    for (int i = 1; i <= settings.workers(); i++) {
-      workers.add(PoolThreads.daemon(name + "-sender-" + i, this::work));
-    }
     this.poller = PoolThreads.daemon(name + "-outbox-poller", this::poll);
-    this.notifications = new NotificationListener(dataSource, channel, wakeup, failures,
-        NotificationListener.OUTBOX_APPLICATION_NAME);
-    this.listening = PoolThreads.daemon(name + "-outbox-listener", notifications);
   }
 
-  /** Starts the senders, the poller (which claims what is due at once) and the listener. */
-  public static OutboxPool start(OutboxSettings settings, Destinations destinations, DSLContext dsl,
-      DataSource dataSource, String schema, String channel, ObjectMapper mapper, Clock clock,
-      WebhookListener listener, String owner, Duration shutdownTimeout, String name) {
-    OutboxPool pool = new OutboxPool(settings, destinations, dsl, dataSource, schema, channel, mapper, clock, listener,
-        owner, shutdownTimeout, name);
-    pool.workers.forEach(Thread::start);
+  /**
+   * Starts the poller, which claims what is due at once; the senders start with the first effect it claims.
+   *
+   * @param wakeup the poller's signal: given by {@link #wake} and by the runtime's listener on the outbox's channel
+   * @param failures what the pool's loops survive, counted with the runtime's other loops
+   */
+  public static OutboxPool start(OutboxSettings settings, Destinations destinations, DSLContext dsl, String schema,
+      ObjectMapper mapper, Clock clock, WebhookListener listener, String owner, Wakeup wakeup,
+      BackgroundFailures failures, Duration shutdownTimeout, String name) {
+    OutboxPool pool = new OutboxPool(settings, destinations, dsl, schema, mapper, clock, listener, owner, wakeup,
+        failures, shutdownTimeout, name);
     pool.poller.start();
-    pool.listening.start();
     return pool;
   }
 
@@ -101,20 +109,39 @@ public final class OutboxPool {
     wakeup.signal();
   }
 
-  /** Whether the loops run and listen: for the runtime's health. */
+  /** Whether the loops run: for the runtime's health. */
   public boolean healthy() {
-    return poller.isAlive() && workers.stream().allMatch(Thread::isAlive);
+    return poller.isAlive() && senders().stream().allMatch(Thread::isAlive);
+  }
+
+  /** The sender threads started so far: none until the first effect is claimed. */
+  synchronized List<Thread> senders() {
+    return List.copyOf(workers);
   }
 
   /** Stops claiming and waits for the effects in flight, up to the shutdown timeout. */
   public void close() {
     running = false;
-    notifications.stop();
     wakeup.signal();
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
-    PoolThreads.join(List.of(poller, listening), deadline);
-    workers.forEach(w -> queue.add(STOP));
-    PoolThreads.join(workers, deadline);
+    PoolThreads.join(List.of(poller), deadline);
+    List<Thread> started = senders();
+    started.forEach(w -> queue.add(STOP));
+    PoolThreads.join(started, deadline);
+    heartbeat.close(); // a send still running keeps its lease, which runs out
+  }
+
+  /** Starts the sender threads, once: an effect was claimed. Called by the poller only. */
+  private synchronized void startSenders() {
+    if (!workers.isEmpty() || !running) {
+      return; // closing: what was claimed keeps its lease, which runs out
+    }
+    for (int i = 1; i <= settings.workers(); i++) {
+      Thread t = PoolThreads.daemon(name + "-sender-" + i, this::work);
+      workers.add(t);
+      t.start();
+    }
+    log.debug("{} outbox senders started: the first effect was claimed", settings.workers());
   }
 
   private void poll() {
@@ -178,7 +205,10 @@ public final class OutboxPool {
         log.warn("effect {} to {} is dead and waits for an operator", b, name);
         listener.effectAttempted(name, EffectStatus.DEAD, d.maxAttempts(), Duration.ZERO, null);
       });
-      queue.addAll(claim.effects());
+      if (!claim.effects().isEmpty()) {
+        startSenders();
+        queue.addAll(claim.effects());
+      }
       if (claim.nextToken() != null && (soonest == null || claim.nextToken().compareTo(soonest) < 0)) {
         soonest = claim.nextToken();
       }
@@ -219,7 +249,10 @@ public final class OutboxPool {
   private void send(ClaimedEffect e) {
     Destination d = destinations.of(e.destination());
     long start = System.nanoTime();
-    AttemptResult r = "typed".equals(e.kind()) ? typed.send(e) : http.send(e, d);
+    AttemptResult r;
+    try (EffectLeaseHeartbeat.Renewal renewal = heartbeat.track(e)) {
+      r = "typed".equals(e.kind()) ? typed.send(e) : http.send(e, d);
+    }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     EffectSettler.Settled s;
     try {

@@ -6,14 +6,14 @@ import dev.hookledger.runtime.HandlerFailedException;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
+import dev.hookledger.runtime.internal.dispatch.Outboxes;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
-import dev.hookledger.runtime.internal.outbox.EffectWriter;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.AttemptRows;
-import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.EventCursor;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.Held;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.Visit;
+import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventRows;
 import dev.hookledger.runtime.internal.ledger.EventTable;
@@ -61,12 +61,12 @@ public final class BackfillStep {
   private final RetryPolicy policy;
   private final String owner;
   private final Duration lease;
-  private final EffectWriter effects;
+  private final Outboxes effects;
 
   /** @param effects writes the handlers' outbox effects, keyed as a live attempt's would be */
   public BackfillStep(DSLContext dsl, EventTable events, BackfillRows backfills, AppliedRows applied, AttemptRows attempts,
       Dispatcher dispatcher, OrderingGuard guard, HandlerDeadline deadline, RetryPolicy policy, String owner,
-      Duration lease, EffectWriter effects) {
+      Duration lease, Outboxes effects) {
     this.dsl = dsl;
     this.events = events;
     this.backfills = backfills;

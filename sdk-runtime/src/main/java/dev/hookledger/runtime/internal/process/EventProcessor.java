@@ -7,6 +7,7 @@ import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.dispatch.Dispatcher;
 import dev.hookledger.runtime.internal.dispatch.Invocation;
+import dev.hookledger.runtime.internal.dispatch.Outboxes;
 import dev.hookledger.runtime.internal.dispatch.TransactionEventContext;
 import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
@@ -16,7 +17,6 @@ import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.runtime.internal.observe.EventMdc;
 import dev.hookledger.runtime.internal.observe.EventTracing;
-import dev.hookledger.runtime.internal.outbox.EffectWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -65,12 +65,12 @@ public final class EventProcessor {
   private final AppliedRows applied;
   private final EventTracing tracing;
   private final boolean settleAndCommit;
-  private final EffectWriter effects;
+  private final Outboxes effects;
 
   /** @param effects writes the handlers' outbox effects into their transactions */
   public EventProcessor(DSLContext dsl, ProcessingRows rows, Dispatcher dispatcher, OrderingGuard guard,
       Retries retries, WebhookListener listener, HandlerDeadline deadline, AppliedRows applied, EventTracing tracing,
-      EffectWriter effects) {
+      Outboxes effects) {
     this.dsl = dsl;
     this.rows = rows;
     this.dispatcher = dispatcher;

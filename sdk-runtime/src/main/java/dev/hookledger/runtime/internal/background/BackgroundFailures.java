@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.inbox;
+package dev.hookledger.runtime.internal.background;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;

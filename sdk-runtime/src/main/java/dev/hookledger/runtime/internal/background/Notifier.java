@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.inbox;
+package dev.hookledger.runtime.internal.background;
 
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;

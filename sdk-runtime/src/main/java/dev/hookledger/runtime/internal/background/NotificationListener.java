@@ -1,10 +1,12 @@
-package dev.hookledger.runtime.internal.inbox;
+package dev.hookledger.runtime.internal.background;
 
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -12,15 +14,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Listens on a channel (the schema's for events, its outbox's for effects) over a connection of its
- * own and wakes the poller on every notification, so that an event or effect committed by any runtime
- * is claimed at once rather than at the next poll. A lost connection is opened again with backoff (1 s doubling to 30 s), and the poller is
- * woken after each reconnect for what was sent meanwhile. Runs on its own thread until {@link #stop()}.
+ * Listens on a runtime's channels (the schema's for events, its outbox's for effects) over one
+ * connection of its own, and on every notification wakes the poller waiting on that channel, so that
+ * an event or effect committed by any runtime is claimed at once rather than at the next poll. One
+ * connection for all of them: a listening session is held for the runtime's life, taken from the
+ * application's pool. A lost connection is opened again with backoff (1 s doubling to 30 s), and
+ * every poller is woken after each reconnect for what was sent meanwhile. Runs on its own thread
+ * until {@link #stop()}.
  */
 public final class NotificationListener implements Runnable {
   /** The listening session's {@code application_name}, to tell it apart in {@code pg_stat_activity}. */
-  static final String APPLICATION_NAME = "hookledger-listener";
-  /** The outbox's listening session's, apart from the inbox's. */
+  public static final String APPLICATION_NAME = "hookledger-listener";
+  /** The session's name on a node that listens for the outbox alone (it has no inbox workers). */
   public static final String OUTBOX_APPLICATION_NAME = "hookledger-outbox-listener";
   private static final Logger log = LoggerFactory.getLogger(NotificationListener.class);
   /** How long one wait for notifications lasts: the bound on how long {@link #stop()} takes. */
@@ -31,25 +36,28 @@ public final class NotificationListener implements Runnable {
   private static final Duration MAX_RETRY = Duration.ofSeconds(30);
 
   private final DataSource dataSource;
-  private final String channel;
-  private final Wakeup wakeup;
+  private final Map<String, Wakeup> wakeups;
+  private final String channels;
   private final BackgroundFailures failures;
   private final String applicationName;
   private volatile boolean running = true;
   private volatile boolean connected;
 
-  public NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures) {
-    this(dataSource, channel, wakeup, failures, APPLICATION_NAME);
-  }
-
-  /** @param applicationName the listening session's {@code application_name} */
-  public NotificationListener(DataSource dataSource, String channel, Wakeup wakeup, BackgroundFailures failures,
+  /**
+   * @param wakeups the poller's signal to give for each channel's notifications, by channel; not empty
+   * @param applicationName the session's {@code application_name}: {@link #APPLICATION_NAME}, or
+   *     {@link #OUTBOX_APPLICATION_NAME} on a node that listens for the outbox alone
+   */
+  public NotificationListener(DataSource dataSource, Map<String, Wakeup> wakeups, BackgroundFailures failures,
       String applicationName) {
-    this.applicationName = applicationName;
+    if (wakeups.isEmpty()) {
+      throw new IllegalArgumentException("no channel to listen on");
+    }
     this.dataSource = dataSource;
-    this.channel = channel;
-    this.wakeup = wakeup;
+    this.wakeups = new LinkedHashMap<>(wakeups);
+    this.channels = String.join(", ", wakeups.keySet());
     this.failures = failures;
+    this.applicationName = applicationName;
   }
 
   /** Whether it listens right now; while it does not, events are found by polling only. */
@@ -73,11 +81,11 @@ public final class NotificationListener implements Runnable {
         try {
           listen(c);
           if (failing) {
-            log.info("listening on {} again", channel);
+            log.info("listening on {} again", channels);
           }
           failing = false;
           retry = FIRST_RETRY;
-          wakeup.signal(); // whatever was notified while no one listened
+          wakeups.values().forEach(Wakeup::signal); // whatever was notified while no one listened
           connected = true;
           receive(c, pg);
         } finally {
@@ -91,10 +99,10 @@ public final class NotificationListener implements Runnable {
         }
         if (e instanceof Error) {
           // not an outage: reconnecting after the pause keeps the thread, and the wake-ups, alive
-          failures.caught(Thread.currentThread().getName(), "listening on " + channel, e);
+          failures.caught(Thread.currentThread().getName(), "listening on " + channels, e);
         }
         if (!failing) {
-          log.warn("not listening on {} (events are found by polling meanwhile): {}; retrying in {} s", channel,
+          log.warn("not listening on {} (events and effects are found by polling meanwhile): {}; retrying in {} s", channels,
               LedgerErrors.describe(e), retry.toSeconds());
         }
         failing = true;
@@ -110,7 +118,9 @@ public final class NotificationListener implements Runnable {
     c.setAutoCommit(true);
     c.setClientInfo("ApplicationName", applicationName);
     try (Statement s = c.createStatement()) {
-      s.execute("LISTEN \"" + channel + "\"");
+      for (String channel : wakeups.keySet()) {
+        s.execute("LISTEN \"" + channel + "\"");
+      }
     }
   }
 
@@ -119,7 +129,12 @@ public final class NotificationListener implements Runnable {
     while (running) {
       PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
       if (notifications != null && notifications.length > 0) {
-        wakeup.signal();
+        for (PGNotification n : notifications) {
+          Wakeup w = wakeups.get(n.getName());
+          if (w != null) {
+            w.signal();
+          }
+        }
         quietSince = System.nanoTime();
       } else if (System.nanoTime() - quietSince > HEARTBEAT.toNanos()) {
         try (Statement s = c.createStatement()) {

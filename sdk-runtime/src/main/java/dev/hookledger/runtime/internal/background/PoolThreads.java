@@ -1,4 +1,4 @@
-package dev.hookledger.runtime.internal.inbox;
+package dev.hookledger.runtime.internal.background;
 
 import java.time.Duration;
 import java.util.List;
