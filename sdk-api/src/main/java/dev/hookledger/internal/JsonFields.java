@@ -5,7 +5,6 @@ import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.RejectionReason;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
