@@ -3,12 +3,12 @@ package dev.hookledger.github;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.HttpHeaders;
 import dev.hookledger.internal.Json;
-import java.nio.charset.StandardCharsets;
-import dev.hookledger.DeliveryRejectedException;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.testing.TextMutations;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.internal.Json;
+import dev.hookledger.spi.testing.TextMutations;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import dev.hookledger.spi.testing.TextMutations;
 import org.junit.jupiter.api.Test;
 
 /** The Stripe mapping shared by the adapter and replay sources. */

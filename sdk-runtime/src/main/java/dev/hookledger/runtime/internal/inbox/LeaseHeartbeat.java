@@ -1,8 +1,8 @@
 package dev.hookledger.runtime.internal.inbox;
 
+import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
-import dev.hookledger.runtime.internal.ledger.Lease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.hookledger.runtime.internal.inbox;
 
 import dev.hookledger.runtime.WebhookListener;
+import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.LeaseRenewals;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
-import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.process.EventProcessor;
 import java.util.ArrayList;
 import java.util.List;
