@@ -5,8 +5,8 @@ import dev.hookledger.spi.ProviderAdapter;
 import dev.hookledger.spi.testkit.AdapterContractTest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 /** The adapter contract kit applied to {@link StripeAdapter} with its defaults. */
 class StripeAdapterContractTest extends AdapterContractTest {

@@ -4,11 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hookledger.internal.Timestamps;
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.Secret;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.internal.Timestamps;
 import dev.hookledger.spi.AsymmetricSignatures;
 import dev.hookledger.spi.DeliveryChecks;
 import dev.hookledger.spi.ProviderAdapter;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.Secrets;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.admin.HealthServlet;
+import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.ServedRuntime;
 import dev.hookledger.runtime.testing.StallingProxy;

@@ -245,7 +245,7 @@ public final class BenchCommand implements Callable<Integer> {
           inline.rows(), inline.elapsedNanos() / 1e9, Latencies.millis(inline.latencies().percentile(50)),
           Latencies.millis(inline.latencies().percentile(99)), clients));
 
-      Floor floorFigures = floor ? measureFloor(database.jdbcUrl(), raw, full, inlinePerSecond, rawFull) : null;
+      Floor floorFigures = floor ? measureFloor(database.jdbcUrl(), raw, full, inlinePerSecond) : null;
 
       double handPerSecond;
       try (HandWrittenEndpoint hand = HandWrittenEndpoint.start(database.jdbcUrl(), secrets, clients)) {
@@ -286,7 +286,6 @@ public final class BenchCommand implements Callable<Integer> {
               warmSettled == null ? "the deadline: NOT all" : String.format("%.1f s", warmSettled.toNanos() / 1e9)));
         }
 
-        LedgerCounters emptyBefore = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA);
         long cpuBefore = processCpuNanos();
         long start = System.nanoTime();
         LoadGenerator.Run run = load.run(app.uri(), fullSpec, clients, maxSeconds);
@@ -300,8 +299,6 @@ public final class BenchCommand implements Callable<Integer> {
         long backlogAfter = waiting(app.admin());
         Duration settledAfter = awaitProcessed(app.admin(), start, deadlineAfter(start));
         long cpu = processCpuNanos() - cpuBefore;
-        String emptyCosts = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA)
-            .since(emptyBefore, full.distinctEvents() + busy.distinctEvents());
         int settledEvents = full.distinctEvents() + busy.distinctEvents();
         // INLINE settles each event before its answer: the full load's own span is its settled rate, not that
         // span plus the lone client's that follows (which a store-first backlog overlaps)
@@ -461,8 +458,8 @@ public final class BenchCommand implements Callable<Integer> {
   /** The store-first floor's figures: its settled rate, and the raw insert rate while its processors run. */
   private record Floor(double perSecond, double busyShare) {}
 
-  private Floor measureFloor(String jdbcUrl, RawInsertLimit raw, LoadPlan full, double inlinePerSecond,
-      RawInsertLimit.Result rawFull) throws Exception {
+  private Floor measureFloor(String jdbcUrl, RawInsertLimit raw, LoadPlan full, double inlinePerSecond)
+      throws Exception {
     StoreFirstFloor floorDesign = new StoreFirstFloor(jdbcUrl);
     RawInsertLimit.Result f = floorDesign.measure(full, clients);
     double perSecond = full.distinctEvents() * 1e9 / f.elapsedNanos();

@@ -7,11 +7,11 @@ import dev.hookledger.internal.UnusableSecrets;
 import dev.hookledger.shopify.ShopifyAdapter;
 import dev.hookledger.stripe.StripeAdapter;
 import java.security.SecureRandom;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The webhook signing secrets the sample server verifies with, and the token its admin page asks

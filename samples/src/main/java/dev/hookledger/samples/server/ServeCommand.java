@@ -2,6 +2,7 @@ package dev.hookledger.samples.server;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.cli.RuntimeOptions;
 import dev.hookledger.samples.app.SampleHandlers;
 import java.io.PrintStream;
@@ -11,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
-import dev.hookledger.runtime.admin.AdminAuthorizer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

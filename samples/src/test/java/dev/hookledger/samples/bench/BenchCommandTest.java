@@ -3,12 +3,12 @@ package dev.hookledger.samples.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.StringWriter;
 import dev.hookledger.samples.server.SampleApp;
 import dev.hookledger.samples.server.SampleDatabase;
 import dev.hookledger.samples.server.SampleSecrets;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.admin.EventQuery;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.admin.InboxAdmin;
@@ -12,7 +13,6 @@ import dev.hookledger.runtime.admin.StatusFilter;
 import dev.hookledger.samples.server.SampleApp;
 import dev.hookledger.samples.server.SampleDatabase;
 import dev.hookledger.samples.server.SampleSecrets;
-import dev.hookledger.runtime.RetryPolicy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

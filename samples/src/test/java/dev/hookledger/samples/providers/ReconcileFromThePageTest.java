@@ -18,7 +18,6 @@ import dev.hookledger.runtime.admin.web.AdminServlet;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestServer;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -6,7 +6,6 @@ import dev.hookledger.RejectionReason;
 import dev.hookledger.internal.Timestamps;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

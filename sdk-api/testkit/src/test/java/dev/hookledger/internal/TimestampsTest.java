@@ -3,11 +3,11 @@ package dev.hookledger.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.hookledger.spi.testing.TextMutations;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import dev.hookledger.spi.testing.TextMutations;
 import org.junit.jupiter.api.Test;
 
 /** The fast path answers exactly as {@link OffsetDateTime#parse} does: same instant, or the same refusal. */

@@ -12,7 +12,6 @@ import dev.hookledger.InboundDelivery;
 import dev.hookledger.RejectionReason;
 import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.spi.PublicKeys;
 import dev.hookledger.spi.testkit.ProviderVectors;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;

@@ -3,7 +3,6 @@ package dev.hookledger.architecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import dev.hookledger.architecture.fixture.api.Shape;
 import org.junit.jupiter.api.Test;
 
 /** {@link ApiDump} and {@link ApiBaselineTest#difference} on a fixture whose API is known line by line. */

@@ -9,10 +9,10 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
 import static org.jooq.impl.DSL.row;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.process.RootCause;
 import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
+import dev.hookledger.runtime.internal.process.RootCause;
 import java.util.List;
 import org.jooq.Condition;
 import org.jooq.DSLContext;

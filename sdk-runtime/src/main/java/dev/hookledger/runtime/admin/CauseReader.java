@@ -5,9 +5,9 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.process.RootCause;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.internal.process.RootCause;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

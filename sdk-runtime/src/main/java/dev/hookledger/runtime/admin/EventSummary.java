@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
-import dev.hookledger.runtime.internal.process.RootCause;
 import dev.hookledger.runtime.internal.ledger.EventKey;
+import dev.hookledger.runtime.internal.process.RootCause;
 import java.time.Instant;
 import java.util.Optional;
 

@@ -61,7 +61,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
         // an option the command declares itself (bench's --workers, an int) is read as its text
         Object given = option == null ? null : option.getValue();
         return given != null ? given.toString() : environment.get(s.environmentVariable());
-      }, key -> name(spec, key, environment));
+      }, key -> name(spec, key));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -75,7 +75,7 @@ public final class RuntimeOptions implements CommandLine.IModelTransformer {
     return RuntimeInternals.settings(probe).retryPolicy();
   }
 
-  private static String name(CommandSpec spec, String key, Map<String, String> environment) {
+  private static String name(CommandSpec spec, String key) {
     if (SettingsCatalogue.RETRY.equals(key)) {
       return "--retry-*";
     }

@@ -1,7 +1,6 @@
 package dev.hookledger.runtime.cli;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /** A table for people: columns padded to their widest cell, numbers right-aligned, two spaces apart. */

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.InboundDelivery;
 import dev.hookledger.WebhookEvent;
-import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.EventDetail;
 import dev.hookledger.runtime.admin.EventSummary;
@@ -18,7 +18,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Delivers signed webhooks to a runtime in an application's tests, and waits until its handlers

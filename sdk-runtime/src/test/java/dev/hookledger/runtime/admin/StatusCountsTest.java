@@ -9,8 +9,6 @@ import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
 import dev.hookledger.runtime.testing.TestDatabase;
-
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -21,8 +21,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.postgresql.PGConnection;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
 
 /**
  * An event recorded by one runtime wakes the workers of another through PostgreSQL

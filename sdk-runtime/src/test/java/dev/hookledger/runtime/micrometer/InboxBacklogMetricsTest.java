@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LedgerFixture;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.hookledger.runtime.testing.GarbageCollection;
 import dev.hookledger.runtime.testing.SteppingClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;

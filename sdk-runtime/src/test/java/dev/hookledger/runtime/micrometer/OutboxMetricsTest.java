@@ -9,7 +9,6 @@ import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.SteppingClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;

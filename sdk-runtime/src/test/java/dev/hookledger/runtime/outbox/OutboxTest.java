@@ -37,7 +37,6 @@ import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.net.URI;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

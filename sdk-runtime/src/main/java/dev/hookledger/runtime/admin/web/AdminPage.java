@@ -2,7 +2,6 @@ package dev.hookledger.runtime.admin.web;
 
 import static dev.hookledger.runtime.admin.web.AdminHtml.escape;
 import static dev.hookledger.runtime.admin.web.AdminHtml.hidden;
-import static dev.hookledger.runtime.admin.web.AdminHtml.time;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.RefusedDeliveries;

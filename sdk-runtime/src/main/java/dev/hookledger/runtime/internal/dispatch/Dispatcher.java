@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hookledger.HandlerRegistrationException;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.internal.observe.EventTracing;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import dev.hookledger.runtime.internal.observe.EventTracing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,7 +8,6 @@ import dev.hookledger.runtime.internal.dispatch.TypePattern;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.jooq.Condition;

@@ -3,7 +3,6 @@ package dev.hookledger.runtime.internal.ledger;
 import static org.jooq.impl.DSL.excluded;
 import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
-
 import static org.jooq.impl.DSL.val;
 
 import java.sql.PreparedStatement;

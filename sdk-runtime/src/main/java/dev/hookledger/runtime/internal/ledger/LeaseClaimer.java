@@ -4,21 +4,21 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 import static org.jooq.impl.DSL.row;
 
 import dev.hookledger.runtime.EventStatus;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
-import org.jooq.Result;
-import org.jooq.Condition;
-import org.jooq.Field;
 import org.jooq.Record;
-import org.jooq.Row4;
+import org.jooq.Result;
 import org.jooq.ResultQuery;
+import org.jooq.Row4;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 

@@ -5,10 +5,10 @@ import java.sql.PreparedStatement;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
 import org.jooq.TransactionContext;
 import org.jooq.TransactionListener;
 import org.jooq.TransactionProvider;
-import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 

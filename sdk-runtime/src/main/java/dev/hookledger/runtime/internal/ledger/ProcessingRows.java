@@ -1,7 +1,6 @@
 package dev.hookledger.runtime.internal.ledger;
 
 import static dev.hookledger.runtime.internal.ledger.EventTable.*;
-
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 

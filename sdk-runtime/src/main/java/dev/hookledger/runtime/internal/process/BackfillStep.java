@@ -20,6 +20,7 @@ import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
+import dev.hookledger.runtime.internal.outbox.EffectWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.hookledger.runtime.internal.process;
 
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookListener;
-import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.Lease;
+import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,5 @@
 package dev.hookledger.runtime.internal.settings;
 
-import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.ProcessingMode;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.internal.Deadlines;

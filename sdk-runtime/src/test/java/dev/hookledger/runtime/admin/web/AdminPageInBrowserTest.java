@@ -13,9 +13,9 @@ import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.BackfillStatus;
+import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestHookAdapter;
-import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.TestServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,9 +32,9 @@ import org.htmlunit.html.HtmlForm;
 import org.htmlunit.html.HtmlPage;
 import org.htmlunit.html.HtmlSelect;
 import org.htmlunit.html.HtmlTextInput;
+import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
 /**

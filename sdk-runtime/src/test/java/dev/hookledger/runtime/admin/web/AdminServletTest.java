@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hookledger.internal.Json;
+import dev.hookledger.runtime.admin.AdminAuthorizer;
 import dev.hookledger.runtime.admin.Backfill;
 import dev.hookledger.runtime.admin.BackfillRequest;
-import dev.hookledger.runtime.admin.AdminAuthorizer;
-import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.admin.BackfillStatus;
+import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.admin.ReplaySources;
-import dev.hookledger.internal.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,9 +1,5 @@
 package dev.hookledger.runtime.internal.dispatch.stripejava;
 
-import dev.hookledger.runtime.internal.dispatch.BindingFailure;
-import dev.hookledger.runtime.internal.dispatch.ParameterBinder;
-import dev.hookledger.runtime.internal.dispatch.PayloadAbsence;
-
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.stripe.exception.EventDataObjectDeserializationException;
@@ -13,6 +9,9 @@ import com.stripe.model.StripeObject;
 import com.stripe.net.ApiResource;
 import com.stripe.net.StripeResponseGetter;
 import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.internal.dispatch.BindingFailure;
+import dev.hookledger.runtime.internal.dispatch.ParameterBinder;
+import dev.hookledger.runtime.internal.dispatch.PayloadAbsence;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;

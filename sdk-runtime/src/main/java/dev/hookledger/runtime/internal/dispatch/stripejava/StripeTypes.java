@@ -1,8 +1,5 @@
 package dev.hookledger.runtime.internal.dispatch.stripejava;
 
-import dev.hookledger.runtime.internal.dispatch.BindingFailure;
-import dev.hookledger.runtime.internal.dispatch.ParameterBinder;
-import dev.hookledger.runtime.internal.dispatch.PayloadAbsence;
 
 /**
  * Recognises stripe-java's model types by name, so that nothing of stripe-java is loaded unless a
