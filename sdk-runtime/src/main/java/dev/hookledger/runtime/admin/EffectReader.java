@@ -31,10 +31,8 @@ import static dev.hookledger.runtime.internal.outbox.EffectTable.STARTED_AT;
 import static dev.hookledger.runtime.internal.outbox.EffectTable.STATUS;
 import static dev.hookledger.runtime.internal.outbox.EffectTable.STATUS_CODE;
 import static org.jooq.impl.DSL.count;
-import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.min;
-import static org.jooq.impl.DSL.name;
 
 import dev.hookledger.runtime.BreakerState;
 import dev.hookledger.runtime.EffectStatus;

@@ -11,9 +11,9 @@ import dev.hookledger.runtime.internal.settings.Setting;
 import dev.hookledger.runtime.internal.settings.SettingsCatalogue;
 import dev.hookledger.runtime.internal.settings.SettingsTable;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine;
 
 /**
  * The command line door to a runtime's settings: one option for every setting of the runtime's
