@@ -7,19 +7,21 @@ import static dev.hookledger.runtime.outbox.OutboxFixture.receive;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +40,7 @@ class OutboxConcurrencyTest {
 
   @AfterEach
   void stop() {
-    sink.stop();
+    sink.close();
   }
 
   @Test
@@ -64,36 +66,35 @@ class OutboxConcurrencyTest {
     assertEquals(2, number(db, "select count(distinct node) from hookledger.effect_attempt"), "both nodes sent");
   }
 
-  /** A JDK HTTP server answering 200 after a short hold, counting the requests in flight. */
-  private static final class Sink {
+  /** A Jetty server answering 200 after a short hold, counting the requests in flight. */
+  private static final class Sink extends Handler.Abstract {
     final AtomicInteger inFlight = new AtomicInteger();
     final AtomicInteger most = new AtomicInteger();
     final List<String> keys = new CopyOnWriteArrayList<>();
-    private final ExecutorService threads = Executors.newFixedThreadPool(16);
-    private final HttpServer server;
+    // the server's own threads (Jetty's default pool) are many more than the limit: only the
+    // senders can hold it
+    private final Server server = new Server(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
 
     Sink() {
+      server.setHandler(this);
       try {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-      } catch (IOException e) {
+        server.start();
+      } catch (Exception e) {
         throw new IllegalStateException(e);
       }
-      // the server's own threads are many more than the limit: only the senders can hold it
-      server.setExecutor(threads);
-      server.createContext("/", this::handle);
-      server.start();
     }
 
     URI url() {
-      return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+      return URI.create("http://127.0.0.1:" + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
       int now = inFlight.incrementAndGet();
       most.accumulateAndGet(now, Math::max);
       try {
-        exchange.getRequestBody().readAllBytes();
-        keys.add(exchange.getRequestHeaders().getFirst("Idempotency-Key"));
+        Content.Source.consumeAll(request);
+        keys.add(request.getHeaders().get("Idempotency-Key"));
         Thread.sleep(150); // a slow destination: the senders that could overlap, do
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -101,13 +102,17 @@ class OutboxConcurrencyTest {
         // counted out before the answer leaves: a sender never sees its answer while still counted
         inFlight.decrementAndGet();
       }
-      exchange.sendResponseHeaders(200, -1);
-      exchange.close();
+      response.setStatus(200);
+      callback.succeeded();
+      return true;
     }
 
-    void stop() {
-      server.stop(0);
-      threads.shutdownNow();
+    void close() {
+      try {
+        server.stop();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
     }
   }
 }
