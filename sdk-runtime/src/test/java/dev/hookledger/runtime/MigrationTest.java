@@ -47,7 +47,7 @@ class MigrationTest {
         .orElseThrow().get("indexdef");
     assertEquals("CREATE INDEX event_waiting_idx ON hookledger.event USING btree (available_at) WHERE"
         + " (status = ANY (ARRAY['pending'::text, 'processing'::text]))", index);
-    assertEquals(13, LedgerRows.number(db.dataSource(),
+    assertEquals(14, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'hookledger'"));
   }
 
@@ -76,7 +76,8 @@ class MigrationTest {
         "SELECT table_schema || '.' || table_name FROM information_schema.tables"
             + " WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")
         .getValues(0, String.class);
-    assertEquals(List.of("billing_inbox.attempt", "billing_inbox.backfill", "billing_inbox.destination_state",
+    assertEquals(List.of("billing_inbox.after_commit_failure", "billing_inbox.attempt", "billing_inbox.backfill",
+        "billing_inbox.destination_state",
         "billing_inbox.effect", "billing_inbox.effect_attempt", "billing_inbox.entity_version",
         "billing_inbox.event", "billing_inbox.handler_applied", "billing_inbox.minute_count",
         "billing_inbox.minute_roll_up",
@@ -181,7 +182,7 @@ class MigrationTest {
       threads.shutdownNow();
       runtimes.forEach(WebhookRuntime::close);
     }
-    assertEquals(13, LedgerRows.number(db.dataSource(),
+    assertEquals(14, LedgerRows.number(db.dataSource(),
         "select count(*) from information_schema.tables where table_schema = 'shared_ledger'"));
     assertEquals(0, InboxAdmin.builder(db.dataSource()).schema("shared_ledger").build().status().total());
   }
