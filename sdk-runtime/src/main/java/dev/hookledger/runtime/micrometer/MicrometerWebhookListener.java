@@ -9,14 +9,19 @@ import dev.hookledger.runtime.Settlement;
 import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.VisibleText;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Records what the runtime does with deliveries as Micrometer meters. Register it with the
@@ -47,7 +52,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * per provider but not small (Stripe has some 250), and a custom adapter could produce any string,
  * so the {@code type} tag is off by default; {@link Builder#tagEventTypes(int)} turns it on with a
  * cap on distinct types, past which further types are tagged {@code other}. Error messages and
- * event ids are never tags. Thread-safe.
+ * event ids are never tags.
+ *
+ * <p>Each meter is registered once, on its first use, and kept: an event costs a map lookup per
+ * meter, not a registration (whose id is built and its tags sorted on every call). A meter removed
+ * from the registry by the application is therefore not registered again. Thread-safe.
  */
 public final class MicrometerWebhookListener implements WebhookListener {
   /** The {@code type} tag's value for types beyond the cap. */
@@ -56,6 +65,7 @@ public final class MicrometerWebhookListener implements WebhookListener {
   private final MeterRegistry registry;
   private final int maxEventTypes;
   private final Set<String> types = ConcurrentHashMap.newKeySet();
+  private final Map<List<String>, Meter> meters = new ConcurrentHashMap<>();
 
   private MicrometerWebhookListener(Builder b) {
     this.registry = b.registry;
@@ -74,8 +84,8 @@ public final class MicrometerWebhookListener implements WebhookListener {
   @Override
   public void received(WebhookEvent event, Duration elapsed) {
     counter("hookledger.events.received", eventTags(event));
-    Timer.builder("hookledger.receive").description("verify and record a delivery, to the commit")
-        .tags(Tags.of("provider", event.provider())).register(registry).record(elapsed);
+    timer("hookledger.receive", "verify and record a delivery, to the commit", Tags.of("provider", event.provider()))
+        .record(elapsed);
   }
 
   @Override
@@ -104,8 +114,7 @@ public final class MicrometerWebhookListener implements WebhookListener {
   public void processed(WebhookEvent event, Settlement settlement, int attempt, Duration elapsed) {
     Tags tags = eventTags(event).and("status", settlement.name().toLowerCase(Locale.ROOT));
     counter("hookledger.events.processed", tags);
-    Timer.builder("hookledger.processing").description("the processing transaction of one event")
-        .tags(tags).register(registry).record(elapsed);
+    timer("hookledger.processing", "the processing transaction of one event", tags).record(elapsed);
   }
 
   @Override
@@ -124,7 +133,22 @@ public final class MicrometerWebhookListener implements WebhookListener {
   }
 
   private void counter(String name, Tags tags) {
-    Counter.builder(name).tags(tags).register(registry).increment();
+    ((Counter) meter(name, tags, t -> Counter.builder(name).tags(t).register(registry))).increment();
+  }
+
+  private Timer timer(String name, String description, Tags tags) {
+    return (Timer) meter(name, tags, t -> Timer.builder(name).description(description).tags(t).register(registry));
+  }
+
+  /** The meter {@code name} with {@code tags}, registered on its first use. */
+  private Meter meter(String name, Tags tags, Function<Tags, Meter> register) {
+    List<String> key = new ArrayList<>();
+    key.add(name);
+    tags.forEach(t -> {
+      key.add(t.getKey());
+      key.add(t.getValue());
+    });
+    return meters.computeIfAbsent(key, k -> register.apply(tags));
   }
 
   private Tags eventTags(WebhookEvent event) {
