@@ -61,9 +61,11 @@ final class BulkRetrier {
    * @throws OperationRefusedException if there are not, or more than {@link InboxAdmin#MAX_BULK_RETRY}
    */
   int retry(RetrySelection s, long confirmed) {
+    // read before the transaction: its first reading is a transaction of its own, never nested
+    boolean distributed = citus.distributed();
     return db.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
-      List<Row3<String, String, String>> keys = selected(tx, s, !citus.distributed());
+      List<Row3<String, String, String>> keys = selected(tx, s, !distributed);
       ConfirmedCount.require(keys.size(), confirmed, s);
       if (keys.isEmpty()) {
         return 0;

@@ -110,9 +110,11 @@ final class EffectRetrier {
    * @throws OperationRefusedException if there are not, or more than {@link InboxAdmin#MAX_BULK_RETRY}
    */
   int retry(EffectSelection s, long confirmed) {
+    // read before the transaction: its first reading is a transaction of its own, never nested
+    boolean distributed = citus.distributed();
     return db.transactionResult(cfg -> {
       DSLContext tx = cfg.dsl();
-      List<Row2<String, UUID>> keys = selected(tx, s, !citus.distributed());
+      List<Row2<String, UUID>> keys = selected(tx, s, !distributed);
       ConfirmedCount.require(keys.size(), confirmed, s);
       if (keys.isEmpty()) {
         return 0;

@@ -114,6 +114,9 @@ final class EffectClaimer {
   Claim claim(Destination d, String owner, int room) {
     // a request ends within its timeouts; the margin covers the settle after it on a loaded node
     Duration lease = d.timeout().plus(d.connectTimeout()).plusSeconds(5);
+    // known before the claim's transaction begins: its first reading is a transaction of its own, which
+    // inside this one would be nested (a savepoint, which a JPA transaction manager refuses)
+    boolean distributed = citus.distributed();
     return LedgerDsl.inOwnTransaction(dsl, tx -> {
       List<Map<String, Object>> state = EffectTable.rows(tx, lockState, d.name());
       if (state.isEmpty()) {
@@ -150,7 +153,7 @@ final class EffectClaimer {
       }
       List<ClaimedEffect> taken = new ArrayList<>();
       List<String> buried = new ArrayList<>();
-      for (Map<String, Object> r : dueRows(tx, d, allowed)) {
+      for (Map<String, Object> r : dueRows(tx, d, allowed, distributed)) {
         int attempts = ((Number) r.get("attempts")).intValue();
         if (attempts >= d.maxAttempts()) {
           String reason = "sending".equals(r.get("status"))
@@ -182,8 +185,8 @@ final class EffectClaimer {
    * on Citus scope by scope, in this transaction, which the destination's row lock keeps the only
    * claim of {@code d}.
    */
-  private List<Map<String, Object>> dueRows(DSLContext tx, Destination d, int limit) {
-    if (!citus.distributed()) {
+  private List<Map<String, Object>> dueRows(DSLContext tx, Destination d, int limit, boolean distributed) {
+    if (!distributed) {
       return EffectTable.rows(tx, dueRows, d.name(), limit);
     }
     List<Map<String, Object>> due = new ArrayList<>();
