@@ -306,8 +306,8 @@ public final class Assembly implements Door {
           inbox.pollInterval(), received::get, name + "-backfill");
     }
     if (settings.outbox().workers() > 0) {
-      outbox = OutboxPool.start(settings.outbox(), destinations, dsl, settings.schema(), mapper, settings.clock(),
-          listener, owner, outboxWakeup, failures, inbox.shutdownTimeout(), name);
+      outbox = OutboxPool.start(settings.outbox(), destinations, dsl, settings.schema(), citus, mapper,
+          settings.clock(), listener, owner, outboxWakeup, failures, inbox.shutdownTimeout(), name);
       effects.onCommit(outbox::wake);
     } else {
       // no senders here: the other nodes' are told of each commit that enqueued effects

@@ -2,7 +2,6 @@ package dev.hookledger.runtime.internal.outbox;
 
 import dev.hookledger.runtime.Destination;
 import dev.hookledger.runtime.internal.ledger.CitusLedger;
-import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,10 +48,6 @@ final class EffectClaimer {
   private final String bury;
   private final String takeTokens;
   private final String probing;
-
-  EffectClaimer(DSLContext dsl, String schema) {
-    this(dsl, schema, new CitusLedger(dsl, new EventTable(schema)));
-  }
 
   /** @param citus says whether the ledger is distributed: then each claim takes its rows scope by scope */
   EffectClaimer(DSLContext dsl, String schema, CitusLedger citus) {

@@ -7,6 +7,7 @@ import dev.hookledger.runtime.WebhookListener;
 import dev.hookledger.runtime.internal.background.BackgroundFailures;
 import dev.hookledger.runtime.internal.background.PoolThreads;
 import dev.hookledger.runtime.internal.background.Wakeup;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,11 +71,11 @@ public final class OutboxPool {
   private boolean failing;
 
   private OutboxPool(OutboxSettings settings, Destinations destinations, DSLContext dsl, String schema,
-      ObjectMapper mapper, Clock clock, WebhookListener listener, String owner, Wakeup wakeup,
+      CitusLedger citus, ObjectMapper mapper, Clock clock, WebhookListener listener, String owner, Wakeup wakeup,
       BackgroundFailures failures, Duration shutdownTimeout, String name) {
     this.settings = settings;
     this.destinations = destinations;
-    this.claimer = new EffectClaimer(dsl, schema);
+    this.claimer = new EffectClaimer(dsl, schema, citus);
     this.settler = new EffectSettler(dsl, schema, owner, new Random());
     this.http = new HttpSender(clock);
     this.typed = new TypedSender(destinations, mapper);
@@ -92,13 +93,14 @@ public final class OutboxPool {
   /**
    * Starts the poller, which claims what is due at once; the senders start with the first effect it claims.
    *
+   * @param citus whether the ledger is distributed: then each claim takes its effects scope by scope
    * @param wakeup the poller's signal: given by {@link #wake} and by the runtime's listener on the outbox's channel
    * @param failures what the pool's loops survive, counted with the runtime's other loops
    */
   public static OutboxPool start(OutboxSettings settings, Destinations destinations, DSLContext dsl, String schema,
-      ObjectMapper mapper, Clock clock, WebhookListener listener, String owner, Wakeup wakeup,
+      CitusLedger citus, ObjectMapper mapper, Clock clock, WebhookListener listener, String owner, Wakeup wakeup,
       BackgroundFailures failures, Duration shutdownTimeout, String name) {
-    OutboxPool pool = new OutboxPool(settings, destinations, dsl, schema, mapper, clock, listener, owner, wakeup,
+    OutboxPool pool = new OutboxPool(settings, destinations, dsl, schema, citus, mapper, clock, listener, owner, wakeup,
         failures, shutdownTimeout, name);
     pool.poller.start();
     return pool;
