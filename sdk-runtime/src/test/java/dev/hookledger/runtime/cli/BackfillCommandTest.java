@@ -10,6 +10,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.LedgerFixture;
+import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.time.Duration;
 import java.util.Map;
@@ -62,11 +63,15 @@ class BackfillCommandTest {
       node.start();
       CliProcess.Result followed = CliProcess.run(Map.of(), "backfill", "--show", "1", "--database-url", url);
       assertEquals(0, followed.exitCode(), followed.err());
-      assertTrue(followed.err().contains("\r[##############################] 100%  4/4 (applied 3, skipped 1, failed 0)"),
-          followed.err());
+      // evt_waiting, pending when the backfill was recorded, is the node's live work: the sweep visits it
+      // (skipped, once the live path has applied it) or ends before it is settled; both are right
+      String visited = followed.out().contains("4 of 4") ? "4/4 (applied 3, skipped 1, failed 0)"
+          : "3/3 (applied 3, skipped 0, failed 0)";
+      assertTrue(followed.err().contains("\r[##############################] 100%  " + visited), followed.err());
       assertFalse(followed.err().contains("\\u000d"), "the bar's own carriage return is obeyed, not shown");
-      assertEquals("backfill 1 done: billing over every provider *, 4 of 4 visited (applied 3, skipped 1, failed 0)\n",
-          followed.out());
+      assertEquals("backfill 1 done: billing over every provider *, " + visited.replace("/", " of ")
+          .replaceFirst(" \\(", " visited (") + "\n", followed.out());
+      Await.until("the waiting event applied by the node's live processing", () -> billing.calls.get() == 4);
     }
     // the waiting event was live processing's, which ran billing too; settled by then, the backfill skipped it
     assertEquals(4, billing.calls.get(), "each event once");
