@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A runtime's inbox workers: a fixed number of threads processing events from one queue, fed by
  * this runtime's own deliveries (recorded leased to this pool, and handed over from memory) and
- * by a {@link Poller} that claims what
- * waits in the ledger, woken through its {@link Wakeup} by the runtime's {@link NotificationListener}. The pool holds at most
- * {@code workers + batchSize} events at a time (running or queued), so that it never claims more
- * than it can start before the leases run out, and never holds bodies without bound.
+ * by a {@link Poller} that claims what waits in the ledger, woken through its {@link Wakeup} by the
+ * runtime's {@link NotificationListener}. The pool holds at most {@code workers + batchSize} events
+ * at a time (running or queued), so that it never claims more than it can start before the leases
+ * run out, and never holds bodies without bound.
  *
  * <p>{@link #close} stops claiming, gives back the leases of claimed events not yet started, and
  * waits for those in flight. Thread-safe.

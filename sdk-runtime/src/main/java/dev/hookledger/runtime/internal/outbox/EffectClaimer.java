@@ -76,7 +76,8 @@ final class EffectClaimer {
         + " headers::text as headers, body, content_type, payload_type, attempts";
     this.bury = "update " + t.effect + " set status = 'dead', last_error = ?, lease_owner = null, lease_until = null,"
         + " settled_at = now() where scope = ? and idempotency_key = ?";
-    this.takeTokens = "update " + t.state + " set tokens = ?, tokens_at = greatest(tokens_at, now()), updated_at = now() where destination = ?";
+    this.takeTokens = "update " + t.state + " set tokens = ?, tokens_at = greatest(tokens_at, now()),"
+        + " updated_at = now() where destination = ?";
     this.probing = "update " + t.state + " set breaker = 'probing', updated_at = now() where destination = ?";
   }
 
