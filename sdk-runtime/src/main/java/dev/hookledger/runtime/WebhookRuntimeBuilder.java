@@ -9,7 +9,6 @@ import dev.hookledger.SecretResolver;
 import dev.hookledger.Secrets;
 import dev.hookledger.internal.Json;
 import dev.hookledger.internal.UnusableSecrets;
-import dev.hookledger.runtime.internal.Deadlines;
 import dev.hookledger.runtime.internal.JdbcUrls;
 import dev.hookledger.runtime.internal.assembly.Assembly;
 import dev.hookledger.runtime.internal.assembly.RuntimeParts;
@@ -22,8 +21,6 @@ import dev.hookledger.runtime.internal.outbox.EffectHandlerRegistration;
 import dev.hookledger.runtime.internal.outbox.OutboxSettings;
 import dev.hookledger.runtime.internal.receive.ProviderDiscovery;
 import dev.hookledger.runtime.internal.receive.ProviderRegistry;
-import dev.hookledger.runtime.internal.servlet.BodyBudget;
-import dev.hookledger.runtime.internal.servlet.ReadDeadline;
 import dev.hookledger.runtime.internal.settings.ReceiveSettings;
 import dev.hookledger.runtime.internal.settings.RuntimeInternals;
 import dev.hookledger.runtime.internal.settings.RuntimeSettings;
@@ -36,6 +33,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jooq.TransactionProvider;
@@ -46,8 +44,27 @@ import org.jooq.TransactionProvider;
  * environment). Each setter checks its argument and names a bad value; {@link #build()} checks how
  * they fit together. Not thread-safe; build once.
  *
+ * <p>The plain options come in groups, each an immutable value with its own builder, as the
+ * configuration reference lists them: {@link #inbox(Inbox)}, {@link #deadlines(Deadlines)},
+ * {@link #receive(Receive)} and {@link #outbox(OutboxSenders)}, beside {@link RetryPolicy} in the
+ * inbox group. The flat setters of earlier versions ({@link #workers(int)}, {@link #lease(Duration)},
+ * ...) remain as deprecated shortcuts that change one option of the group the builder holds, as
+ * {@code inbox(i -> i.workers(4))} does. Between a group's calls the last call wins: a group value
+ * ({@code inbox(Inbox)}) replaces all of its options, the defaults it holds included; a change
+ * ({@code inbox(i -> ...)}) or a shortcut changes the options it sets and keeps the rest.
+ *
+ * <pre>{@code
+ * WebhookRuntime runtime = WebhookRuntime.builder()
+ *     .dataSource(dataSource)
+ *     .provider(new StripeAdapter(), Secrets.fromEnvironment("STRIPE_WEBHOOK_SECRET"))
+ *     .handlers(new Billing())
+ *     .inbox(Inbox.builder().workers(4).retryPolicy(RetryPolicy.builder().maxAttempts(8).build()).build())
+ *     .deadlines(Deadlines.builder().handlerTimeout(Duration.ofSeconds(10)).build())
+ *     .build();
+ * }</pre>
+ *
  * <p>Until 0.1 this was the nested type {@code WebhookRuntime.Builder}; chained calls
- * ({@code WebhookRuntime.builder().workers(4).build()}) read the same.
+ * ({@code WebhookRuntime.builder().handlers(h).build()}) read the same.
  */
 public final class WebhookRuntimeBuilder {
   static {
@@ -82,28 +99,13 @@ public final class WebhookRuntimeBuilder {
   private Clock clock = Clock.systemUTC();
   private final List<WebhookListener> listeners = new ArrayList<>();
   private EventTracing tracing = EventTracing.NONE;
-  private int workers = 2;
-  private int batchSize = 16;
-  private Duration lease = Duration.ofSeconds(30);
-  private Duration pollInterval = Duration.ofSeconds(1);
-  private Duration shutdownTimeout = Duration.ofSeconds(30);
-  private RetryPolicy retryPolicy = RetryPolicy.defaults();
-  private Duration handlerTimeout = Deadlines.DEFAULT_HANDLER;
-  private Duration statementTimeout = Deadlines.DEFAULT_STATEMENT;
-  private Duration lockTimeout = Deadlines.DEFAULT_LOCK;
-  private Duration idleInTransactionTimeout = Deadlines.DEFAULT_IDLE_IN_TRANSACTION;
-  private Duration connectTimeout = Deadlines.DEFAULT_CONNECT;
-  private Duration socketTimeout = Deadlines.DEFAULT_SOCKET;
-  private boolean sessionTimeoutsFromPool;
-  private int ledgerWriters = 2;
-  private int receiveQueueCapacity = 1024;
-  private long maxInFlightBodyBytes = BodyBudget.defaultCapacity();
-  private Duration bodyReadTimeout = ReadDeadline.DEFAULT;
+  private Inbox inbox = Inbox.defaults();
+  private Deadlines deadlines = Deadlines.defaults();
+  private Receive receive = Receive.defaults();
+  private OutboxSenders outbox = OutboxSenders.defaults();
   private TransactionProvider transactionProvider;
   private final Map<String, Destination> destinations = new LinkedHashMap<>();
   private final Map<Class<?>, EffectHandlerRegistration<?>> effectHandlers = new LinkedHashMap<>();
-  private int outboxWorkers = 4;
-  private Duration outboxPollInterval = Duration.ofSeconds(1);
   private DataSource transactionalConnections;
 
   WebhookRuntimeBuilder() {}
@@ -145,8 +147,8 @@ public final class WebhookRuntimeBuilder {
    * transaction too); every statement in them takes its connection from {@code connections}, which
    * must hand out the connection of the provider's current transaction on the calling thread, and a
    * plain connection outside one. The ledger's writes on the receive path keep their own
-   * connections and commits on {@link #dataSource}; the deadlines ({@link #statementTimeout} and
-   * the rest) are still set in each transaction, once the provider has begun it.
+   * connections and commits on {@link #dataSource}; the {@linkplain #deadlines(Deadlines) deadlines}
+   * (the statement timeout and the rest) are still set in each transaction, once the provider has begun it.
    *
    * <p>The Spring Boot integration ({@code dev.hookledger.runtime.spring}) passes a provider backed
    * by the application's {@code PlatformTransactionManager} and a {@code TransactionAwareDataSourceProxy}
@@ -265,32 +267,6 @@ public final class WebhookRuntimeBuilder {
   }
 
   /**
-   * The most request-body bytes held in memory at once, across every delivery being received. A
-   * body reserves its bytes as they arrive (never what its {@code Content-Length} declares), and
-   * one body may hold at most half of the budget; a delivery that does not fit is answered 503
-   * with {@code Retry-After}, the same answer as any other overload, so that no burst of large or
-   * slow posts can exhaust the heap or learn how much is left. At least 1; default a quarter of
-   * the maximum heap ({@code -Xmx}), e.g. 128 MiB of 512 MiB. Keep it at least twice the largest
-   * provider body limit, or such bodies are always answered 503.
-   */
-  public WebhookRuntimeBuilder maxInFlightBodyBytes(long bytes) {
-    this.maxInFlightBodyBytes = BodyBudget.requireCapacity(bytes);
-    return this;
-  }
-
-  /**
-   * The total time one request body may take to arrive, from the first read to the last byte,
-   * however slowly it trickles (a container's idle timeout never fires on a client that sends a
-   * byte every few seconds). A body not read by then is answered 408 and its connection closed;
-   * in SHADOW mode the request is passed on unrecorded. Positive; default 5 s, under the
-   * providers' own timeouts (Shopify: 5 s for the whole request; GitHub: 10 s).
-   */
-  public WebhookRuntimeBuilder bodyReadTimeout(Duration timeout) {
-    this.bodyReadTimeout = ReadDeadline.require(timeout);
-    return this;
-  }
-
-  /**
    * The clock that judges signed timestamps (and the admin's ages); default {@link Clock#systemUTC()}.
    * Never used for leases, due times or ledger times: those are the database's, one clock for all nodes.
    */
@@ -318,56 +294,6 @@ public final class WebhookRuntimeBuilder {
    */
   public WebhookRuntimeBuilder observationRegistry(io.micrometer.observation.ObservationRegistry registry) {
     this.tracing = MicrometerTracing.of(requireNonNull(registry, "registry"));
-    return this;
-  }
-
-  /**
-   * Threads processing events, 0 to 256; default 2. With 0 the runtime only receives: it records
-   * and acknowledges deliveries and notifies the workers of the other runtimes on the ledger.
-   */
-  public WebhookRuntimeBuilder workers(int n) {
-    if (n < 0 || n > 256) {
-      throw new IllegalArgumentException("workers must be between 0 and 256, but was " + n);
-    }
-    this.workers = n;
-    return this;
-  }
-
-  /** Events claimed at most by one claim, 1 to 1000; default 16. */
-  public WebhookRuntimeBuilder batchSize(int n) {
-    if (n < 1 || n > 1000) {
-      throw new IllegalArgumentException("batchSize must be between 1 and 1000, but was " + n);
-    }
-    this.batchSize = n;
-    return this;
-  }
-
-  /**
-   * How long a worker's claim on an event holds unless renewed, at least 1 s; default 30 s. A node
-   * renews the leases of its running attempts every third of it (until their handler deadline), so
-   * a lease runs out only under a worker that died, froze or lost the database: that long after, the
-   * event is taken over by another, and the first worker's commit is refused. It need not exceed the
-   * handlers' time.
-   */
-  public WebhookRuntimeBuilder lease(Duration lease) {
-    requireNonNull(lease, "lease");
-    if (lease.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new IllegalArgumentException("lease must be >= 1 s, but was " + lease);
-    }
-    this.lease = lease;
-    return this;
-  }
-
-  /**
-   * How often, on average, the workers look for waiting events when no notification wakes them,
-   * at least 10 ms; default 1 s (each wait is drawn within ±20 % of it).
-   */
-  public WebhookRuntimeBuilder pollInterval(Duration interval) {
-    requireNonNull(interval, "pollInterval");
-    if (interval.toMillis() < 10) {
-      throw new IllegalArgumentException("pollInterval must be >= 10 ms, but was " + interval);
-    }
-    this.pollInterval = interval;
     return this;
   }
 
@@ -404,181 +330,324 @@ public final class WebhookRuntimeBuilder {
   }
 
   /**
-   * Threads sending the outbox's effects on this node, 0 to 256; default 4. With 0 the node enqueues
-   * effects (in its handlers' transactions) and leaves their sending to the other nodes.
+   * How the inbox workers process recorded events: their number, claims, leases, polls, the time
+   * {@link WebhookRuntime#close()} waits, and the {@link RetryPolicy}; default {@link Inbox#defaults()}.
+   *
+   * <p>This replaces every option of the group, those {@code inbox} leaves at its defaults included:
+   * an earlier {@link #inbox(Consumer)} (or a shortcut such as {@link #workers(int)}) is undone by it.
+   * Between the group's calls the last call wins; to change some options and keep the rest, use
+   * {@link #inbox(Consumer)}.
    */
-  public WebhookRuntimeBuilder outboxWorkers(int n) {
-    if (n < 0 || n > 256) {
-      throw new IllegalArgumentException("outboxWorkers must be between 0 and 256, but was " + n);
-    }
-    this.outboxWorkers = n;
+  public WebhookRuntimeBuilder inbox(Inbox inbox) {
+    this.inbox = requireNonNull(inbox, "inbox");
     return this;
   }
 
   /**
-   * How often, on average, the senders look for due effects when nothing wakes them (a commit on
-   * this node or a notification from another wakes them at once), at least 10 ms; default 1 s.
+   * Changes the options of the inbox group that {@code change} sets, keeping the others as this
+   * builder holds them (set before, or the defaults): {@code inbox(i -> i.workers(8))}. What a
+   * front door (a Spring property, an init-param) set is kept unless {@code change} sets it too.
+   *
+   * @throws IllegalArgumentException as the {@link Inbox.Builder}'s setters, naming the bad value
    */
-  public WebhookRuntimeBuilder outboxPollInterval(Duration interval) {
-    requireNonNull(interval, "outboxPollInterval");
-    if (interval.toMillis() < 10) {
-      throw new IllegalArgumentException("outboxPollInterval must be >= 10 ms, but was " + interval);
-    }
-    this.outboxPollInterval = interval;
+  public WebhookRuntimeBuilder inbox(Consumer<Inbox.Builder> change) {
+    requireNonNull(change, "change");
+    Inbox.Builder b = inbox.toBuilder();
+    change.accept(b);
+    this.inbox = b.build();
     return this;
   }
 
-  /** How long {@link WebhookRuntime#close()} waits for events in flight; default 30 s. */
+  /**
+   * How long anything the runtime does may wait: handlers, statements, locks, idle transactions, and
+   * the connect and socket timeouts of a pool built from {@link #jdbcUrl}; default
+   * {@link Deadlines#defaults()}. How they fit together, and with the pool, is checked by
+   * {@link #build()}.
+   *
+   * <p>This replaces every option of the group, as {@link #inbox(Inbox)} does its; to change some
+   * options and keep the rest, use {@link #deadlines(Consumer)}.
+   */
+  public WebhookRuntimeBuilder deadlines(Deadlines deadlines) {
+    this.deadlines = requireNonNull(deadlines, "deadlines");
+    return this;
+  }
+
+  /**
+   * Changes the options of the deadlines group that {@code change} sets, keeping the others as this
+   * builder holds them: {@code deadlines(d -> d.handlerTimeout(Duration.ofSeconds(10)))}.
+   *
+   * @throws IllegalArgumentException as the {@link Deadlines.Builder}'s setters, naming the bad value
+   */
+  public WebhookRuntimeBuilder deadlines(Consumer<Deadlines.Builder> change) {
+    requireNonNull(change, "change");
+    Deadlines.Builder b = deadlines.toBuilder();
+    change.accept(b);
+    this.deadlines = b.build();
+    return this;
+  }
+
+  /**
+   * How deliveries are taken in: the ledger writers, the deliveries that may wait for them, the body
+   * bytes held at once and the time a body may take; default {@link Receive#defaults()}. Each
+   * provider's body limit is set apart, with {@link #maxBodyBytes(String, int)}.
+   *
+   * <p>This replaces every option of the group, as {@link #inbox(Inbox)} does its; to change some
+   * options and keep the rest, use {@link #receive(Consumer)}.
+   */
+  public WebhookRuntimeBuilder receive(Receive receive) {
+    this.receive = requireNonNull(receive, "receive");
+    return this;
+  }
+
+  /**
+   * Changes the options of the receive group that {@code change} sets, keeping the others as this
+   * builder holds them: {@code receive(r -> r.ledgerWriters(4))}.
+   *
+   * @throws IllegalArgumentException as the {@link Receive.Builder}'s setters, naming the bad value
+   */
+  public WebhookRuntimeBuilder receive(Consumer<Receive.Builder> change) {
+    requireNonNull(change, "change");
+    Receive.Builder b = receive.toBuilder();
+    change.accept(b);
+    this.receive = b.build();
+    return this;
+  }
+
+  /**
+   * How the outbox's effects are sent from this node: its sender threads and their poll; default
+   * {@link OutboxSenders#defaults()}. Where effects go is said with {@link #destination} and
+   * {@link #effectHandler}.
+   *
+   * <p>This replaces both options, as {@link #inbox(Inbox)} does its group's; to change one and keep
+   * the other, use {@link #outbox(Consumer)}.
+   */
+  public WebhookRuntimeBuilder outbox(OutboxSenders outbox) {
+    this.outbox = requireNonNull(outbox, "outbox");
+    return this;
+  }
+
+  /**
+   * Changes the options of the outbox senders that {@code change} sets, keeping the others as this
+   * builder holds them: {@code outbox(o -> o.workers(0))}.
+   *
+   * @throws IllegalArgumentException as the {@link OutboxSenders.Builder}'s setters, naming the bad value
+   */
+  public WebhookRuntimeBuilder outbox(Consumer<OutboxSenders.Builder> change) {
+    requireNonNull(change, "change");
+    OutboxSenders.Builder b = outbox.toBuilder();
+    change.accept(b);
+    this.outbox = b.build();
+    return this;
+  }
+
+  /**
+   * Threads processing events, 0 to 256; default 2: a shortcut that changes this one option of the
+   * {@link #inbox(Inbox)} group.
+   *
+   * @deprecated use {@link Inbox.Builder#workers(int)} through {@link #inbox(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder workers(int n) {
+    return inbox(i -> i.workers(n));
+  }
+
+  /**
+   * Events claimed at most by one claim, 1 to 1000; default 16: a shortcut that changes this one
+   * option of the {@link #inbox(Inbox)} group.
+   *
+   * @deprecated use {@link Inbox.Builder#batchSize(int)} through {@link #inbox(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder batchSize(int n) {
+    return inbox(i -> i.batchSize(n));
+  }
+
+  /**
+   * How long a worker's claim on an event holds unless renewed, at least 1 s; default 30 s: a
+   * shortcut that changes this one option of the {@link #inbox(Inbox)} group.
+   *
+   * @deprecated use {@link Inbox.Builder#lease(Duration)} through {@link #inbox(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder lease(Duration lease) {
+    return inbox(i -> i.lease(lease));
+  }
+
+  /**
+   * The mean time between the workers' polls, at least 10 ms; default 1 s: a shortcut that changes
+   * this one option of the {@link #inbox(Inbox)} group.
+   *
+   * @deprecated use {@link Inbox.Builder#pollInterval(Duration)} through {@link #inbox(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder pollInterval(Duration interval) {
+    return inbox(i -> i.pollInterval(interval));
+  }
+
+  /**
+   * How long {@link WebhookRuntime#close()} waits for events in flight; default 30 s: a shortcut
+   * that changes this one option of the {@link #inbox(Inbox)} group.
+   *
+   * @deprecated use {@link Inbox.Builder#shutdownTimeout(Duration)} through {@link #inbox(Consumer)}
+   */
+  @Deprecated
   public WebhookRuntimeBuilder shutdownTimeout(Duration timeout) {
-    requireNonNull(timeout, "shutdownTimeout");
-    if (timeout.isNegative()) {
-      throw new IllegalArgumentException("shutdownTimeout must not be negative, but was " + timeout);
-    }
-    this.shutdownTimeout = timeout;
-    return this;
+    return inbox(i -> i.shutdownTimeout(timeout));
   }
 
   /**
-   * Threads writing received deliveries to the ledger, 1 to 16; default 2. Each writes every
-   * delivery waiting when its previous commit returns as one multi-row insert and one commit
-   * (group commit: no timer, so a lone delivery pays one commit and nothing more). Two let one
-   * batch fill while the other commits; more help only when commits are slow (a remote database).
+   * When failed events are tried again and when they are set {@code dead}; default
+   * {@link RetryPolicy#defaults()}: a shortcut that changes this one option of the
+   * {@link #inbox(Inbox)} group.
+   *
+   * @deprecated use {@link Inbox.Builder#retryPolicy(RetryPolicy)} through {@link #inbox(Consumer)}
    */
-  public WebhookRuntimeBuilder ledgerWriters(int n) {
-    if (n < 1 || n > 16) {
-      throw new IllegalArgumentException("ledgerWriters must be between 1 and 16, but was " + n);
-    }
-    this.ledgerWriters = n;
-    return this;
-  }
-
-  /**
-   * Deliveries that may wait for a ledger writer at once, 1 to 100000; default 1024. When that
-   * many wait, a new delivery is answered 503 with {@code Retry-After} at once instead of holding
-   * a request thread: the database is not keeping up, and the provider retries later.
-   */
-  public WebhookRuntimeBuilder receiveQueueCapacity(int n) {
-    if (n < 1 || n > 100_000) {
-      throw new IllegalArgumentException("receiveQueueCapacity must be between 1 and 100000, but was " + n);
-    }
-    this.receiveQueueCapacity = n;
-    return this;
-  }
-
-  /** When failed events are tried again and when they are set {@code dead}; default {@link RetryPolicy#defaults()}. */
+  @Deprecated
   public WebhookRuntimeBuilder retryPolicy(RetryPolicy policy) {
-    this.retryPolicy = requireNonNull(policy, "retryPolicy");
-    return this;
+    return inbox(i -> i.retryPolicy(policy));
   }
 
   /**
-   * How long the {@code @OnEvent} methods of one attempt may run, at least 1 ms; default 30 s. At
-   * the deadline the statement running is cancelled and the thread interrupted; the attempt fails,
-   * its transaction rolls back, and the event is retried by the {@link RetryPolicy}. A handler that
-   * ignores both keeps its worker busy, but no longer keeps its event: its lease stops being
-   * renewed. 30 s is far beyond a sound handler (a few writes, a call or two to an API with its own
-   * timeouts), and short enough that a hung one frees its locks within a minute. Must be shorter
-   * than {@link #idleInTransactionTimeout}.
+   * How long the {@code @OnEvent} methods of one attempt may run, at least 1 ms; default 30 s: a
+   * shortcut that changes this one option of the {@link #deadlines(Deadlines)} group.
+   *
+   * @deprecated use {@link Deadlines.Builder#handlerTimeout(Duration)} through {@link #deadlines(Consumer)}
    */
+  @Deprecated
   public WebhookRuntimeBuilder handlerTimeout(Duration timeout) {
-    this.handlerTimeout = positive("handlerTimeout", timeout, Duration.ofMillis(1));
-    return this;
+    return deadlines(d -> d.handlerTimeout(timeout));
   }
 
   /**
-   * PostgreSQL's {@code statement_timeout} on the runtime's transactions, handlers' statements
-   * included; default 5 s; {@link Duration#ZERO} turns it off. A statement running longer is
-   * cancelled: on the receive path the delivery is answered 503 (the provider retries), in a worker
-   * the attempt fails and is retried. 5 s is a hundred times what the ledger's statements take, and
-   * Shopify gives up on a delivery after 5 s anyway. Must be shorter than {@link #socketTimeout}.
+   * PostgreSQL's {@code statement_timeout} on the runtime's transactions; default 5 s: a shortcut
+   * that changes this one option of the {@link #deadlines(Deadlines)} group.
+   *
+   * @deprecated use {@link Deadlines.Builder#statementTimeout(Duration)} through {@link #deadlines(Consumer)}
    */
+  @Deprecated
   public WebhookRuntimeBuilder statementTimeout(Duration timeout) {
-    this.statementTimeout = notNegative("statementTimeout", timeout);
-    return this;
+    return deadlines(d -> d.statementTimeout(timeout));
   }
 
   /**
-   * PostgreSQL's {@code lock_timeout} on the runtime's transactions; default 3 s; {@link Duration#ZERO}
-   * turns it off. A lock wait longer than this fails the statement: a worker queued behind another
-   * transaction's lock on the same event or {@code entity_version} row (a hung handler's, say) fails
-   * its attempt, which is retried with backoff, rather than hanging with it.
+   * PostgreSQL's {@code lock_timeout} on the runtime's transactions; default 3 s: a shortcut that
+   * changes this one option of the {@link #deadlines(Deadlines)} group.
+   *
+   * @deprecated use {@link Deadlines.Builder#lockTimeout(Duration)} through {@link #deadlines(Consumer)}
    */
+  @Deprecated
   public WebhookRuntimeBuilder lockTimeout(Duration timeout) {
-    this.lockTimeout = notNegative("lockTimeout", timeout);
-    return this;
+    return deadlines(d -> d.lockTimeout(timeout));
   }
 
   /**
-   * PostgreSQL's {@code idle_in_transaction_session_timeout} on the runtime's sessions; default 60 s;
-   * {@link Duration#ZERO} turns it off. The server ends a session that holds a transaction open
-   * without a statement for longer (a handler stuck in a call outside the database that ignored its
-   * deadline, a node frozen by a pause), which releases the locks it holds. Longer than
-   * {@link #handlerTimeout}, so that it only ever ends what the handler deadline could not.
+   * PostgreSQL's {@code idle_in_transaction_session_timeout} on the runtime's sessions; default 60 s:
+   * a shortcut that changes this one option of the {@link #deadlines(Deadlines)} group.
+   *
+   * @deprecated use {@link Deadlines.Builder#idleInTransactionTimeout(Duration)} through {@link #deadlines(Consumer)}
    */
+  @Deprecated
   public WebhookRuntimeBuilder idleInTransactionTimeout(Duration timeout) {
-    this.idleInTransactionTimeout = notNegative("idleInTransactionTimeout", timeout);
-    return this;
+    return deadlines(d -> d.idleInTransactionTimeout(timeout));
   }
 
   /**
-   * For a pool built from {@link #jdbcUrl}: the driver's TCP connect timeout, at least 1 s (whole
-   * seconds, rounded up); default 3 s. The login as a whole is bounded by the pool's 3 s
-   * connection timeout. Set it in your own pool's URL ({@code connectTimeout=3}) for a {@link #dataSource}.
+   * The driver's TCP connect timeout of a pool built from {@link #jdbcUrl}; default 3 s: a shortcut
+   * that changes this one option of the {@link #deadlines(Deadlines)} group.
+   *
+   * @deprecated use {@link Deadlines.Builder#connectTimeout(Duration)} through {@link #deadlines(Consumer)}
    */
+  @Deprecated
   public WebhookRuntimeBuilder connectTimeout(Duration timeout) {
-    this.connectTimeout = positive("connectTimeout", timeout, Duration.ofSeconds(1));
-    return this;
+    return deadlines(d -> d.connectTimeout(timeout));
   }
 
   /**
-   * For a pool built from {@link #jdbcUrl}: the driver's socket read timeout, at least 1 s (whole
-   * seconds, rounded up); default 6 s. A database that stops answering, rather than refusing, fails
-   * the statement after this long, so that a delivery is answered 503 with {@code Retry-After}
-   * within 10 s (the pool's 3 s wait for a connection, then this; GitHub gives up on a delivery after
-   * 10 s) instead of holding a request thread for minutes. Longer than {@link #statementTimeout}, so that a slow statement is cancelled by the
-   * server, keeping its connection, before the socket gives up on it. Set it in your own pool's URL
-   * ({@code socketTimeout=6}) for a {@link #dataSource}.
+   * The driver's socket read timeout of a pool built from {@link #jdbcUrl}; default 6 s: a shortcut
+   * that changes this one option of the {@link #deadlines(Deadlines)} group.
+   *
+   * @deprecated use {@link Deadlines.Builder#socketTimeout(Duration)} through {@link #deadlines(Consumer)}
    */
+  @Deprecated
   public WebhookRuntimeBuilder socketTimeout(Duration timeout) {
-    this.socketTimeout = positive("socketTimeout", timeout, Duration.ofSeconds(1));
-    return this;
+    return deadlines(d -> d.socketTimeout(timeout));
   }
 
   /**
-   * For a {@link #dataSource}: whether its connections already carry PostgreSQL's
-   * {@code statement_timeout}, {@code lock_timeout} and {@code idle_in_transaction_session_timeout},
-   * set by the application's pool when each connection opens (HikariCP's {@code connectionInitSql},
-   * or the driver's {@code options=-c statement_timeout=5000 ...}); default false. When true, the
-   * runtime no longer sets {@link #statementTimeout}, {@link #lockTimeout} and
-   * {@link #idleInTransactionTimeout} at the start of each of its transactions ({@code SET LOCAL}, one
-   * round trip per event), and refuses to be given them: the pool's values are the ones that hold,
-   * so keep them bounded. The pool a runtime builds from a {@link #jdbcUrl} sets them on each
-   * connection itself and never sends them per transaction.
+   * Whether a {@link #dataSource}'s pool sets the session timeouts itself; default false: a shortcut
+   * that changes this one option of the {@link #deadlines(Deadlines)} group.
+   *
+   * @deprecated use {@link Deadlines.Builder#sessionTimeoutsFromPool(boolean)} through {@link #deadlines(Consumer)}
    */
+  @Deprecated
   public WebhookRuntimeBuilder sessionTimeoutsFromPool(boolean fromPool) {
-    this.sessionTimeoutsFromPool = fromPool;
-    return this;
+    return deadlines(d -> d.sessionTimeoutsFromPool(fromPool));
   }
 
-  private Deadlines deadlines() {
-    return new Deadlines(handlerTimeout, statementTimeout, lockTimeout, idleInTransactionTimeout, connectTimeout,
-        socketTimeout, sessionTimeoutsFromPool);
+  /**
+   * Threads writing received deliveries to the ledger, 1 to 16; default 2: a shortcut that changes
+   * this one option of the {@link #receive(Receive)} group.
+   *
+   * @deprecated use {@link Receive.Builder#ledgerWriters(int)} through {@link #receive(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder ledgerWriters(int n) {
+    return receive(r -> r.ledgerWriters(n));
   }
 
-  private static Duration positive(String name, Duration d, Duration min) {
-    requireNonNull(d, name);
-    if (d.compareTo(min) < 0) {
-      throw new IllegalArgumentException(name + " must be >= " + min.toMillis() + " ms, but was " + d);
-    }
-    return d;
+  /**
+   * Deliveries that may wait for a ledger writer at once, 1 to 100000; default 1024: a shortcut that
+   * changes this one option of the {@link #receive(Receive)} group.
+   *
+   * @deprecated use {@link Receive.Builder#queueCapacity(int)} through {@link #receive(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder receiveQueueCapacity(int n) {
+    return receive(r -> r.queueCapacity(n));
   }
 
-  private static Duration notNegative(String name, Duration d) {
-    requireNonNull(d, name);
-    if (d.isNegative()) {
-      throw new IllegalArgumentException(name + " must not be negative, but was " + d);
-    }
-    return d;
+  /**
+   * The most request-body bytes held in memory at once, at least 1; default a quarter of the maximum
+   * heap: a shortcut that changes this one option of the {@link #receive(Receive)} group.
+   *
+   * @deprecated use {@link Receive.Builder#maxInFlightBodyBytes(long)} through {@link #receive(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder maxInFlightBodyBytes(long bytes) {
+    return receive(r -> r.maxInFlightBodyBytes(bytes));
+  }
+
+  /**
+   * The total time one request body may take to arrive, positive; default 5 s: a shortcut that
+   * changes this one option of the {@link #receive(Receive)} group.
+   *
+   * @deprecated use {@link Receive.Builder#bodyReadTimeout(Duration)} through {@link #receive(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder bodyReadTimeout(Duration timeout) {
+    return receive(r -> r.bodyReadTimeout(timeout));
+  }
+
+  /**
+   * Threads sending the outbox's effects on this node, 0 to 256; default 4: a shortcut that changes
+   * this one option of the {@link #outbox(OutboxSenders)} group.
+   *
+   * @deprecated use {@link OutboxSenders.Builder#workers(int)} through {@link #outbox(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder outboxWorkers(int n) {
+    return outbox(o -> o.workers(n));
+  }
+
+  /**
+   * The mean time between the senders' polls, at least 10 ms; default 1 s: a shortcut that changes
+   * this one option of the {@link #outbox(OutboxSenders)} group.
+   *
+   * @deprecated use {@link OutboxSenders.Builder#pollInterval(Duration)} through {@link #outbox(Consumer)}
+   */
+  @Deprecated
+  public WebhookRuntimeBuilder outboxPollInterval(Duration interval) {
+    return outbox(o -> o.pollInterval(interval));
   }
 
   /**
@@ -613,32 +682,40 @@ public final class WebhookRuntimeBuilder {
 
   /** What this builder was told, as one value; the only defaults are this builder's. */
   private RuntimeSettings settings() {
-    return new RuntimeSettings(schema, mode, inline, clock, deadlines(),
-        new InboxSettings(workers, batchSize, lease, pollInterval, shutdownTimeout, retryPolicy,
-            InboxSettings.defaultMaxClaimBytes(), handlerTimeout),
-        new ReceiveSettings(ledgerWriters, receiveQueueCapacity, maxInFlightBodyBytes, bodyReadTimeout, maxBodyBytes),
-        new OutboxSettings(outboxWorkers, outboxPollInterval, destinations, List.copyOf(effectHandlers.values())));
+    Deadlines d = deadlines;
+    return new RuntimeSettings(schema, mode, inline, clock,
+        new dev.hookledger.runtime.internal.Deadlines(d.handlerTimeout(), d.statementTimeout(), d.lockTimeout(),
+            d.idleInTransactionTimeout(), d.connectTimeout(), d.socketTimeout(), d.sessionTimeoutsFromPool()),
+        new InboxSettings(inbox.workers(), inbox.batchSize(), inbox.lease(), inbox.pollInterval(),
+            inbox.shutdownTimeout(), inbox.retryPolicy(), InboxSettings.defaultMaxClaimBytes(), d.handlerTimeout()),
+        new ReceiveSettings(receive.ledgerWriters(), receive.queueCapacity(), receive.maxInFlightBodyBytes(),
+            receive.bodyReadTimeout(), maxBodyBytes),
+        new OutboxSettings(outbox.workers(), outbox.pollInterval(), destinations,
+            List.copyOf(effectHandlers.values())));
   }
 
   private void checkDeadlines() {
-    if (sessionTimeoutsFromPool) {
+    Deadlines d = deadlines;
+    if (d.sessionTimeoutsFromPool()) {
       if (jdbcUrl != null) {
         throw new IllegalArgumentException("sessionTimeoutsFromPool(true) is for an application's dataSource(...):"
             + " the pool built from jdbcUrl(...) sets the session timeouts on each connection itself");
       }
       Deadlines defaults = Deadlines.defaults();
-      notSetWithPoolTimeouts("statementTimeout", statementTimeout, defaults.statement(), "statement_timeout");
-      notSetWithPoolTimeouts("lockTimeout", lockTimeout, defaults.lock(), "lock_timeout");
-      notSetWithPoolTimeouts("idleInTransactionTimeout", idleInTransactionTimeout, defaults.idleInTransaction(),
-          "idle_in_transaction_session_timeout");
+      notSetWithPoolTimeouts("statementTimeout", d.statementTimeout(), defaults.statementTimeout(),
+          "statement_timeout");
+      notSetWithPoolTimeouts("lockTimeout", d.lockTimeout(), defaults.lockTimeout(), "lock_timeout");
+      notSetWithPoolTimeouts("idleInTransactionTimeout", d.idleInTransactionTimeout(),
+          defaults.idleInTransactionTimeout(), "idle_in_transaction_session_timeout");
     }
-    if (jdbcUrl != null && !statementTimeout.isZero() && socketTimeout.compareTo(statementTimeout) <= 0) {
-      throw new IllegalArgumentException("socketTimeout (" + socketTimeout + ") must be longer than statementTimeout ("
-          + statementTimeout + "), so that the server cancels a slow statement before the socket gives up on it");
+    if (jdbcUrl != null && !d.statementTimeout().isZero() && d.socketTimeout().compareTo(d.statementTimeout()) <= 0) {
+      throw new IllegalArgumentException("socketTimeout (" + d.socketTimeout()
+          + ") must be longer than statementTimeout (" + d.statementTimeout()
+          + "), so that the server cancels a slow statement before the socket gives up on it");
     }
-    if (!idleInTransactionTimeout.isZero() && idleInTransactionTimeout.compareTo(handlerTimeout) <= 0) {
-      throw new IllegalArgumentException("idleInTransactionTimeout (" + idleInTransactionTimeout
-          + ") must be longer than handlerTimeout (" + handlerTimeout + "), so that the server never ends a"
+    if (!d.idleInTransactionTimeout().isZero() && d.idleInTransactionTimeout().compareTo(d.handlerTimeout()) <= 0) {
+      throw new IllegalArgumentException("idleInTransactionTimeout (" + d.idleInTransactionTimeout()
+          + ") must be longer than handlerTimeout (" + d.handlerTimeout() + "), so that the server never ends a"
           + " transaction whose handler is within its time");
     }
   }

@@ -1,5 +1,9 @@
 package dev.hookledger.runtime.internal.settings;
 
+import dev.hookledger.runtime.Deadlines;
+import dev.hookledger.runtime.Inbox;
+import dev.hookledger.runtime.OutboxSenders;
+import dev.hookledger.runtime.Receive;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
 import dev.hookledger.runtime.internal.CamelCase;
@@ -13,7 +17,9 @@ import java.util.function.Function;
  * property named apart) is the Spring property; the property upper-cased with {@code _} for every
  * other character is the environment variable (what Spring's relaxed binding reads too); {@code --}
  * and the key with {@code -} for {@code .} is the command line option. Its default is what the
- * builder holds, read back through {@link #read}: never a second copy.
+ * builder holds, read back through {@link #read}: never a second copy. It belongs to one
+ * {@link Group}, the builder call that sets it: the builder itself or one of its groups, where a
+ * door changes that one option of the group the builder holds.
  *
  * @param <T> the value's type, as the builder takes it
  */
@@ -22,19 +28,21 @@ public final class Setting<T> {
   private final String property;
   private final String builderCall;
   private final Kind<T> kind;
+  private final Group group;
   private final BiConsumer<WebhookRuntimeBuilder, T> onBuilder;
   private final BiConsumer<RetryPolicy.Builder, T> onRetry;
   private final Function<RuntimeSettings, T> read;
   private final boolean ownPoolOnly;
   private final String example;
 
-  private Setting(String key, String property, String builderCall, Kind<T> kind,
+  private Setting(String key, String property, String builderCall, Kind<T> kind, Group group,
       BiConsumer<WebhookRuntimeBuilder, T> onBuilder, BiConsumer<RetryPolicy.Builder, T> onRetry,
       Function<RuntimeSettings, T> read, boolean ownPoolOnly, String example) {
     this.key = key;
     this.property = property;
     this.builderCall = builderCall;
     this.kind = kind;
+    this.group = group;
     this.onBuilder = onBuilder;
     this.onRetry = onRetry;
     this.read = read;
@@ -42,29 +50,86 @@ public final class Setting<T> {
     this.example = example;
   }
 
+  /** The builder call an option belongs to: the builder's own, or one of its groups'. */
+  enum Group {
+    BUILDER("", "", ""),
+    INBOX("inbox(Inbox.builder().", "", ")"),
+    RETRY("inbox(Inbox.builder().retryPolicy(RetryPolicy.builder().", "retry.", "))"),
+    DEADLINES("deadlines(Deadlines.builder().", "", ")"),
+    RECEIVE("receive(Receive.builder().", "receive-", ")"),
+    OUTBOX("outbox(OutboxSenders.builder().", "outbox-", ")");
+
+    private final String call;
+    private final String keyPrefix;
+    private final String closing;
+
+    Group(String call, String keyPrefix, String closing) {
+      this.call = call;
+      this.keyPrefix = keyPrefix;
+      this.closing = closing;
+    }
+
+    /** The call of its option with this key, e.g. {@code receive(Receive.builder().queueCapacity(int))}. */
+    String call(String key, Kind<?> kind) {
+      String member = key.startsWith(keyPrefix) ? key.substring(keyPrefix.length()) : key;
+      return call + camel(member) + "(" + kind.javaName() + ")" + closing;
+    }
+  }
+
   /** An option set by one builder method. */
   static <T> Setting<T> of(String key, Kind<T> kind, BiConsumer<WebhookRuntimeBuilder, T> onBuilder,
       Function<RuntimeSettings, T> read, String example) {
-    return new Setting<>(key, "hookledger." + key, camel(key) + "(" + kind.javaName() + ")", kind, onBuilder, null,
-        read, false, example);
+    return of(key, kind, Group.BUILDER, onBuilder, null, read, example);
   }
 
-  /** An option of the {@link RetryPolicy}, set through {@code retryPolicy(...)}. */
+  /** An option of the {@link Inbox} group, changed in the group the builder holds. */
+  static <T> Setting<T> inbox(String key, Kind<T> kind, BiConsumer<Inbox.Builder, T> onGroup,
+      Function<RuntimeSettings, T> read, String example) {
+    return of(key, kind, Group.INBOX, (b, v) -> b.inbox(g -> onGroup.accept(g, v)), null, read, example);
+  }
+
+  /**
+   * An option of the {@link RetryPolicy}, in the inbox group: the door's retry options are built into
+   * one policy, over the builder's, so that their rule ({@code maxDelay >= firstDelay}) holds.
+   */
   static <T> Setting<T> retry(String key, Kind<T> kind, BiConsumer<RetryPolicy.Builder, T> onRetry,
       Function<RetryPolicy, T> read, String example) {
-    String method = camel(key.substring(key.indexOf('.') + 1));
-    return new Setting<>(key, "hookledger." + key, "retryPolicy(RetryPolicy.builder()." + method + "(" + kind.javaName()
-        + "))", kind, null, onRetry, s -> read.apply(s.retryPolicy()), false, example);
+    return of(key, kind, Group.RETRY, null, onRetry, s -> read.apply(s.retryPolicy()), example);
+  }
+
+  /** An option of the {@link Deadlines} group, changed in the group the builder holds. */
+  static <T> Setting<T> deadline(String key, Kind<T> kind, BiConsumer<Deadlines.Builder, T> onGroup,
+      Function<RuntimeSettings, T> read, String example) {
+    return of(key, kind, Group.DEADLINES, (b, v) -> b.deadlines(g -> onGroup.accept(g, v)), null, read, example);
+  }
+
+  /** An option of the {@link Receive} group, changed in the group the builder holds. */
+  static <T> Setting<T> receive(String key, Kind<T> kind, BiConsumer<Receive.Builder, T> onGroup,
+      Function<RuntimeSettings, T> read, String example) {
+    return of(key, kind, Group.RECEIVE, (b, v) -> b.receive(g -> onGroup.accept(g, v)), null, read, example);
+  }
+
+  /** An option of the {@link OutboxSenders} group, changed in the group the builder holds. */
+  static <T> Setting<T> outbox(String key, Kind<T> kind, BiConsumer<OutboxSenders.Builder, T> onGroup,
+      Function<RuntimeSettings, T> read, String example) {
+    return of(key, kind, Group.OUTBOX, (b, v) -> b.outbox(g -> onGroup.accept(g, v)), null, read, example);
+  }
+
+  private static <T> Setting<T> of(String key, Kind<T> kind, Group group,
+      BiConsumer<WebhookRuntimeBuilder, T> onBuilder, BiConsumer<RetryPolicy.Builder, T> onRetry,
+      Function<RuntimeSettings, T> read, String example) {
+    return new Setting<>(key, "hookledger." + key, group.call(key, kind), kind, group, onBuilder, onRetry, read, false,
+        example);
   }
 
   /** The same option under another Spring property name (one that says its unit the Spring way). */
   Setting<T> property(String name) {
-    return new Setting<>(key, name, builderCall, kind, onBuilder, onRetry, read, ownPoolOnly, example);
+    return new Setting<>(key, name, builderCall, kind, group, onBuilder, onRetry, read, ownPoolOnly, example);
   }
 
   /** An option of the pool the runtime builds from a JDBC URL: a door that gives its own pool has no use for it. */
   Setting<T> ownPoolOnly() {
-    return new Setting<>(key, property, builderCall, kind, onBuilder, onRetry, read, true, example);
+    return new Setting<>(key, property, builderCall, kind, group, onBuilder, onRetry, read, true, example);
   }
 
   /** The web.xml init-param, e.g. {@code retry.max-attempts}. */
@@ -104,7 +169,7 @@ public final class Setting<T> {
 
   /** Whether it is an option of the retry policy. */
   public boolean isRetry() {
-    return onRetry != null;
+    return group == Group.RETRY;
   }
 
   /** A valid value other than the default, as text (tests and the documentation use it). */

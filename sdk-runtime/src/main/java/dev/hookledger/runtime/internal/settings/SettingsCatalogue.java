@@ -1,5 +1,9 @@
 package dev.hookledger.runtime.internal.settings;
 
+import dev.hookledger.runtime.Deadlines;
+import dev.hookledger.runtime.Inbox;
+import dev.hookledger.runtime.OutboxSenders;
+import dev.hookledger.runtime.Receive;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
@@ -26,12 +30,12 @@ public final class SettingsCatalogue {
       Setting.of("mode", Kind.MODE, WebhookRuntimeBuilder::mode, RuntimeSettings::mode, "SHADOW"),
       Setting.of("inline", Kind.LIST, (b, l) -> b.inline(l.toArray(String[]::new)),
           s -> s.inline().stream().map(TypePattern::toString).toList(), "invoice.*,customer.created"),
-      Setting.of("workers", Kind.WHOLE, WebhookRuntimeBuilder::workers, s -> s.inbox().workers(), "7"),
-      Setting.of("batch-size", Kind.WHOLE, WebhookRuntimeBuilder::batchSize, s -> s.inbox().batchSize(), "64"),
-      Setting.of("lease", Kind.DURATION, WebhookRuntimeBuilder::lease, s -> s.inbox().lease(), "2m"),
-      Setting.of("poll-interval", Kind.DURATION, WebhookRuntimeBuilder::pollInterval, s -> s.inbox().pollInterval(),
+      Setting.inbox("workers", Kind.WHOLE, Inbox.Builder::workers, s -> s.inbox().workers(), "7"),
+      Setting.inbox("batch-size", Kind.WHOLE, Inbox.Builder::batchSize, s -> s.inbox().batchSize(), "64"),
+      Setting.inbox("lease", Kind.DURATION, Inbox.Builder::lease, s -> s.inbox().lease(), "2m"),
+      Setting.inbox("poll-interval", Kind.DURATION, Inbox.Builder::pollInterval, s -> s.inbox().pollInterval(),
           "250ms"),
-      Setting.of("shutdown-timeout", Kind.DURATION, WebhookRuntimeBuilder::shutdownTimeout,
+      Setting.inbox("shutdown-timeout", Kind.DURATION, Inbox.Builder::shutdownTimeout,
           s -> s.inbox().shutdownTimeout(), "45s"),
       Setting.retry("retry.max-attempts", Kind.WHOLE, RetryPolicy.Builder::maxAttempts, RetryPolicy::maxAttempts, "5"),
       Setting.retry("retry.first-delay", Kind.DURATION, RetryPolicy.Builder::firstDelay, RetryPolicy::firstDelay,
@@ -39,29 +43,30 @@ public final class SettingsCatalogue {
       Setting.retry("retry.max-delay", Kind.DURATION, RetryPolicy.Builder::maxDelay, RetryPolicy::maxDelay, "10m"),
       Setting.retry("retry.factor", Kind.DECIMAL, RetryPolicy.Builder::factor, RetryPolicy::factor, "3.0"),
       Setting.retry("retry.jitter", Kind.DECIMAL, RetryPolicy.Builder::jitter, RetryPolicy::jitter, "0.1"),
-      Setting.of("handler-timeout", Kind.DURATION, WebhookRuntimeBuilder::handlerTimeout,
+      Setting.deadline("handler-timeout", Kind.DURATION, Deadlines.Builder::handlerTimeout,
           s -> s.deadlines().handler(), "20s"),
-      Setting.of("statement-timeout", Kind.DURATION, WebhookRuntimeBuilder::statementTimeout,
+      Setting.deadline("statement-timeout", Kind.DURATION, Deadlines.Builder::statementTimeout,
           s -> s.deadlines().statement(), "4s"),
-      Setting.of("lock-timeout", Kind.DURATION, WebhookRuntimeBuilder::lockTimeout, s -> s.deadlines().lock(), "2s"),
-      Setting.of("idle-in-transaction-timeout", Kind.DURATION, WebhookRuntimeBuilder::idleInTransactionTimeout,
+      Setting.deadline("lock-timeout", Kind.DURATION, Deadlines.Builder::lockTimeout, s -> s.deadlines().lock(), "2s"),
+      Setting.deadline("idle-in-transaction-timeout", Kind.DURATION,
+          Deadlines.Builder::idleInTransactionTimeout,
           s -> s.deadlines().idleInTransaction(), "90s"),
-      Setting.of("session-timeouts-from-pool", Kind.YES_NO, WebhookRuntimeBuilder::sessionTimeoutsFromPool,
+      Setting.deadline("session-timeouts-from-pool", Kind.YES_NO, Deadlines.Builder::sessionTimeoutsFromPool,
           s -> s.deadlines().fromPool(), "true"),
-      Setting.of("connect-timeout", Kind.DURATION, WebhookRuntimeBuilder::connectTimeout,
+      Setting.deadline("connect-timeout", Kind.DURATION, Deadlines.Builder::connectTimeout,
           s -> s.deadlines().connect(), "5s").ownPoolOnly(),
-      Setting.of("socket-timeout", Kind.DURATION, WebhookRuntimeBuilder::socketTimeout,
+      Setting.deadline("socket-timeout", Kind.DURATION, Deadlines.Builder::socketTimeout,
           s -> s.deadlines().socket(), "8s").ownPoolOnly(),
-      Setting.of("ledger-writers", Kind.WHOLE, WebhookRuntimeBuilder::ledgerWriters,
+      Setting.receive("ledger-writers", Kind.WHOLE, Receive.Builder::ledgerWriters,
           s -> s.receive().ledgerWriters(), "3"),
-      Setting.of("receive-queue-capacity", Kind.WHOLE, WebhookRuntimeBuilder::receiveQueueCapacity,
+      Setting.receive("receive-queue-capacity", Kind.WHOLE, Receive.Builder::queueCapacity,
           s -> s.receive().queueCapacity(), "512"),
-      Setting.of("max-in-flight-body-bytes", Kind.BYTES, WebhookRuntimeBuilder::maxInFlightBodyBytes,
+      Setting.receive("max-in-flight-body-bytes", Kind.BYTES, Receive.Builder::maxInFlightBodyBytes,
           s -> s.receive().maxInFlightBodyBytes(), "64MB").property("hookledger.max-in-flight-body-size"),
-      Setting.of("body-read-timeout", Kind.DURATION, WebhookRuntimeBuilder::bodyReadTimeout,
+      Setting.receive("body-read-timeout", Kind.DURATION, Receive.Builder::bodyReadTimeout,
           s -> s.receive().bodyReadTimeout(), "3s"),
-      Setting.of("outbox-workers", Kind.WHOLE, WebhookRuntimeBuilder::outboxWorkers, s -> s.outbox().workers(), "8"),
-      Setting.of("outbox-poll-interval", Kind.DURATION, WebhookRuntimeBuilder::outboxPollInterval,
+      Setting.outbox("outbox-workers", Kind.WHOLE, OutboxSenders.Builder::workers, s -> s.outbox().workers(), "8"),
+      Setting.outbox("outbox-poll-interval", Kind.DURATION, OutboxSenders.Builder::pollInterval,
           s -> s.outbox().pollInterval(), "500ms"));
 
   private SettingsCatalogue() {}
@@ -95,8 +100,9 @@ public final class SettingsCatalogue {
 
   /**
    * Applies a door's values, typed or text: each option whose value {@code valueOf} gives (null when
-   * unset) is set on {@code builder}, the retry options together as one {@link RetryPolicy} over the
-   * builder's current one.
+   * unset) is set on {@code builder}, an option of a group in the group the builder holds (so that
+   * the options a door does not give keep their values), the retry options together as one
+   * {@link RetryPolicy} over the builder's current one.
    *
    * @param refused turns a complaint about an option (by key, or {@link #RETRY}) into the door's own
    */
@@ -118,11 +124,13 @@ public final class SettingsCatalogue {
       }
     }
     if (retry != null) {
+      RetryPolicy policy;
       try {
-        builder.retryPolicy(retry.build());
+        policy = retry.build();
       } catch (IllegalArgumentException e) {
         throw refused.apply(RETRY, e);
       }
+      builder.inbox(inbox -> inbox.retryPolicy(policy));
     }
   }
 
