@@ -40,8 +40,8 @@ class AttemptHistoryTest {
     runtime = WebhookRuntime.builder().jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(FLAKY)
-        .pollInterval(Duration.ofMillis(50))
-        .retryPolicy(RetryPolicy.builder().maxAttempts(3).firstDelay(Duration.ofMillis(10)).jitter(0).build())
+        .inbox(i -> i.pollInterval(Duration.ofMillis(50))
+            .retryPolicy(RetryPolicy.builder().maxAttempts(3).firstDelay(Duration.ofMillis(10)).jitter(0).build()))
         .build();
     runtime.migrate();
     runtime.start();

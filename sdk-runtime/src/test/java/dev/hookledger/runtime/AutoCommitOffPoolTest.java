@@ -57,7 +57,7 @@ class AutoCommitOffPoolTest {
   void failedAttemptsAreRescheduledThenBuried() {
     Handler handler = new Handler();
     try (WebhookRuntime runtime = builder(handler)
-        .retryPolicy(RetryPolicy.builder().maxAttempts(3).firstDelay(Duration.ofMillis(50)).jitter(0).build())
+        .inbox(i -> i.retryPolicy(RetryPolicy.builder().maxAttempts(3).firstDelay(Duration.ofMillis(50)).jitter(0).build()))
         .build()) {
       runtime.migrate();
       runtime.start();
@@ -73,7 +73,7 @@ class AutoCommitOffPoolTest {
   void operatorRetryOfADeadEventIsCommitted() {
     Handler handler = new Handler();
     try (WebhookRuntime runtime = builder(handler)
-        .retryPolicy(RetryPolicy.builder().maxAttempts(1).build()).build()) {
+        .inbox(i -> i.retryPolicy(RetryPolicy.builder().maxAttempts(1).build())).build()) {
       runtime.migrate();
       runtime.start();
       receive(runtime, "evt_retried");
@@ -88,7 +88,7 @@ class AutoCommitOffPoolTest {
   @Test
   void leaseOfASlowHandlerIsRenewedWhileItRuns() throws Exception {
     Slow slow = new Slow();
-    try (WebhookRuntime runtime = builder(slow).lease(Duration.ofSeconds(3)).build()) {
+    try (WebhookRuntime runtime = builder(slow).inbox(i -> i.lease(Duration.ofSeconds(3))).build()) {
       runtime.migrate();
       runtime.start();
       receive(runtime, "evt_slow");
@@ -106,7 +106,8 @@ class AutoCommitOffPoolTest {
   void claimedEventsNotStartedAreGivenBackAtClose() throws Exception {
     Slow slow = new Slow();
     try {
-      try (WebhookRuntime runtime = builder(slow).batchSize(4).shutdownTimeout(Duration.ofMillis(500)).build()) {
+      try (WebhookRuntime runtime = builder(slow)
+          .inbox(i -> i.batchSize(4).shutdownTimeout(Duration.ofMillis(500))).build()) {
         runtime.migrate();
         for (int i = 0; i < 4; i++) {
           db.execute("insert into hookledger.event (provider, scope, event_id, type, body)"
@@ -130,8 +131,8 @@ class AutoCommitOffPoolTest {
     Handler handler = new Handler();
     handler.failing.set(false);
     // polls once a minute: only the notification can bring the event to it within the wait
-    try (WebhookRuntime worker = builder(handler).pollInterval(Duration.ofMinutes(1)).build();
-        WebhookRuntime receiver = builder(new Handler()).workers(0).build()) {
+    try (WebhookRuntime worker = builder(handler).inbox(i -> i.pollInterval(Duration.ofMinutes(1))).build();
+        WebhookRuntime receiver = builder(new Handler()).inbox(i -> i.workers(0)).build()) {
       worker.migrate();
       worker.start();
       receiver.start();
@@ -176,8 +177,8 @@ class AutoCommitOffPoolTest {
         .dataSource(pool)
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(handler)
-        .workers(1)
-        .pollInterval(Duration.ofMillis(100));
+        .inbox(i -> i.workers(1)
+            .pollInterval(Duration.ofMillis(100)));
   }
 
   private static HikariDataSource autoCommitOff(String jdbcUrl) {

@@ -51,7 +51,7 @@ class BodyBudgetTest {
         .jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .maxBodyBytes("testhook", 4096)
-        .maxInFlightBodyBytes(BUDGET)
+        .receive(r -> r.maxInFlightBodyBytes(BUDGET))
         .listener(new WebhookListener() {
           @Override
           public void rejected(String provider, RejectionReason reason) {

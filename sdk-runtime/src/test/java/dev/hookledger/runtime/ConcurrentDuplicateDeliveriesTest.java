@@ -98,7 +98,7 @@ class ConcurrentDuplicateDeliveriesTest {
         .provider(new TestHookAdapter(), Secrets.of("concurrent-secret"))
         .handlers(handler)
         .mode(mode)
-        .workers(4));
+        .inbox(i -> i.workers(4)));
   }
 
   static final class Credits {

@@ -49,7 +49,7 @@ class DatabaseStopsAnsweringTest {
         WebhookRuntime runtime = WebhookRuntime.builder()
             .jdbcUrl(db.jdbcUrl().replace(":" + target.getPort() + "/", ":" + proxy.port() + "/"))
             .provider(new TestHookAdapter(), Secrets.of("silent-secret"))
-            .workers(1).shutdownTimeout(Duration.ofSeconds(1)).build()) {
+            .inbox(i -> i.workers(1).shutdownTimeout(Duration.ofSeconds(1))).build()) {
       runtime.migrate();
       runtime.start();
       TestServer server = TestServer.start(context -> {
@@ -97,7 +97,8 @@ class DatabaseStopsAnsweringTest {
     config.setInitializationFailTimeout(-1);
     HikariDataSource pool = new HikariDataSource(config);
     ServedRuntime served = ServedRuntime.serve(WebhookRuntime.builder().dataSource(pool)
-        .provider(new TestHookAdapter(), Secrets.of("silent-secret")).workers(1).shutdownTimeout(Duration.ofSeconds(1)));
+        .provider(new TestHookAdapter(), Secrets.of("silent-secret"))
+        .inbox(i -> i.workers(1).shutdownTimeout(Duration.ofSeconds(1))));
     try {
       assertEquals("accepted\n", TestHttp.send(delivery(served, "evt_before")).body());
 

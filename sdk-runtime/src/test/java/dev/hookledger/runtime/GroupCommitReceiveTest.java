@@ -49,7 +49,7 @@ class GroupCommitReceiveTest {
 
   @Test
   void aBatchMixingProvidersAndIgnoredTypesRecordsEachAsItsOwnAndRunsOnlyWhatIsHandled() throws Exception {
-    served = ServedRuntime.serve(builder().ledgerWriters(1));
+    served = ServedRuntime.serve(builder().receive(r -> r.ledgerWriters(1)));
     CompletableFuture<HttpResponse<String>> first = send("alpha", "evt_first", "order.paid");
     gate.awaitHeld();
     List<CompletableFuture<HttpResponse<String>>> batch = new ArrayList<>(List.of(
@@ -90,7 +90,7 @@ class GroupCommitReceiveTest {
 
   @Test
   void aFullWriterQueueIsAnswered503WithRetryAfterAtOnceAndRecordsNothing() throws Exception {
-    served = ServedRuntime.serve(builder().ledgerWriters(1).receiveQueueCapacity(1));
+    served = ServedRuntime.serve(builder().receive(r -> r.ledgerWriters(1).queueCapacity(1)));
     CompletableFuture<HttpResponse<String>> first = send("alpha", "evt_1", "order.paid");
     gate.awaitHeld();
     CompletableFuture<HttpResponse<String>> queued = send("alpha", "evt_2", "order.paid");
@@ -113,7 +113,7 @@ class GroupCommitReceiveTest {
         .dataSource(gate)
         .provider(new TestHookAdapter("alpha"), Secrets.of(SECRET))
         .provider(new TestHookAdapter("beta"), Secrets.of(SECRET))
-        .pollInterval(Duration.ofMillis(100))
+        .inbox(i -> i.pollInterval(Duration.ofMillis(100)))
         .handlers(new Object() {
           @OnEvent("order.paid")
           void paid(WebhookEvent event) {

@@ -45,7 +45,7 @@ class HealthDeadlineTest {
         WebhookRuntime runtime = WebhookRuntime.builder()
             .jdbcUrl(db.jdbcUrl().replace(":" + target.getPort() + "/", ":" + proxy.port() + "/"))
             .provider(new TestHookAdapter(), Secrets.of(SECRET))
-            .workers(1).shutdownTimeout(Duration.ofSeconds(1)).build()) {
+            .inbox(i -> i.workers(1).shutdownTimeout(Duration.ofSeconds(1))).build()) {
       runtime.migrate();
       runtime.start();
       try (TestServer server = serve(runtime)) {
@@ -96,7 +96,7 @@ class HealthDeadlineTest {
           @dev.hookledger.OnEvent("order.paid")
           void paid() {}
         })
-        .workers(0).build()) {
+        .inbox(i -> i.workers(0)).build()) {
       runtime.migrate();
       runtime.start();
       try (TestServer server = serve(runtime)) {

@@ -145,6 +145,6 @@ class ObservabilityTest {
 
   private static WebhookRuntimeBuilder builder(Orders orders) {
     return WebhookRuntime.builder().dataSource(TestDatabase.create().dataSource())
-        .provider(new TestHookAdapter(), Secrets.of("observed-secret")).handlers(orders).workers(1);
+        .provider(new TestHookAdapter(), Secrets.of("observed-secret")).handlers(orders).inbox(i -> i.workers(1));
   }
 }

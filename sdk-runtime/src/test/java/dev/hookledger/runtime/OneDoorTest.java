@@ -57,7 +57,7 @@ class OneDoorTest {
         .provider(new TestHookAdapter(), Secrets.of("one-door-secret"))
         .maxBodyBytes("testhook", LIMIT)
         .mode(mode)
-        .workers(0), context -> context.addServlet(new ServletHolder(new HttpServlet() {
+        .inbox(i -> i.workers(0)), context -> context.addServlet(new ServletHolder(new HttpServlet() {
           @Override
           protected void doPost(HttpServletRequest req, HttpServletResponse resp) {
             resp.setStatus(204);

@@ -22,7 +22,7 @@ class OutboxHealthTest {
         .provider(new TestHookAdapter(), Secrets.of(SECRET)).handlers(new Object() {
           @dev.hookledger.OnEvent("order.paid")
           void paid() {}
-        }).workers(0).build()) {
+        }).inbox(i -> i.workers(0)).build()) {
       runtime.migrate();
       runtime.start();
       assertEquals(Health.Status.UP, runtime.health().status(), runtime.health().reason().orElse(""));

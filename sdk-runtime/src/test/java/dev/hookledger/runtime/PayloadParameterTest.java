@@ -86,7 +86,7 @@ class PayloadParameterTest {
         .schema("p_dead")
         .provider(new TestHookAdapter(), Secrets.of("payload-secret"))
         .handlers(new Envelope())
-        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(20)).factor(1).maxAttempts(2).jitter(0).build())
+        .inbox(i -> i.retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(20)).factor(1).maxAttempts(2).jitter(0).build()))
         .build();
     runtimes.add(runtime);
     runtime.migrate();

@@ -46,7 +46,7 @@ class RefusedDeliveriesTest {
         .jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .listener(MicrometerWebhookListener.of(METRICS))
-        .workers(0)
+        .inbox(i -> i.workers(0))
         .maxBodyBytes("testhook", 1024)
         .build();
     runtime.migrate();
@@ -128,7 +128,7 @@ class RefusedDeliveriesTest {
     assertEquals(401, TestHttp.send(new TestHookSigner("a-secret-of-another-endpoint")
         .request(server.uri("/webhooks/testhook"), other, "payment.failed", "{}")).statusCode());
     WebhookRuntime quiet = WebhookRuntime.builder().jdbcUrl(db.jdbcUrl())
-        .provider(new TestHookAdapter(), Secrets.of(SECRET)).workers(0).build();
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).inbox(i -> i.workers(0)).build();
     try (TestServer page = TestServer.start(context -> context.addServlet(
         new ServletHolder(new AdminServlet(quiet, AdminAuthorizer.bearerToken(ADMIN_TOKEN))), "/admin/*"))) {
       HttpRequest get = HttpRequest.newBuilder(page.uri("/admin/")).header("Authorization", "Bearer " + ADMIN_TOKEN)
@@ -148,7 +148,7 @@ class RefusedDeliveriesTest {
   void aPageWithNothingRefusedSaysSo() throws Exception {
     TestDatabase.Database empty = TestDatabase.create();
     WebhookRuntime quiet = WebhookRuntime.builder().jdbcUrl(empty.jdbcUrl())
-        .provider(new TestHookAdapter(), Secrets.of(SECRET)).workers(0).build();
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).inbox(i -> i.workers(0)).build();
     quiet.migrate();
     try (TestServer page = TestServer.start(context -> context.addServlet(
         new ServletHolder(new AdminServlet(quiet, AdminAuthorizer.bearerToken(ADMIN_TOKEN))), "/admin/*"))) {

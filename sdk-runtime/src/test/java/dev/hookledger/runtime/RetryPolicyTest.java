@@ -75,14 +75,16 @@ class RetryPolicyTest {
 
   @Test
   void runtimeBuilderNamesBadWorkerSettings() {
-    assertMessage("lease must be >= 1 s, but was PT0.5S", () -> WebhookRuntime.builder().lease(Duration.ofMillis(500)));
+    assertMessage("lease must be >= 1 s, but was PT0.5S", () -> WebhookRuntime.builder()
+        .inbox(i -> i.lease(Duration.ofMillis(500))));
     assertMessage("pollInterval must be >= 10 ms, but was PT0.001S",
-        () -> WebhookRuntime.builder().pollInterval(Duration.ofMillis(1)));
-    assertMessage("batchSize must be between 1 and 1000, but was 0", () -> WebhookRuntime.builder().batchSize(0));
+        () -> WebhookRuntime.builder().inbox(i -> i.pollInterval(Duration.ofMillis(1))));
+    assertMessage("batchSize must be between 1 and 1000, but was 0", () -> WebhookRuntime.builder()
+        .inbox(i -> i.batchSize(0)));
     assertMessage("shutdownTimeout must not be negative, but was PT-1S",
-        () -> WebhookRuntime.builder().shutdownTimeout(Duration.ofSeconds(-1)));
+        () -> WebhookRuntime.builder().inbox(i -> i.shutdownTimeout(Duration.ofSeconds(-1))));
     assertEquals("retryPolicy", assertThrows(NullPointerException.class,
-        () -> WebhookRuntime.builder().retryPolicy(null)).getMessage());
+        () -> WebhookRuntime.builder().inbox(i -> i.retryPolicy(null))).getMessage());
   }
 
   private static void assertMessage(String message, Executable action) {

@@ -132,11 +132,11 @@ class ShadowModeTest {
         .dataSource(db.dataSource())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .maxBodyBytes("testhook", LIMIT)
-        .maxInFlightBodyBytes(2 * (LIMIT + 1) + 8) // the two prefixes leave no room for a delivery
-        .bodyReadTimeout(deadline)
+        .receive(r -> r.maxInFlightBodyBytes(2 * (LIMIT + 1) + 8)) // the two prefixes leave no room for a delivery
+        .receive(r -> r.bodyReadTimeout(deadline))
         .handlers(handler)
         .mode(ProcessingMode.SHADOW)
-        .workers(1), this::existingEndpoint)) {
+        .inbox(i -> i.workers(1)), this::existingEndpoint)) {
       List<RawPost> forged = List.of(forged(shadow, "evt_forged_1"), forged(shadow, "evt_forged_2"));
       try {
         Await.until("both prefixes are held", () -> shadow.runtime().bodyBudget().reserved() == 2L * (LIMIT + 1));
@@ -252,7 +252,7 @@ class ShadowModeTest {
         .handlers(handler)
         .listener(heard)
         .mode(mode)
-        .workers(1), this::existingEndpoint);
+        .inbox(i -> i.workers(1)), this::existingEndpoint);
   }
 
   private void existingEndpoint(ServletContextHandler context) {

@@ -136,7 +136,7 @@ class ShadowSwitchTest {
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(handler)
         .mode(mode)
-        .workers(1), context -> context.addServlet(new ServletHolder(existing), "/webhooks/*"));
+        .inbox(i -> i.workers(1)), context -> context.addServlet(new ServletHolder(existing), "/webhooks/*"));
   }
 
   private static HttpResponse<String> deliver(ServedRuntime served, String id) {

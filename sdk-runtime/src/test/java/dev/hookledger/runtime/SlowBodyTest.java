@@ -45,8 +45,8 @@ class SlowBodyTest {
         .jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .maxBodyBytes("testhook", 1 << 20)
-        .maxInFlightBodyBytes(4 << 20)
-        .bodyReadTimeout(Duration.ofSeconds(1)));
+        .receive(r -> r.maxInFlightBodyBytes(4 << 20)
+            .bodyReadTimeout(Duration.ofSeconds(1))));
   }
 
   @AfterAll

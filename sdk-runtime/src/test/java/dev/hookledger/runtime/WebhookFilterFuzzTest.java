@@ -50,8 +50,8 @@ class WebhookFilterFuzzTest {
         .jdbcUrl(db.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .maxBodyBytes("testhook", 4096)
-        .maxInFlightBodyBytes(6000)
-        .workers(0)
+        .receive(r -> r.maxInFlightBodyBytes(6000))
+        .inbox(i -> i.workers(0))
         .build();
     runtime.migrate();
     runtime.start();

@@ -29,8 +29,10 @@ class WebhookRuntimeBuilderTest {
 
   @Test
   void workersMustBeInRange() {
-    assertMessage("workers must be between 0 and 256, but was -1", () -> WebhookRuntime.builder().workers(-1));
-    assertMessage("workers must be between 0 and 256, but was 257", () -> WebhookRuntime.builder().workers(257));
+    assertMessage("workers must be between 0 and 256, but was -1", () -> WebhookRuntime.builder()
+        .inbox(i -> i.workers(-1)));
+    assertMessage("workers must be between 0 and 256, but was 257", () -> WebhookRuntime.builder()
+        .inbox(i -> i.workers(257)));
   }
 
   @Test
@@ -42,7 +44,8 @@ class WebhookRuntimeBuilderTest {
   @Test
   void maxBodyBytesMustBePositiveAndNameARegisteredProvider() {
     assertMessage("maxBodyBytes must be >= 1, but was 0", () -> WebhookRuntime.builder().maxBodyBytes("testhook", 0));
-    assertMessage("maxInFlightBodyBytes must be >= 1, but was 0", () -> WebhookRuntime.builder().maxInFlightBodyBytes(0));
+    assertMessage("maxInFlightBodyBytes must be >= 1, but was 0", () -> WebhookRuntime.builder()
+        .receive(r -> r.maxInFlightBodyBytes(0)));
     assertMessage("maxBodyBytes given for provider 'stripe', which is not registered (registered: testhook)",
         () -> valid().maxBodyBytes("stripe", 1024).build());
   }
@@ -143,40 +146,45 @@ class WebhookRuntimeBuilderTest {
 
   @Test
   void deadlinesAreCheckedAloneAndTogether() {
-    assertMessage("handlerTimeout must be >= 1 ms, but was PT0S", () -> valid().handlerTimeout(java.time.Duration.ZERO));
+    assertMessage("handlerTimeout must be >= 1 ms, but was PT0S", () -> valid()
+        .deadlines(d -> d.handlerTimeout(java.time.Duration.ZERO)));
     assertMessage("statementTimeout must not be negative, but was PT-1S",
-        () -> valid().statementTimeout(java.time.Duration.ofSeconds(-1)));
+        () -> valid().deadlines(d -> d.statementTimeout(java.time.Duration.ofSeconds(-1))));
     assertMessage("lockTimeout must not be negative, but was PT-0.001S",
-        () -> valid().lockTimeout(java.time.Duration.ofMillis(-1)));
+        () -> valid().deadlines(d -> d.lockTimeout(java.time.Duration.ofMillis(-1))));
     assertMessage("socketTimeout must be >= 1000 ms, but was PT0.5S",
-        () -> valid().socketTimeout(java.time.Duration.ofMillis(500)));
-    assertMessage("connectTimeout must be >= 1000 ms, but was PT0S", () -> valid().connectTimeout(java.time.Duration.ZERO));
+        () -> valid().deadlines(d -> d.socketTimeout(java.time.Duration.ofMillis(500))));
+    assertMessage("connectTimeout must be >= 1000 ms, but was PT0S", () -> valid()
+        .deadlines(d -> d.connectTimeout(java.time.Duration.ZERO)));
     assertMessage("idleInTransactionTimeout (PT30S) must be longer than handlerTimeout (PT30S), so that the server never"
         + " ends a transaction whose handler is within its time",
-        () -> valid().idleInTransactionTimeout(java.time.Duration.ofSeconds(30)).build());
+        () -> valid().deadlines(d -> d.idleInTransactionTimeout(java.time.Duration.ofSeconds(30))).build());
     assertMessage("socketTimeout (PT6S) must be longer than statementTimeout (PT6S), so that the server cancels a slow"
         + " statement before the socket gives up on it", () -> WebhookRuntime.builder()
         .jdbcUrl("jdbc:postgresql://localhost/app").provider(new TestHookAdapter(), Secrets.of("s"))
-        .statementTimeout(java.time.Duration.ofSeconds(6)).build());
+        .deadlines(d -> d.statementTimeout(java.time.Duration.ofSeconds(6))).build());
     // a data source of the application's: its socket timeout is its own, so a long statement timeout is fine
-    valid().statementTimeout(java.time.Duration.ofMinutes(1)).idleInTransactionTimeout(java.time.Duration.ZERO).build();
+    valid()
+        .deadlines(d -> d.statementTimeout(java.time.Duration.ofMinutes(1)).idleInTransactionTimeout(java.time.Duration.ZERO)).build();
   }
 
   @Test
   void sessionTimeoutsFromPoolRefusesTimeoutsItWouldNotApplyAndAPoolOfItsOwn() {
     assertMessage("statementTimeout (PT4S) is not applied with sessionTimeoutsFromPool(true): set statement_timeout on"
         + " the pool's connections instead",
-        () -> valid().sessionTimeoutsFromPool(true).statementTimeout(java.time.Duration.ofSeconds(4)).build());
+        () -> valid()
+            .deadlines(d -> d.sessionTimeoutsFromPool(true).statementTimeout(java.time.Duration.ofSeconds(4))).build());
     assertMessage("lockTimeout (PT0S) is not applied with sessionTimeoutsFromPool(true): set lock_timeout on the pool's"
-        + " connections instead", () -> valid().lockTimeout(java.time.Duration.ZERO).sessionTimeoutsFromPool(true).build());
+        + " connections instead", () -> valid()
+            .deadlines(d -> d.lockTimeout(java.time.Duration.ZERO).sessionTimeoutsFromPool(true)).build());
     assertMessage("idleInTransactionTimeout (PT2M) is not applied with sessionTimeoutsFromPool(true): set"
         + " idle_in_transaction_session_timeout on the pool's connections instead", () -> valid()
-        .sessionTimeoutsFromPool(true).idleInTransactionTimeout(java.time.Duration.ofMinutes(2)).build());
+        .deadlines(d -> d.sessionTimeoutsFromPool(true).idleInTransactionTimeout(java.time.Duration.ofMinutes(2))).build());
     assertMessage("sessionTimeoutsFromPool(true) is for an application's dataSource(...): the pool built from"
         + " jdbcUrl(...) sets the session timeouts on each connection itself", () -> WebhookRuntime.builder()
         .jdbcUrl("jdbc:postgresql://localhost/app").provider(new TestHookAdapter(), Secrets.of("s"))
-        .sessionTimeoutsFromPool(true).build());
-    valid().sessionTimeoutsFromPool(true).handlerTimeout(java.time.Duration.ofSeconds(10)).build();
+        .deadlines(d -> d.sessionTimeoutsFromPool(true)).build());
+    valid().deadlines(d -> d.sessionTimeoutsFromPool(true).handlerTimeout(java.time.Duration.ofSeconds(10))).build();
   }
 
   private static WebhookRuntimeBuilder valid() {

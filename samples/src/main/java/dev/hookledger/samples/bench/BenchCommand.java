@@ -270,7 +270,7 @@ public final class BenchCommand implements Callable<Integer> {
       // unless --session-timeouts-from-pool false says otherwise
       try (SampleApp app = SampleApp.start(database, secrets, "127.0.0.1", 0,
           noopHandlers ? List.of(new NoopHandlers()) : SampleHandlers.all(),
-          b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true))
+          b -> runtimeOptions().apply(b.deadlines(d -> d.sessionTimeoutsFromPool(true)))
               .handlers(backfill > 0 ? new Object[] {new BackfillPhase.Probe()} : new Object[0]));
           HeapSampler heap = new HeapSampler()) {
         line("server", app.uri() + ", " + workers + " workers, "
@@ -333,11 +333,13 @@ public final class BenchCommand implements Callable<Integer> {
             : new BookkeepingPhase(out).run(app, load, fullSpec, clients, maxSeconds);
         EffectsPhase.Result effected = !effects ? null : new EffectsPhase(out).run(database, secrets, load, fullSpec,
             full, clients, Math.max(16, workers + 8), maxSeconds,
-            b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)), rawFull.perSecond(), effectsStored);
+            b -> runtimeOptions().apply(b.deadlines(d -> d.sessionTimeoutsFromPool(true))), rawFull.perSecond(),
+            effectsStored);
         PeersPhase.Result peered = !peers ? null : new PeersPhase(out, load, clients, maxSeconds, clock).run(database,
             secrets, fullSpec, singleSpec, warmSpec == null ? null
                 : new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 3, entities),
-            workers, Math.max(16, workers + 8), rounds, b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)));
+            workers, Math.max(16, workers + 8), rounds,
+            b -> runtimeOptions().apply(b.deadlines(d -> d.sessionTimeoutsFromPool(true))));
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
         List<LoadPlan> historyPlans = new java.util.ArrayList<>();
         boolean historyOk = true;
@@ -409,7 +411,7 @@ public final class BenchCommand implements Callable<Integer> {
       LoadProcess load, Clock clock) throws Exception {
     try (SampleApp app = SampleApp.start(database.beside(HISTORY_DATABASE, Math.max(16, workers + 8)), secrets,
         "127.0.0.1", 0, noopHandlers ? List.of(new NoopHandlers()) : SampleHandlers.all(),
-        b -> runtimeOptions().apply(b.sessionTimeoutsFromPool(true)))) {
+        b -> runtimeOptions().apply(b.deadlines(d -> d.sessionTimeoutsFromPool(true))))) {
       HistoryFill fill = new HistoryFill(app.dataSource(), SampleApp.LEDGER_SCHEMA);
       HistoryFill.Result filled = fill.fill(history, out);
       line("history", String.format("%d settled events in %.0f s, ledger %d MiB (database %s, server %s)",

@@ -110,16 +110,16 @@ public final class Demo {
 
   private WebhookRuntimeBuilder tune(WebhookRuntimeBuilder b, Settlements settlements) {
     return b.mode(ProcessingMode.STORE_FIRST)
-        .workers(WORKERS)
         .clock(clock)
         .listener(settlements)
-        // a demo cannot wait for the production backoff (10 s, x2, 12 attempts): retry within a second
-        .retryPolicy(RetryPolicy.builder()
-            .firstDelay(Duration.ofMillis(100))
-            .factor(2)
-            .maxDelay(Duration.ofMillis(400))
-            .maxAttempts(MAX_ATTEMPTS)
-            .build())
-        .pollInterval(Duration.ofMillis(50));
+        .inbox(i -> i.workers(WORKERS)
+            // a demo cannot wait for the production backoff (10 s, x2, 12 attempts): retry within a second
+            .retryPolicy(RetryPolicy.builder()
+                .firstDelay(Duration.ofMillis(100))
+                .factor(2)
+                .maxDelay(Duration.ofMillis(400))
+                .maxAttempts(MAX_ATTEMPTS)
+                .build())
+            .pollInterval(Duration.ofMillis(50)));
   }
 }

@@ -104,10 +104,8 @@ final class ReceiptSteps {
         .schema(SCHEMA)
         .provider(new StripeAdapter(), Secrets.fromEnvironment(SampleSecrets.STRIPE_ENV, secrets::valueOf))
         .handlers(new Receipts())
-        .workers(1)
-        .pollInterval(Duration.ofMillis(50))
-        .outboxWorkers(senders)
-        .outboxPollInterval(Duration.ofMillis(100))
+        .inbox(i -> i.workers(1).pollInterval(Duration.ofMillis(50)))
+        .outbox(o -> o.workers(senders).pollInterval(Duration.ofMillis(100)))
         .destination(Destination.named("receipts").url(receipts))
         .build();
   }

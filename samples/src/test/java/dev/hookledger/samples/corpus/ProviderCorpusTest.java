@@ -71,8 +71,8 @@ class ProviderCorpusTest {
 
   @BeforeAll
   static void start() {
-    sample = new RunningSample(b -> b.retryPolicy(RetryPolicy.builder()
-        .firstDelay(Duration.ofMillis(10)).factor(1).maxAttempts(1).jitter(0).build()));
+    sample = new RunningSample(b -> b.inbox(i -> i.retryPolicy(RetryPolicy.builder()
+        .firstDelay(Duration.ofMillis(10)).factor(1).maxAttempts(1).jitter(0).build())));
   }
 
   @AfterAll

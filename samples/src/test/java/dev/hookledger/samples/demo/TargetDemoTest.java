@@ -32,7 +32,7 @@ class TargetDemoTest {
   void sendsTheDemosTrafficToARunningServerWhosePoisonEventsFailThenDie() throws Exception {
     RetryPolicy fast = RetryPolicy.builder().firstDelay(Duration.ofMillis(100)).maxAttempts(2).build();
     try (SampleApp app = SampleApp.start(SampleDatabase.temporary(false), SampleSecrets.fromEnvironment(ENV),
-        "127.0.0.1", 0, b -> b.retryPolicy(fast).pollInterval(Duration.ofMillis(50)))) {
+        "127.0.0.1", 0, b -> b.inbox(i -> i.retryPolicy(fast).pollInterval(Duration.ofMillis(50))))) {
       ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
       boolean ok = new TargetDemo(app.uri(), 2, ENV, new PrintStream(printed, true, StandardCharsets.UTF_8),

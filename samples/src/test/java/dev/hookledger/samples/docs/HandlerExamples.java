@@ -61,7 +61,7 @@ final class HandlerExamples {
         .maxAttempts(12)                      // the 12th failure makes the event dead
         .jitter(0.2)                          // each delay is spread by ±20 %
         .build();
-    WebhookRuntime.builder().retryPolicy(retries);   // with the rest of your configuration
+    WebhookRuntime.builder().inbox(i -> i.retryPolicy(retries));   // with the rest of your configuration
   }
 
   record Subscription(String id, String status, String plan) {}

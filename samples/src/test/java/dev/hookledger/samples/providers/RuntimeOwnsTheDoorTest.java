@@ -121,7 +121,7 @@ class RuntimeOwnsTheDoorTest {
   }
 
   private WebhookRuntimeBuilder runtime() {
-    return WebhookRuntime.builder().dataSource(db.dataSource()).workers(1);
+    return WebhookRuntime.builder().dataSource(db.dataSource()).inbox(i -> i.workers(1));
   }
 
   private static WebhookRuntime started(WebhookRuntimeBuilder builder) {

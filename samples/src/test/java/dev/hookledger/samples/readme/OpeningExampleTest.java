@@ -70,7 +70,7 @@ class OpeningExampleTest {
         .dataSource(db.dataSource())
         .provider(new StripeAdapter(), Secrets.of(SECRET))
         .handlers(handler)
-        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(20)).factor(1).maxAttempts(2).jitter(0).build())
+        .inbox(i -> i.retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(20)).factor(1).maxAttempts(2).jitter(0).build()))
         .build();
     runtime.migrate();
     runtime.start();

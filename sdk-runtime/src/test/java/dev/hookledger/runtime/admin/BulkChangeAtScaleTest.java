@@ -133,7 +133,7 @@ class BulkChangeAtScaleTest {
 
     WebhookRuntime runtime(Handler handler) {
       WebhookRuntime r = WebhookRuntime.builder().dataSource(ds).provider(new TestHookAdapter(), Secrets.of("s"))
-          .handlers(handler).workers(4).pollInterval(Duration.ofMillis(100)).build();
+          .handlers(handler).inbox(i -> i.workers(4).pollInterval(Duration.ofMillis(100))).build();
       r.start();
       return r;
     }

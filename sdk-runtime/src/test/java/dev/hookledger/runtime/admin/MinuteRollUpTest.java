@@ -74,7 +74,7 @@ class MinuteRollUpTest {
     ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '2 hours'");
     insert("evt_1", "done", "now() - interval '90 minutes'", "now() - interval '89 minutes'");
     try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(ledger.database.dataSource())
-        .provider(new TestHookAdapter(), Secrets.of("s")).workers(0).build()) {
+        .provider(new TestHookAdapter(), Secrets.of("s")).inbox(i -> i.workers(0)).build()) {
       runtime.start();
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (Duration.between(closedBefore(), ledger.databaseNow()).compareTo(Duration.ofMinutes(3)) > 0) {

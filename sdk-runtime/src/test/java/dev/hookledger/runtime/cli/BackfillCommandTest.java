@@ -59,7 +59,7 @@ class BackfillCommandTest {
 
     Billing billing = new Billing();
     try (WebhookRuntime node = WebhookRuntime.builder().jdbcUrl(url).provider(new TestHookAdapter(), Secrets.of("s"))
-        .handlers(billing).pollInterval(Duration.ofMillis(100)).build()) {
+        .handlers(billing).inbox(i -> i.pollInterval(Duration.ofMillis(100))).build()) {
       node.start();
       CliProcess.Result followed = CliProcess.run(Map.of(), "backfill", "--show", "1", "--database-url", url);
       assertEquals(0, followed.exitCode(), followed.err());

@@ -58,8 +58,9 @@ class FailingEventsEverywhereTest {
     RetryPolicy policy = RetryPolicy.builder().firstDelay(Duration.ofHours(1)).maxAttempts(5).jitter(0).build();
     TestHookSigner signer = new TestHookSigner(SECRET);
     try (WebhookRuntime runtime = WebhookRuntime.builder().jdbcUrl(db.jdbcUrl())
-        .provider(new TestHookAdapter(), Secrets.of(SECRET)).handlers(new InventoryDown()).retryPolicy(policy)
-        .pollInterval(Duration.ofMillis(50)).build()) {
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).handlers(new InventoryDown())
+        .inbox(i -> i.retryPolicy(policy)
+            .pollInterval(Duration.ofMillis(50))).build()) {
       runtime.migrate();
       runtime.start();
       for (int i = 1; i <= 3; i++) {

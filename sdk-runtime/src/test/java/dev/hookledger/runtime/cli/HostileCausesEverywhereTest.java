@@ -63,9 +63,9 @@ class HostileCausesEverywhereTest {
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
     TestHookSigner signer = new TestHookSigner(SECRET);
     try (WebhookRuntime runtime = WebhookRuntime.builder().jdbcUrl(db.jdbcUrl())
-        .provider(new TestHookAdapter(), Secrets.of(SECRET)).handlers(new Invoices()).retryPolicy(policy)
+        .provider(new TestHookAdapter(), Secrets.of(SECRET)).handlers(new Invoices()).inbox(i -> i.retryPolicy(policy))
         .listener(MicrometerWebhookListener.builder(metrics).tagEventTypes(10).build())
-        .pollInterval(Duration.ofMillis(50)).build()) {
+        .inbox(i -> i.pollInterval(Duration.ofMillis(50))).build()) {
       runtime.migrate();
       runtime.start();
       assertEquals(Receipt.Outcome.ACCEPTED, runtime.receive("testhook",

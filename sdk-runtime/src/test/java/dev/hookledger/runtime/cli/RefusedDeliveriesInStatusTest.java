@@ -138,7 +138,7 @@ class RefusedDeliveriesInStatusTest {
   }
 
   private static WebhookRuntimeBuilder runtime() {
-    return WebhookRuntime.builder().provider(new TestHookAdapter(), Secrets.of(SECRET)).workers(0);
+    return WebhookRuntime.builder().provider(new TestHookAdapter(), Secrets.of(SECRET)).inbox(i -> i.workers(0));
   }
 
   /** Polls the ledger (not this node's memory) until {@code done}, for at most 30 s on a loaded machine. */

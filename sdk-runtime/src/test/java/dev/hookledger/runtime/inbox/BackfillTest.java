@@ -97,7 +97,7 @@ class BackfillTest {
     }
     // the retry due after 200 ms, not the default 10 s: what is claimed is that the workers retry it, not when
     try (WebhookRuntime b = builder(db.jdbcUrl(), new CountingHandler("B", null), new BackfillAudit("B"))
-        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).build()).build()) {
+        .inbox(i -> i.retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).build())).build()) {
       b.start();
       Backfill bf = done(admin.startBackfill(BackfillRequest.builder(BackfillAudit.NAME).build()));
       assertEquals(List.of(3L, 1L), List.of(bf.applied(), bf.failed()));
@@ -182,7 +182,8 @@ class BackfillTest {
 
   /** Stores {@code n} events with a runtime that only has the old handler, and waits until all are done. */
   private void store(int n, String prefix) {
-    try (WebhookRuntime old = builder(db.jdbcUrl(), new CountingHandler("old", null)).workers(4).build()) {
+    try (WebhookRuntime old = builder(db.jdbcUrl(), new CountingHandler("old", null))
+        .inbox(i -> i.workers(4)).build()) {
       old.start();
       ExecutorService clients = Executors.newFixedThreadPool(4);
       try {

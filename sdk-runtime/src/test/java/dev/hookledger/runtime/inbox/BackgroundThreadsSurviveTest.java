@@ -38,7 +38,8 @@ class BackgroundThreadsSurviveTest {
   void workerHitByAnErrorKeepsProcessingAndTheNodeReportsIt() throws Exception {
     Failing handler = new Failing();
     // one worker: if the Error killed its thread, nothing after it would ever be processed
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), handler).workers(1).lease(Duration.ofSeconds(1)).build()) {
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), handler)
+        .inbox(i -> i.workers(1).lease(Duration.ofSeconds(1))).build()) {
       runtime.start();
       InboxFixture.receive(runtime, "evt_oom", "job.oom", "{}");
       InboxFixture.awaitStatus(db, "evt_oom", "done"); // its lease ran out, and its second attempt passed
@@ -60,7 +61,7 @@ class BackgroundThreadsSurviveTest {
 
   @Test
   void healthIsUpWhileRunningAndDownOnceClosedOverHttp() throws Exception {
-    WebhookRuntime runtime = builder(db.jdbcUrl()).workers(2).build();
+    WebhookRuntime runtime = builder(db.jdbcUrl()).inbox(i -> i.workers(2)).build();
     runtime.start();
     try (TestServer server = TestServer.start(context -> {
       context.addServlet(new ServletHolder(new HealthServlet(runtime)), "/healthz");

@@ -126,7 +126,7 @@ class CitusClusterTest {
       }
     }
     assertNotEquals(null, there, "a scope on the other worker");
-    try (WebhookRuntime receiver = builder(db).workers(0).build()) {
+    try (WebhookRuntime receiver = builder(db).inbox(i -> i.workers(0)).build()) {
       receiver.start();
       for (int i = 0; i < 2 * SCOPES; i++) {
         receive(receiver, scope(i), "evt_" + i, "job.scoped", "{}", "thing:" + i, i);
@@ -175,10 +175,10 @@ class CitusClusterTest {
         .jdbcUrl(db.jdbcUrl())
         .provider(new ScopedTestHook(), Secrets.of(SECRET))
         .handlers(new ScopedHandler())
-        .workers(2)
-        .pollInterval(Duration.ofMillis(100))
-        .shutdownTimeout(Duration.ofSeconds(10))
-        .retryPolicy(RetryPolicy.builder().maxAttempts(2).firstDelay(Duration.ofMillis(200)).jitter(0.5).build());
+        .inbox(i -> i.workers(2)
+            .pollInterval(Duration.ofMillis(100))
+            .shutdownTimeout(Duration.ofSeconds(10))
+            .retryPolicy(RetryPolicy.builder().maxAttempts(2).firstDelay(Duration.ofMillis(200)).jitter(0.5).build()));
   }
 
   private static String scope(int i) {

@@ -179,7 +179,8 @@ class CitusLedgerTest {
   @Test
   void eventsOfManyScopesReceivedByANodeWithoutWorkersAreProcessedOnceEachByAnotherNode() {
     TestDatabase.Database db = InboxFixture.database();
-    try (WebhookRuntime receiver = InboxFixture.builder(db.jdbcUrl(), new CountingHandler("A", null)).workers(0)
+    try (WebhookRuntime receiver = InboxFixture.builder(db.jdbcUrl(), new CountingHandler("A", null))
+        .inbox(i -> i.workers(0))
         .build()) {
       receiver.start();
       for (int i = 0; i < 20; i++) {
@@ -210,7 +211,8 @@ class CitusLedgerTest {
   @Test
   void aLeaseWhoseNodeDiedIsTakenOverAndTheEventProcessedOnce() {
     TestDatabase.Database db = InboxFixture.database();
-    try (WebhookRuntime receiver = InboxFixture.builder(db.jdbcUrl(), new CountingHandler("A", null)).workers(0)
+    try (WebhookRuntime receiver = InboxFixture.builder(db.jdbcUrl(), new CountingHandler("A", null))
+        .inbox(i -> i.workers(0))
         .build()) {
       receiver.start();
       receive(receiver, "acct_b", "evt_orphan", "{}");

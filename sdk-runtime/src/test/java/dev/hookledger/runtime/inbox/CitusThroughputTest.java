@@ -55,7 +55,8 @@ class CitusThroughputTest {
       if (citus) {
         db.execute("select create_distributed_table('effect_count', 'scope', colocate_with => 'hookledger.event')");
       }
-      try (WebhookRuntime node = InboxFixture.builder(db.jdbcUrl(), new ScopedCount()).workers(4).build()) {
+      try (WebhookRuntime node = InboxFixture.builder(db.jdbcUrl(), new ScopedCount())
+          .inbox(i -> i.workers(4)).build()) {
         node.start();
         receiveAll(node, "warm", 200);
         double loadBefore = load();

@@ -33,10 +33,10 @@ class ClockSkewTest {
     // (renewed by A's heartbeat while the 7 s handler runs) would look 35 s past to B, at every poll
     // A polls only when woken: its pool has room to queue claimed events behind the slow one, and an
     // evt_due claimed by A would wait out the slow handler instead of showing that B keeps working
-    try (WebhookRuntime a = builder(db.jdbcUrl(), slowA).workers(1).lease(Duration.ofSeconds(5))
-        .pollInterval(Duration.ofHours(1)).build();
-        WebhookRuntime b = builder(db.jdbcUrl(), slowB).workers(2).lease(Duration.ofSeconds(5))
-            .pollInterval(Duration.ofMillis(50)).clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(40)))
+    try (WebhookRuntime a = builder(db.jdbcUrl(), slowA).inbox(i -> i.workers(1).lease(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofHours(1))).build();
+        WebhookRuntime b = builder(db.jdbcUrl(), slowB).inbox(i -> i.workers(2).lease(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))).clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(40)))
             .build()) {
       a.start();
       b.start();

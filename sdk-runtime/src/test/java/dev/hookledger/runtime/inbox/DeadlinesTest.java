@@ -46,8 +46,8 @@ class DeadlinesTest {
 
   @Test
   void handlerThatHangsPastItsTimeoutIsInterruptedRolledBackAndRetried() {
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Slow()).workers(1).handlerTimeout(Duration.ofMillis(300))
-        .retryPolicy(QUICK_RETRY).listener(retries(heard)).build()) {
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Slow()).inbox(i -> i.workers(1).retryPolicy(QUICK_RETRY))
+        .deadlines(d -> d.handlerTimeout(Duration.ofMillis(300))).listener(retries(heard)).build()) {
       runtime.start();
       InboxFixture.receive(runtime, "evt_sleep", "job.sleep", "{}");
       InboxFixture.awaitStatus(db, "evt_sleep", "done");
@@ -65,8 +65,8 @@ class DeadlinesTest {
   @Test
   void statementStillRunningAtTheHandlerDeadlineIsCancelled() {
     // no statement timeout: only the handler deadline can stop the minute-long sleep
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Slow()).workers(1).statementTimeout(Duration.ZERO)
-        .handlerTimeout(Duration.ofMillis(500)).retryPolicy(QUICK_RETRY).listener(retries(heard)).build()) {
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Slow()).inbox(i -> i.workers(1).retryPolicy(QUICK_RETRY))
+        .deadlines(d -> d.statementTimeout(Duration.ZERO).handlerTimeout(Duration.ofMillis(500))).listener(retries(heard)).build()) {
       runtime.start();
       InboxFixture.receive(runtime, "evt_sql", "job.sql", "{}");
       InboxFixture.awaitStatus(db, "evt_sql", "done"); // within Await's 15 s, not pg_sleep's 60
@@ -83,10 +83,10 @@ class DeadlinesTest {
     Slow slow = new Slow();
     // both nodes poll every 50 ms, and the lease is 2 s: without renewals, the 5 s handler would be
     // taken over twice and run three times
-    try (WebhookRuntime a = builder(db.jdbcUrl(), slow).workers(1).lease(Duration.ofSeconds(2))
-        .pollInterval(Duration.ofMillis(50)).build();
-        WebhookRuntime b = builder(db.jdbcUrl(), slow).workers(2).lease(Duration.ofSeconds(2))
-            .pollInterval(Duration.ofMillis(50)).build()) {
+    try (WebhookRuntime a = builder(db.jdbcUrl(), slow).inbox(i -> i.workers(1).lease(Duration.ofSeconds(2))
+            .pollInterval(Duration.ofMillis(50))).build();
+        WebhookRuntime b = builder(db.jdbcUrl(), slow).inbox(i -> i.workers(2).lease(Duration.ofSeconds(2))
+                .pollInterval(Duration.ofMillis(50))).build()) {
       a.start();
       b.start();
       InboxFixture.receive(a, "evt_long", "job.long", "{}");
@@ -102,8 +102,9 @@ class DeadlinesTest {
   @Test
   void attemptQueuedBehindAHeldEntityVersionLockTimesOutAndIsRetried() throws Exception {
     Versions handler = new Versions();
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), handler).workers(1).lockTimeout(Duration.ofMillis(200))
-        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).factor(1).jitter(0).build())
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), handler)
+        .inbox(i -> i.workers(1).retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).factor(1).jitter(0).build()))
+        .deadlines(d -> d.lockTimeout(Duration.ofMillis(200)))
         .listener(retries(heard)).build()) {
       runtime.start();
       runtime.receive("testhook", SIGNER.delivery("testhook", "evt_v1", "plan.changed", "{}", "sub_9", 1));
@@ -128,16 +129,16 @@ class DeadlinesTest {
   @Test
   void sessionTimeoutsHoldOnThePoolBuiltFromAUrlAndOnAGivenDataSource() {
     Settings pooled = new Settings();
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), pooled).workers(1).build()) {
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), pooled).inbox(i -> i.workers(1)).build()) {
       runtime.start();
       InboxFixture.receive(runtime, "evt_url", "job.settings", "{}");
       InboxFixture.awaitStatus(db, "evt_url", "done");
     }
     Settings given = new Settings();
     try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
-        .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(given).workers(1)
-        .statementTimeout(Duration.ofMillis(1500)).lockTimeout(Duration.ofMillis(700))
-        .idleInTransactionTimeout(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).build()) {
+        .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(given)
+        .inbox(i -> i.workers(1).pollInterval(Duration.ofMillis(100)))
+        .deadlines(d -> d.statementTimeout(Duration.ofMillis(1500)).lockTimeout(Duration.ofMillis(700)).idleInTransactionTimeout(Duration.ofMinutes(2))).build()) {
       runtime.start();
       InboxFixture.receive(runtime, "evt_ds", "job.settings", "{}");
       InboxFixture.awaitStatus(db, "evt_ds", "done");
@@ -153,9 +154,10 @@ class DeadlinesTest {
       DataSource watched = statementsOf(pool, prepared);
       Settings given = new Settings();
       try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(watched)
-          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(given, new Slow()).workers(1)
-          .sessionTimeoutsFromPool(true).retryPolicy(QUICK_RETRY).listener(retries(heard))
-          .pollInterval(Duration.ofMillis(100)).build()) {
+          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(given, new Slow())
+          .inbox(i -> i.workers(1).retryPolicy(QUICK_RETRY))
+          .deadlines(d -> d.sessionTimeoutsFromPool(true)).listener(retries(heard))
+          .inbox(i -> i.pollInterval(Duration.ofMillis(100))).build()) {
         runtime.start();
         InboxFixture.receive(runtime, "evt_pool", "job.settings", "{}");
         InboxFixture.receive(runtime, "evt_pool_sql", "job.sql", "{}");
@@ -170,8 +172,9 @@ class DeadlinesTest {
 
       // the same pool without the option: the watch sees each transaction's SET LOCAL
       try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(watched)
-          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(new Settings()).workers(1)
-          .pollInterval(Duration.ofMillis(100)).build()) {
+          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(new Settings())
+          .inbox(i -> i.workers(1)
+              .pollInterval(Duration.ofMillis(100))).build()) {
         runtime.start();
         InboxFixture.receive(runtime, "evt_local", "job.settings", "{}");
         InboxFixture.awaitStatus(db, "evt_local", "done");

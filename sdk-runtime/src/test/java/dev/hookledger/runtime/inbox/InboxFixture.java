@@ -42,8 +42,8 @@ final class InboxFixture {
         .jdbcUrl(jdbcUrl)
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(handlers)
-        .pollInterval(Duration.ofMillis(100))
-        .shutdownTimeout(Duration.ofSeconds(10));
+        .inbox(i -> i.pollInterval(Duration.ofMillis(100))
+            .shutdownTimeout(Duration.ofSeconds(10)));
   }
 
   /**
@@ -53,8 +53,8 @@ final class InboxFixture {
    */
   static WebhookRuntimeBuilder node(String jdbcUrl, Object... handlers) {
     return builder(jdbcUrl, handlers)
-        .workers(2).batchSize(4).lease(Duration.ofSeconds(3))
-        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).jitter(0.5).build());
+        .inbox(i -> i.workers(2).batchSize(4).lease(Duration.ofSeconds(3))
+            .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).jitter(0.5).build()));
   }
 
   static void receive(WebhookRuntime runtime, String id, String type, String body) {

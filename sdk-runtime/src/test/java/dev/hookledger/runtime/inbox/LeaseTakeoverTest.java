@@ -36,8 +36,9 @@ class LeaseTakeoverTest {
     List<String> heard = new CopyOnWriteArrayList<>();
     // A polls rarely, so that only B can take the event over once A's one-second lease runs out, which
     // it does once A's handler is past its deadline, stuck where the deadline's interrupt cannot reach
-    try (WebhookRuntime a = builder(db.jdbcUrl(), slow).workers(1).lease(Duration.ofSeconds(1))
-        .handlerTimeout(Duration.ofMillis(500)).pollInterval(Duration.ofSeconds(30)).listener(listener("A", heard))
+    try (WebhookRuntime a = builder(db.jdbcUrl(), slow)
+        .inbox(i -> i.workers(1).lease(Duration.ofSeconds(1)).pollInterval(Duration.ofSeconds(30)))
+        .deadlines(d -> d.handlerTimeout(Duration.ofMillis(500))).listener(listener("A", heard))
         .build()) {
       a.start();
       InboxFixture.receive(a, "evt_slow", "job.write", "{}");

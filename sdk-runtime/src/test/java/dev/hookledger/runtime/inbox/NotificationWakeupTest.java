@@ -38,7 +38,7 @@ class NotificationWakeupTest {
   @Test
   void eventRecordedByAReceiveOnlyRuntimeIsProcessedByAnotherWellBeforeItsNextPoll() {
     TestDatabase.Database db = InboxFixture.database();
-    try (WebhookRuntime b = worker(db); WebhookRuntime a = builder(db.jdbcUrl()).workers(0).build()) {
+    try (WebhookRuntime b = worker(db); WebhookRuntime a = builder(db.jdbcUrl()).inbox(i -> i.workers(0)).build()) {
       b.start();
       a.start();
       InboxFixture.awaitListeners(db, 1); // B's only: a runtime without workers does not listen
@@ -51,7 +51,7 @@ class NotificationWakeupTest {
   @Test
   void listenerWhoseConnectionIsTerminatedListensAgainAndStillWakesTheWorkers() {
     TestDatabase.Database db = InboxFixture.database();
-    try (WebhookRuntime b = worker(db); WebhookRuntime a = builder(db.jdbcUrl()).workers(0).build()) {
+    try (WebhookRuntime b = worker(db); WebhookRuntime a = builder(db.jdbcUrl()).inbox(i -> i.workers(0)).build()) {
       b.start();
       a.start();
       InboxFixture.awaitListeners(db, 1);
@@ -75,7 +75,7 @@ class NotificationWakeupTest {
       pool.setJdbcUrl(db.jdbcUrl());
       pool.setMaximumPoolSize(4);
       try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(notPostgresToTheListener(pool, refused))
-          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).workers(1).build()) {
+          .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).inbox(i -> i.workers(1)).build()) {
         runtime.start();
         Await.until("the listener took a connection and found it unusable", () -> refused.get() >= 1);
 
@@ -114,7 +114,8 @@ class NotificationWakeupTest {
   }
 
   private static WebhookRuntime worker(TestDatabase.Database db) {
-    return builder(db.jdbcUrl(), new CountingHandler("B", null)).pollInterval(Duration.ofSeconds(30)).build();
+    return builder(db.jdbcUrl(), new CountingHandler("B", null))
+        .inbox(i -> i.pollInterval(Duration.ofSeconds(30))).build();
   }
 
   private static void assertProcessedWithinSeconds(TestDatabase.Database db, WebhookRuntime recorder, String id, int seconds) {

@@ -36,7 +36,7 @@ class OrderingGuardTest {
   void start() {
     db = InboxFixture.database();
     db.execute("create table subscription (id text primary key, version bigint not null, plan text not null)");
-    runtime = builder(db.jdbcUrl(), handler).workers(1).build();
+    runtime = builder(db.jdbcUrl(), handler).inbox(i -> i.workers(1)).build();
     runtime.start();
   }
 

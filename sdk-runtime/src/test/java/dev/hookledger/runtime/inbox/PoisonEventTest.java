@@ -26,8 +26,8 @@ class PoisonEventTest {
   void fiftyGoodEventsBehindAFailingAndAHangingOneAllFinish() {
     TestDatabase.Database db = InboxFixture.database();
     Gate gate = new Gate();
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Handlers(gate)).workers(2)
-        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(50)).factor(1).maxAttempts(3).jitter(0).build())
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Handlers(gate)).inbox(i -> i.workers(2)
+            .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(50)).factor(1).maxAttempts(3).jitter(0).build()))
         .build()) {
       runtime.start();
       try {

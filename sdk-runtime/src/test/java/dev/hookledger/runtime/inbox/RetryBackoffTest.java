@@ -42,8 +42,8 @@ class RetryBackoffTest {
     List<Instant> nextAttempts = new CopyOnWriteArrayList<>();
     RetryPolicy policy = RetryPolicy.builder().firstDelay(Duration.ofSeconds(10)).factor(2)
         .maxDelay(Duration.ofSeconds(30)).maxAttempts(4).jitter(0).build();
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new AlwaysFails()).retryPolicy(policy)
-        .pollInterval(Duration.ofMillis(20)).listener(listener(heard, nextAttempts)).build()) {
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new AlwaysFails()).inbox(i -> i.retryPolicy(policy)
+            .pollInterval(Duration.ofMillis(20))).listener(listener(heard, nextAttempts)).build()) {
       runtime.start();
       Instant before = databaseNow(db);
       InboxFixture.receive(runtime, "evt_backoff", "job.fail", "{}");
@@ -86,9 +86,9 @@ class RetryBackoffTest {
     TestDatabase.Database db = InboxFixture.database();
     Gate gate = new Gate();
     List<String> heard = new CopyOnWriteArrayList<>();
-    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Stuck(gate)).workers(3)
-        .lease(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20)).shutdownTimeout(Duration.ofSeconds(2))
-        .retryPolicy(RetryPolicy.builder().maxAttempts(3).build()).listener(listener(heard, new ArrayList<>()))
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Stuck(gate)).inbox(i -> i.workers(3)
+            .lease(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20)).shutdownTimeout(Duration.ofSeconds(2))
+            .retryPolicy(RetryPolicy.builder().maxAttempts(3).build())).listener(listener(heard, new ArrayList<>()))
         .build()) {
       runtime.start();
       try {

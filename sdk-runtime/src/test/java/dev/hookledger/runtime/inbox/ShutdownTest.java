@@ -24,18 +24,19 @@ class ShutdownTest {
   @Test
   void closeFinishesWhatIsInFlightAndGivesBackWhatItClaimedToAnotherRuntimeAtOnce() throws Exception {
     TestDatabase.Database db = InboxFixture.database();
-    try (WebhookRuntime recorder = builder(db.jdbcUrl()).workers(0).build()) {
+    try (WebhookRuntime recorder = builder(db.jdbcUrl()).inbox(i -> i.workers(0)).build()) {
       recorder.start();
       for (int i = 0; i < 40; i++) {
         InboxFixture.receive(recorder, String.format("evt_%02d", i), "job.write", "{}");
       }
     }
     Gate gate = new Gate();
-    WebhookRuntime a = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("A", gate)).workers(2).batchSize(8)
-        .lease(Duration.ofSeconds(10)).build();
+    WebhookRuntime a = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("A", gate))
+        .inbox(i -> i.workers(2).batchSize(8)
+            .lease(Duration.ofSeconds(10))).build();
     // B polls rarely: what A gives back reaches it through a notification
-    try (WebhookRuntime b = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("B", null)).workers(4)
-        .pollInterval(Duration.ofSeconds(30)).build()) {
+    try (WebhookRuntime b = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("B", null)).inbox(i -> i.workers(4)
+            .pollInterval(Duration.ofSeconds(30))).build()) {
       a.start();
       // one batch of 8: while both workers have events queued, A waits for room for half a batch before it claims again
       Await.until("A holds 2 events in flight and 6 more claimed", () -> gate.entered() == 2
@@ -67,8 +68,8 @@ class ShutdownTest {
     TestDatabase.Database db = InboxFixture.database();
     // every thread that waits between polls (the poller, the backfill worker) must wake at close:
     // with a 10-minute poll interval, a close that slept it out would wait for its bound (30 s)
-    WebhookRuntime a = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("A", null)).workers(1)
-        .pollInterval(Duration.ofMinutes(10)).build();
+    WebhookRuntime a = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("A", null)).inbox(i -> i.workers(1)
+            .pollInterval(Duration.ofMinutes(10))).build();
     a.start();
     InboxFixture.receive(a, "evt_idle", "job.write", "{}");
     InboxFixture.awaitStatus(db, "evt_idle", "done");
@@ -82,8 +83,8 @@ class ShutdownTest {
   void eventStillRunningAtTheShutdownTimeoutKeepsItsLeaseAndIsTakenOverWhenItRunsOut() {
     TestDatabase.Database db = InboxFixture.database();
     Gate gate = new Gate();
-    WebhookRuntime a = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("A", gate)).workers(1)
-        .lease(Duration.ofSeconds(1)).shutdownTimeout(Duration.ofMillis(300)).build();
+    WebhookRuntime a = builder(db.jdbcUrl(), new LeaseTakeoverTest.Writer("A", gate)).inbox(i -> i.workers(1)
+            .lease(Duration.ofSeconds(1)).shutdownTimeout(Duration.ofMillis(300))).build();
     try {
       a.start();
       InboxFixture.receive(a, "evt_long", "job.write", "{}");

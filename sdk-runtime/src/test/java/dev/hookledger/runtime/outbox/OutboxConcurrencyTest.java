@@ -47,9 +47,9 @@ class OutboxConcurrencyTest {
   void aDestinationsConcurrencyHoldsAcrossTwoNodesWithSeveralSendersEach() {
     int sent = 0;
     URI url = sink.url();
-    try (WebhookRuntime a = builder(db.jdbcUrl(), url, new OutboxFixture.Receipts(0)).outboxWorkers(4)
+    try (WebhookRuntime a = builder(db.jdbcUrl(), url, new OutboxFixture.Receipts(0)).outbox(o -> o.workers(4))
             .destination(OutboxFixture.receipts(url).concurrency(CONCURRENCY)).build();
-        WebhookRuntime b = builder(db.jdbcUrl(), url, new OutboxFixture.Receipts(0)).outboxWorkers(4)
+        WebhookRuntime b = builder(db.jdbcUrl(), url, new OutboxFixture.Receipts(0)).outbox(o -> o.workers(4))
             .destination(OutboxFixture.receipts(url).concurrency(CONCURRENCY)).build()) {
       a.start();
       b.start();

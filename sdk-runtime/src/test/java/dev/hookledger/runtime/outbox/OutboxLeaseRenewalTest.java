@@ -49,7 +49,7 @@ class OutboxLeaseRenewalTest {
               delivered.add(d.idempotencyKey());
               outliveTheLease(d); // meanwhile the other node polls every 100 ms
             }).build();
-        WebhookRuntime second = builder(db.jdbcUrl(), NOWHERE).workers(0).destination(quick())
+        WebhookRuntime second = builder(db.jdbcUrl(), NOWHERE).inbox(i -> i.workers(0)).destination(quick())
             .effectHandler("mail", Mail.class, (mail, d) -> delivered.add(d.idempotencyKey())).build()) {
       second.start();
       first.start();

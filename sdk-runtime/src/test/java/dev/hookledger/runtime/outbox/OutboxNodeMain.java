@@ -20,7 +20,7 @@ public final class OutboxNodeMain {
     URI receipts = URI.create(args[1]);
     WebhookRuntime runtime = OutboxFixture.builder(args[0], receipts, new OutboxFixture.Receipts(0))
         .destination(OutboxFixture.receipts(receipts).timeout(Duration.ofSeconds(2)).connectTimeout(Duration.ofSeconds(1)))
-        .outboxWorkers(1)
+        .outbox(o -> o.workers(1))
         .build();
     runtime.start();
     for (int i = 0; i < Integer.parseInt(args[2]); i++) {

@@ -226,7 +226,7 @@ class OutboxTest {
   @Test
   void anEffectToAnUnknownDestinationFailsTheHandlerNamingIt() {
     try (WebhookRuntime runtime = builder(db.jdbcUrl(), url(), new Stray())
-        .retryPolicy(RetryPolicy.builder().maxAttempts(1).build()).build()) {
+        .inbox(i -> i.retryPolicy(RetryPolicy.builder().maxAttempts(1).build())).build()) {
       runtime.start();
       receive(runtime, "evt_8");
       Await.until("the event is dead", () -> number(db,

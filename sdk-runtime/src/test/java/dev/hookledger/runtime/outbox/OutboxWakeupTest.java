@@ -54,10 +54,10 @@ class OutboxWakeupTest {
   @Test
   void anEffectCommittedOnANodeWithoutSendersIsSentByAnotherWellBeforeItsPoll() {
     List<String> delivered = new CopyOnWriteArrayList<>();
-    try (WebhookRuntime sender = builder(db.jdbcUrl(), NOWHERE).workers(0)
-            .outboxPollInterval(Duration.ofMinutes(5))
+    try (WebhookRuntime sender = builder(db.jdbcUrl(), NOWHERE).inbox(i -> i.workers(0))
+            .outbox(o -> o.pollInterval(Duration.ofMinutes(5)))
             .effectHandler("mail", Mail.class, (mail, d) -> delivered.add(mail.invoice())).build();
-        WebhookRuntime enqueuer = builder(db.jdbcUrl(), NOWHERE, new Mailer()).outboxWorkers(0)
+        WebhookRuntime enqueuer = builder(db.jdbcUrl(), NOWHERE, new Mailer()).outbox(o -> o.workers(0))
             .effectHandler("mail", Mail.class, (mail, d) -> delivered.add("enqueuer " + mail.invoice())).build()) {
       sender.start();
       Await.until("the sender listening", Duration.ofSeconds(30), () -> number(db, LISTENING) == 1);

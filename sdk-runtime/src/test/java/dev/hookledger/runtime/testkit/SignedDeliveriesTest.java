@@ -79,7 +79,7 @@ class SignedDeliveriesTest {
         .schema(schema)
         .provider(new TestHookAdapter(), Secrets.of("testkit-secret"))
         .handlers(handler)
-        .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMinutes(5)).build())
+        .inbox(i -> i.retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMinutes(5)).build()))
         .build();
     runtime.migrate();
     runtime.start();

@@ -15,7 +15,9 @@ final class SpringBootDocExamples {
   static final class Retries {
     @Bean
     WebhookRuntimeCustomizer retries() {
-      return builder -> builder.retryPolicy(RetryPolicy.builder().maxAttempts(5).firstDelay(Duration.ofSeconds(30)).build());
+      // a change of the inbox group: its other options keep what the properties set (hookledger.workers, ...)
+      return builder -> builder.inbox(i -> i.retryPolicy(RetryPolicy.builder().maxAttempts(5)
+          .firstDelay(Duration.ofSeconds(30)).build()));
     }
   }
 }

@@ -90,8 +90,8 @@ class SpringTransactionBindingTest {
   @Test
   void customizedRetryPolicyOnAnAutoCommitOffPoolCreditsOnce() {
     runner.withPropertyValues("spring.datasource.hikari.auto-commit=false")
-        .withBean(WebhookRuntimeCustomizer.class, () -> b -> b.retryPolicy(RetryPolicy.builder().maxAttempts(4)
-            .firstDelay(Duration.ofMillis(50)).jitter(0).build()))
+        .withBean(WebhookRuntimeCustomizer.class, () -> b -> b.inbox(i -> i.retryPolicy(RetryPolicy.builder()
+            .maxAttempts(4).firstDelay(Duration.ofMillis(50)).jitter(0).build())))
         .withBean(Credits.class).run(context -> {
           creditedOnceAfterFailures(context, "evt_customized", 3, EventStatus.DONE);
           assertEquals(4, attempts(context, "evt_customized"), "three failed attempts, then the one that committed");
@@ -123,7 +123,7 @@ class SpringTransactionBindingTest {
     try (WebhookRuntime runtime = SpringTransactions.wire(WebhookRuntime.builder(), DB.dataSource(),
             new BindsNothing(DB.dataSource()))
         .provider(new TestHookAdapter(), Secrets.of(SECRET)).handlers(credits)
-        .mode(ProcessingMode.INLINE).workers(0).build()) {
+        .mode(ProcessingMode.INLINE).inbox(i -> i.workers(0)).build()) {
       SchemaMigrator.migrate(LedgerDsl.on(DB.dataSource()), "hookledger"); // not through the broken manager
       runtime.start();
       RuntimeException e = assertThrows(RuntimeException.class,

@@ -214,7 +214,7 @@ class SpringWiringTest {
   @Test
   void applicationsOwnRuntimeOutsideSpringsTransactionsFailsTheStartSayingHow() {
     runner.withBean(WebhookRuntime.class, () -> WebhookRuntime.builder().dataSource(DB.dataSource())
-            .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build())
+            .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).inbox(i -> i.workers(0)).build())
         .run(context -> assertThat(context).getFailure().rootCause().hasMessage("hookledger: the application's"
             + " WebhookRuntime bean runs its handlers outside Spring's transactions, so their JdbcTemplate, JPA and"
             + " @Transactional writes would commit apart from the ledger row: build it with"
@@ -228,7 +228,7 @@ class SpringWiringTest {
     @org.springframework.context.annotation.Bean
     WebhookRuntime webhookRuntime(javax.sql.DataSource dataSource, PlatformTransactionManager transactions) {
       return SpringTransactions.wire(WebhookRuntime.builder(), dataSource, transactions)
-          .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).workers(0).build();
+          .provider(new TestHookAdapter("own"), dev.hookledger.Secrets.of(SECRET)).inbox(i -> i.workers(0)).build();
     }
   }
 

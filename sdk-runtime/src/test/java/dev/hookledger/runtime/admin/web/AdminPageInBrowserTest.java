@@ -264,7 +264,7 @@ class AdminPageInBrowserTest {
     ledger.sql.execute("create table page_audit (event_id text not null)");
     try (WebhookRuntime runtime = WebhookRuntime.builder().jdbcUrl(ledger.database.jdbcUrl())
         .provider(new TestHookAdapter(), Secrets.of("page-secret-0123456789")).handlers(new PageAudit())
-        .pollInterval(Duration.ofMillis(100)).build()) {
+        .inbox(i -> i.pollInterval(Duration.ofMillis(100))).build()) {
       runtime.start();
       serve(new AdminServlet(runtime, AdminAuthorizer.bearerToken(TOKEN)));
       HtmlPage form = ((HtmlAnchor) open("/admin/").getElementById("start-backfill")).click();
