@@ -165,7 +165,8 @@ class WebhookRuntimeBuilderTest {
         .deadlines(d -> d.statementTimeout(java.time.Duration.ofSeconds(6))).build());
     // a data source of the application's: its socket timeout is its own, so a long statement timeout is fine
     valid()
-        .deadlines(d -> d.statementTimeout(java.time.Duration.ofMinutes(1)).idleInTransactionTimeout(java.time.Duration.ZERO)).build();
+        .deadlines(d -> d.statementTimeout(java.time.Duration.ofMinutes(1))
+            .idleInTransactionTimeout(java.time.Duration.ZERO)).build();
   }
 
   @Test
@@ -179,7 +180,8 @@ class WebhookRuntimeBuilderTest {
             .deadlines(d -> d.lockTimeout(java.time.Duration.ZERO).sessionTimeoutsFromPool(true)).build());
     assertMessage("idleInTransactionTimeout (PT2M) is not applied with sessionTimeoutsFromPool(true): set"
         + " idle_in_transaction_session_timeout on the pool's connections instead", () -> valid()
-        .deadlines(d -> d.sessionTimeoutsFromPool(true).idleInTransactionTimeout(java.time.Duration.ofMinutes(2))).build());
+        .deadlines(d -> d.sessionTimeoutsFromPool(true)
+            .idleInTransactionTimeout(java.time.Duration.ofMinutes(2))).build());
     assertMessage("sessionTimeoutsFromPool(true) is for an application's dataSource(...): the pool built from"
         + " jdbcUrl(...) sets the session timeouts on each connection itself", () -> WebhookRuntime.builder()
         .jdbcUrl("jdbc:postgresql://localhost/app").provider(new TestHookAdapter(), Secrets.of("s"))

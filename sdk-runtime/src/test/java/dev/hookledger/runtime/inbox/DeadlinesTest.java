@@ -66,7 +66,8 @@ class DeadlinesTest {
   void statementStillRunningAtTheHandlerDeadlineIsCancelled() {
     // no statement timeout: only the handler deadline can stop the minute-long sleep
     try (WebhookRuntime runtime = builder(db.jdbcUrl(), new Slow()).inbox(i -> i.workers(1).retryPolicy(QUICK_RETRY))
-        .deadlines(d -> d.statementTimeout(Duration.ZERO).handlerTimeout(Duration.ofMillis(500))).listener(retries(heard)).build()) {
+        .deadlines(d -> d.statementTimeout(Duration.ZERO)
+            .handlerTimeout(Duration.ofMillis(500))).listener(retries(heard)).build()) {
       runtime.start();
       InboxFixture.receive(runtime, "evt_sql", "job.sql", "{}");
       InboxFixture.awaitStatus(db, "evt_sql", "done"); // within Await's 15 s, not pg_sleep's 60
@@ -103,7 +104,8 @@ class DeadlinesTest {
   void attemptQueuedBehindAHeldEntityVersionLockTimesOutAndIsRetried() throws Exception {
     Versions handler = new Versions();
     try (WebhookRuntime runtime = builder(db.jdbcUrl(), handler)
-        .inbox(i -> i.workers(1).retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).factor(1).jitter(0).build()))
+        .inbox(i -> i.workers(1)
+            .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(200)).factor(1).jitter(0).build()))
         .deadlines(d -> d.lockTimeout(Duration.ofMillis(200)))
         .listener(retries(heard)).build()) {
       runtime.start();
@@ -138,7 +140,9 @@ class DeadlinesTest {
     try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
         .provider(new TestHookAdapter(), Secrets.of(InboxFixture.SECRET)).handlers(given)
         .inbox(i -> i.workers(1).pollInterval(Duration.ofMillis(100)))
-        .deadlines(d -> d.statementTimeout(Duration.ofMillis(1500)).lockTimeout(Duration.ofMillis(700)).idleInTransactionTimeout(Duration.ofMinutes(2))).build()) {
+        .deadlines(d -> d.statementTimeout(Duration.ofMillis(1500))
+            .lockTimeout(Duration.ofMillis(700))
+            .idleInTransactionTimeout(Duration.ofMinutes(2))).build()) {
       runtime.start();
       InboxFixture.receive(runtime, "evt_ds", "job.settings", "{}");
       InboxFixture.awaitStatus(db, "evt_ds", "done");

@@ -60,7 +60,8 @@ class OutboxAutoCommitOffTest {
     try (WebhookRuntime runtime = WebhookRuntime.builder().dataSource(pool)
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(new OutboxFixture.Receipts(0))
-        .inbox(i -> i.workers(1).pollInterval(Duration.ofMillis(100))).outbox(o -> o.pollInterval(Duration.ofMillis(100)))
+        .inbox(i -> i.workers(1)
+            .pollInterval(Duration.ofMillis(100))).outbox(o -> o.pollInterval(Duration.ofMillis(100)))
         .destination(OutboxFixture.receipts(URI.create(destination.baseUrl())))
         .build()) {
       runtime.start();

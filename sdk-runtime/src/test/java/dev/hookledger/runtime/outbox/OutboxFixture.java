@@ -55,7 +55,10 @@ final class OutboxFixture {
         .jdbcUrl(jdbcUrl)
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(handlers)
-        .inbox(i -> i.workers(2).pollInterval(Duration.ofMillis(100)).shutdownTimeout(Duration.ofSeconds(10)).retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(50)).jitter(0).build()))
+        .inbox(i -> i.workers(2)
+            .pollInterval(Duration.ofMillis(100))
+            .shutdownTimeout(Duration.ofSeconds(10))
+            .retryPolicy(RetryPolicy.builder().firstDelay(Duration.ofMillis(50)).jitter(0).build()))
         .outbox(o -> o.pollInterval(Duration.ofMillis(100)))
         .destination(receipts(receipts));
   }
