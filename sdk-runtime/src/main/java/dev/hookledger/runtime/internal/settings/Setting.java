@@ -53,11 +53,11 @@ public final class Setting<T> {
   /** The builder call an option belongs to: the builder's own, or one of its groups'. */
   enum Group {
     BUILDER("", "", ""),
-    INBOX("inbox(Inbox.builder().", "", ")"),
-    RETRY("inbox(Inbox.builder().retryPolicy(RetryPolicy.builder().", "retry.", "))"),
-    DEADLINES("deadlines(Deadlines.builder().", "", ")"),
-    RECEIVE("receive(Receive.builder().", "receive-", ")"),
-    OUTBOX("outbox(OutboxSenders.builder().", "outbox-", ")");
+    INBOX("inbox(i -> i.", "", ")"),
+    RETRY("inbox(i -> i.retryPolicy(RetryPolicy.builder().", "retry.", "))"),
+    DEADLINES("deadlines(d -> d.", "", ")"),
+    RECEIVE("receive(r -> r.", "receive-", ")"),
+    OUTBOX("outbox(o -> o.", "outbox-", ")");
 
     private final String call;
     private final String keyPrefix;
@@ -69,7 +69,7 @@ public final class Setting<T> {
       this.closing = closing;
     }
 
-    /** The call of its option with this key, e.g. {@code receive(Receive.builder().queueCapacity(int))}. */
+    /** The call of its option with this key, e.g. {@code receive(r -> r.queueCapacity(int))}. */
     String call(String key, Kind<?> kind) {
       String member = key.startsWith(keyPrefix) ? key.substring(keyPrefix.length()) : key;
       return call + camel(member) + "(" + kind.javaName() + ")" + closing;
