@@ -218,6 +218,6 @@ final class RequiredProperties {
     return type != null && !type.isPrimitive() && !type.isArray() && !type.isEnum() && !type.isInterface()
         && !Modifier.isAbstract(type.getModifiers())
         && !type.getName().startsWith("java.") && !type.getName().startsWith("javax.")
-        && !type.getName().startsWith("com.fasterxml.") && LibraryParameters.of(type).isEmpty();
+        && !type.getName().startsWith("com.fasterxml.") && Libraries.of(type).isEmpty();
   }
 }
