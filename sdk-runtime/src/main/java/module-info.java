@@ -15,10 +15,14 @@ module dev.hookledger.runtime {
   requires com.zaxxer.hikari;
   requires org.postgresql.jdbc;
   requires org.slf4j;
-  requires static jakarta.servlet;
-  requires static info.picocli;
-  requires static micrometer.core;
-  requires static micrometer.observation;
+  // optional, and transitive where present: the filter, the servlets, the command line and the meters
+  // name their types in public signatures
+  requires static transitive jakarta.servlet;
+  requires static transitive info.picocli;
+  requires static transitive micrometer.core;
+  requires static transitive micrometer.observation;
+  // compile only (nothing of it is used): javac reads the JAXB annotations on jOOQ's Settings
+  requires static jakarta.xml.bind;
 
   exports dev.hookledger.runtime;
   exports dev.hookledger.runtime.admin;
@@ -26,6 +30,7 @@ module dev.hookledger.runtime {
   exports dev.hookledger.runtime.cli;
   exports dev.hookledger.runtime.micrometer;
   exports dev.hookledger.runtime.testkit;
+  exports dev.hookledger.runtime.internal to dev.hookledger.runtime.spring;
   exports dev.hookledger.runtime.internal.ledger to dev.hookledger.runtime.spring;
   exports dev.hookledger.runtime.internal.receive to dev.hookledger.runtime.spring;
   exports dev.hookledger.runtime.internal.servlet to dev.hookledger.runtime.spring;

@@ -113,7 +113,10 @@ final class ParameterSpec {
         return Libraries.binder(Libraries.of(raw).orElseThrow(), raw, pointer, absence);
       default:
         JavaType type = mapper.getTypeFactory().constructType(target);
-        if (!mapper.canDeserialize(type)) {
+        // deprecated since Jackson 2.18 with no replacement of the same meaning (a deserializer can be found)
+        @SuppressWarnings("deprecation")
+        boolean readable = mapper.canDeserialize(type);
+        if (!readable) {
           throw new HandlerRegistrationException(prefix + "no value can be supplied for parameter " + position
               + " of type " + raw.getSimpleName() + " (supported: " + ParameterBinders.SUPPORTED + ")");
         }
