@@ -15,12 +15,10 @@ module dev.hookledger.runtime {
   requires com.zaxxer.hikari;
   requires org.postgresql.jdbc;
   requires org.slf4j;
-  // optional, and transitive where present: the filter, the servlets, the command line and the meters
-  // name their types in public signatures
-  requires static transitive jakarta.servlet;
-  requires static transitive info.picocli;
-  requires static transitive micrometer.core;
-  requires static transitive micrometer.observation;
+  requires static jakarta.servlet;
+  requires static info.picocli;
+  requires static micrometer.core;
+  requires static micrometer.observation;
   // compile only (nothing of it is used): javac reads the JAXB annotations on jOOQ's Settings
   requires static jakarta.xml.bind;
 
