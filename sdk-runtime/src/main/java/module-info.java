@@ -3,9 +3,10 @@
  * outbox workers, {@code InboxAdmin}, the command line, the admin page and the Micrometer binding.
  * The internal packages are read only by hookledger's own modules (the Spring integration).
  *
- * <p>The servlet API, picocli, Micrometer and stripe-java are optional: a class path or module path
- * without them runs everything but the part that needs them (the filter and admin page, the command
- * line, the metrics binding, stripe-java's types as handler parameters).
+ * <p>The servlet API, picocli and Micrometer are optional: a class path or module path without them
+ * runs everything but the part that needs them (the filter and admin page, the command line, the
+ * metrics binding). Handler parameters of a library's own types (stripe-java's, through
+ * hookledger-stripe) come from {@code LibraryParameters} services, which the runtime names none of.
  */
 module dev.hookledger.runtime {
   requires transitive dev.hookledger.sdk.api;
@@ -18,8 +19,8 @@ module dev.hookledger.runtime {
   requires static info.picocli;
   requires static micrometer.core;
   requires static micrometer.observation;
-  // stripe-java names no module of its own: this is the name derived from its jar
-  requires static stripe.java;
+  // compile only (nothing of it is used): javac reads the JAXB annotations on jOOQ's Settings
+  requires static jakarta.xml.bind;
 
   exports dev.hookledger.runtime;
   exports dev.hookledger.runtime.admin;
@@ -27,6 +28,7 @@ module dev.hookledger.runtime {
   exports dev.hookledger.runtime.cli;
   exports dev.hookledger.runtime.micrometer;
   exports dev.hookledger.runtime.testkit;
+  exports dev.hookledger.runtime.internal to dev.hookledger.runtime.spring;
   exports dev.hookledger.runtime.internal.ledger to dev.hookledger.runtime.spring;
   exports dev.hookledger.runtime.internal.receive to dev.hookledger.runtime.spring;
   exports dev.hookledger.runtime.internal.servlet to dev.hookledger.runtime.spring;
@@ -36,8 +38,5 @@ module dev.hookledger.runtime {
 
   uses dev.hookledger.spi.ProviderAdapter;
   uses dev.hookledger.spi.ReplaySourceFactory;
-  uses dev.hookledger.runtime.internal.dispatch.LibraryParameters;
-
-  provides dev.hookledger.runtime.internal.dispatch.LibraryParameters
-      with dev.hookledger.runtime.internal.dispatch.stripejava.StripeJavaParameters;
+  uses dev.hookledger.spi.LibraryParameters;
 }

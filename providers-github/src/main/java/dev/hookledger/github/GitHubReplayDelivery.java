@@ -6,7 +6,6 @@ import dev.hookledger.WebhookException;
 import dev.hookledger.spi.json.JsonDocuments;
 import dev.hookledger.spi.json.RawJson;
 import java.io.IOException;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,8 +34,7 @@ record GitHubReplayDelivery(long id, JsonNode requestHeaders, JsonNode payload, 
 
   /** The {@code X-GitHub-Hook-ID} the delivery was sent with, if the API shows it. */
   Optional<String> hookId() {
-    for (Iterator<Map.Entry<String, JsonNode>> it = requestHeaders.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> header = it.next();
+    for (Map.Entry<String, JsonNode> header : requestHeaders.properties()) {
       if (header.getKey().equalsIgnoreCase(GitHubEventFields.HOOK_ID_HEADER) && header.getValue().isValueNode()) {
         return Optional.of(header.getValue().asText().trim()).filter(v -> !v.isEmpty());
       }

@@ -25,6 +25,9 @@ public final class GitHubReplaySourceFactory implements ReplaySourceFactory {
       "app", "true to replay the GitHub App's hook",
       "mode", "redeliver (default: GitHub sends missed deliveries again, signed) or ingest (fetch and record them)");
 
+  /** Called by {@code ServiceLoader}. */
+  public GitHubReplaySourceFactory() {}
+
   @Override
   public String provider() {
     return catalogue.provider();

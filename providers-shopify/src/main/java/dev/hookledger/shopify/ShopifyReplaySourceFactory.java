@@ -23,6 +23,9 @@ public final class ShopifyReplaySourceFactory implements ReplaySourceFactory {
           + "orders(query: \"updated_at:>='<since>'\") or REST orders.json?updated_at_min=<since>&status=any), "
           + "and apply what changed.";
 
+  /** Called by {@code ServiceLoader}. */
+  public ShopifyReplaySourceFactory() {}
+
   @Override
   public String provider() {
     return ShopifyEventFields.PROVIDER;

@@ -19,6 +19,9 @@ public final class StripeReplaySourceFactory implements ReplaySourceFactory {
       "account", "connected account (acct_...) whose events to replay, sent as Stripe-Account; default the key's own",
       "delivery-success", "false to replay only events not yet delivered to every endpoint; default all events");
 
+  /** Called by {@code ServiceLoader}. */
+  public StripeReplaySourceFactory() {}
+
   @Override
   public String provider() {
     return catalogue.provider();

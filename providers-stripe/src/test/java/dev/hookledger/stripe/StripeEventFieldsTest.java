@@ -25,6 +25,15 @@ class StripeEventFieldsTest {
   }
 
   @Test
+  void theIdentitySelectionKeepsTheIdentifyingMembersOnly() throws Exception {
+    String json = "{\"id\":\"evt_s\",\"type\":\"invoice.paid\",\"created\":1700000001,\"customer_email\":\"a@b.c\","
+        + "\"data\":{\"object\":{\"id\":\"in_1\",\"object\":\"invoice\",\"amount_paid\":4200}}}";
+    assertEquals("{\"id\":\"evt_s\",\"type\":\"invoice.paid\",\"created\":1700000001,"
+        + "\"data\":{\"object\":{\"id\":\"in_1\",\"object\":\"invoice\"}}}",
+        StripeAdapter.identitySelection().read(bytes(json)).toString());
+  }
+
+  @Test
   void eventFetchedFromTheEventsApiGetsTheSameIdentityAsTheDelivery() throws Exception {
     String json = "{\"id\":\"evt_3\",\"object\":\"event\",\"api_version\":\"2024-06-20\",\"created\":1700000600,"
         + "\"livemode\":false,\"pending_webhooks\":0,\"request\":{\"id\":null,\"idempotency_key\":null},"

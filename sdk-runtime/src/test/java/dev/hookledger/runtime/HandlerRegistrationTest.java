@@ -23,7 +23,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 class HandlerRegistrationTest {
   static final String NAME = HandlerRegistrationTest.class.getName();
   static final String SUPPORTED = "(supported: JsonNode, WebhookEvent, EventContext, Outbox, DSLContext, Connection, a class"
-      + " or record Jackson can read, stripe-java's Event and StripeObject types, or any type Jackson can read with"
+      + " or record Jackson can read, or any type Jackson can read with"
       + " @Payload(\"/pointer\"))";
 
   @Test

@@ -99,9 +99,9 @@ final class HandWrittenEndpoint implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() {
     try {
-      jetty.stop();
+      JettyStop.stop(jetty);
     } finally {
       pool.close();
     }

@@ -98,9 +98,9 @@ final class HandWrittenStoreFirst implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() {
     try {
-      jetty.stop();
+      JettyStop.stop(jetty);
     } finally {
       try {
         workers.close();
@@ -227,11 +227,16 @@ final class HandWrittenStoreFirst implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
       stopped = true;
       for (Thread t : threads) {
         t.interrupt();
-        t.join(10_000);
+        try {
+          t.join(10_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt(); // the caller is being stopped: leave the rest to their interrupt
+          return;
+        }
       }
     }
   }

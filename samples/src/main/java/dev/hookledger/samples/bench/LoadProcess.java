@@ -110,16 +110,21 @@ final class LoadProcess implements AutoCloseable {
       latencies[i] = r.path("latencies").get(i).asLong();
     }
     Map<String, Long> answers = new TreeMap<>();
-    r.path("answers").fields().forEachRemaining(e -> answers.put(e.getKey(), e.getValue().asLong()));
+    r.path("answers").properties().forEach(e -> answers.put(e.getKey(), e.getValue().asLong()));
     return new LoadGenerator.Run(r.path("sent").asInt(), r.path("elapsedNanos").asLong(), new Latencies(latencies),
         answers, r.path("cutOff").asBoolean());
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws IOException {
     commands.close();
-    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
       process.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
     Files.deleteIfExists(stderr);
   }

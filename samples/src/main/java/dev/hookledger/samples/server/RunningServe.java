@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -53,9 +52,8 @@ public final class RunningServe {
       String url = Files.readString(file, StandardCharsets.UTF_8).strip();
       Properties props = new Properties();
       props.setProperty("connectTimeout", "2");
-      try (Connection c = DriverManager.getConnection(url, props)) {
-        return Optional.of(url);
-      }
+      DriverManager.getConnection(url, props).close();
+      return Optional.of(url);
     } catch (IOException | SQLException e) {
       return Optional.empty(); // left behind by a serve that did not stop cleanly
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.hookledger.internal.Json;
 import dev.hookledger.samples.app.Billing;
 import dev.hookledger.spi.json.JsonSelection;
+import dev.hookledger.stripe.StripeAdapter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +24,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The payload path of one 2 KB Stripe {@code invoice.paid} event ({@link VerifyBenchmark}'s): at the
  * door, the members an adapter reads to identify it ({@link JsonSelection}, the Stripe adapter's
- * selection) beside Jackson's whole tree; in the worker, the whole tree parsed once per event, then
- * the handler's {@code @Payload("/data/object") Invoice} mapped from it by the reader the runtime
- * prepares at registration ({@code readerFor(type)} without failing on unknown properties), and both
- * at once. Not a test: run it with the command in docs/development.md ("Micro-benchmarks").
+ * {@link StripeAdapter#identitySelection()}) beside Jackson's whole tree; in the worker, the whole
+ * tree parsed once per event, then the handler's {@code @Payload("/data/object") Invoice} mapped from
+ * it by the reader the runtime prepares at registration ({@code readerFor(type)} without failing on
+ * unknown properties), and both at once. Not a test: run it with the command in docs/development.md ("Micro-benchmarks").
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -35,13 +36,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class PayloadBenchmark {
-  /** The Stripe adapter's selection (StripeEventFields): what a body is read for before it is recorded. */
-  static final JsonSelection STRIPE_IDENTITY = JsonSelection.members()
-      .whole("id").whole("type").whole("account").whole("context").whole("api_version").whole("created")
-      .whole("livemode")
-      .object("data", JsonSelection.members().object("object", JsonSelection.members().whole("object").whole("id")))
-      .object("related_object", JsonSelection.members().whole("type").whole("id"));
-
   private final ObjectReader invoiceReader = Json.MAPPER.readerFor(Billing.Invoice.class)
       .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   private byte[] body;
@@ -56,7 +50,7 @@ public class PayloadBenchmark {
   /** At the door: only the identifying members, as the Stripe adapter reads them. */
   @Benchmark
   public JsonNode selectIdentity() throws IOException {
-    return STRIPE_IDENTITY.read(body);
+    return StripeAdapter.identitySelection().read(body);
   }
 
   /** At the door, the other way: Jackson's whole tree. */

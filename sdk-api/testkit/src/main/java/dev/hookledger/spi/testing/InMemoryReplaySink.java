@@ -18,6 +18,9 @@ public final class InMemoryReplaySink implements ReplaySink {
   private final List<WebhookEvent> offered = new ArrayList<>();
   private final List<List<String>> asked = new ArrayList<>();
 
+  /** An empty sink: nothing received, nothing offered. */
+  public InMemoryReplaySink() {}
+
   /** Marks an identity as received before the replay. */
   public synchronized InMemoryReplaySink alreadyHas(String provider, String scope, String eventId) {
     known.add(List.of(provider, scope, eventId));

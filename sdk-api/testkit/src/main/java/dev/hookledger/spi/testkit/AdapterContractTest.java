@@ -69,6 +69,9 @@ public abstract class AdapterContractTest {
 
   private static final Pattern ID = Pattern.compile("[a-z][a-z0-9-]*");
 
+  /** For the adapter's own test class, which extends this one. */
+  public AdapterContractTest() {}
+
   /** The adapter as {@code ServiceLoader} would build it (default options). */
   protected abstract ProviderAdapter adapter();
 

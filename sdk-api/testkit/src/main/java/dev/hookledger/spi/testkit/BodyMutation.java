@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,8 +70,7 @@ record BodyMutation(String description, String body, boolean garbled) {
     } else {
       // keep the field's place: rebuild the object in order
       ObjectNode rebuilt = parent.objectNode();
-      for (Iterator<Map.Entry<String, JsonNode>> it = parent.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : parent.properties()) {
         rebuilt.set(e.getKey(), e.getKey().equals(name) ? value : e.getValue());
       }
       parent.removeAll();

@@ -52,7 +52,8 @@ public final class ProviderVectors {
   }
 
   private static List<JsonNode> load() {
-    try (InputStream in = ProviderVectors.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+    // from this class's own module: on the module path its package is not opened to everyone
+    try (InputStream in = ProviderVectors.class.getResourceAsStream("/" + RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(RESOURCE + " is not on the classpath (is sdk-api's test-jar a test dependency?)");
       }

@@ -30,6 +30,9 @@ import org.springframework.util.unit.DataSize;
  */
 @ConfigurationProperties(prefix = "hookledger")
 public class HookledgerProperties {
+  /** Filled by Spring's binder from the {@code hookledger.*} properties. */
+  public HookledgerProperties() {}
+
   /**
    * The default order of the webhook filter: after Boot's character-encoding and observation
    * filters, before every filter that may read a request body and well before Spring Security's
@@ -347,6 +350,9 @@ public class HookledgerProperties {
    * (a {@link WebhookRuntimeCustomizer} reaches the rest); each unset keeps its default.
    */
   public static class Retry {
+    /** Filled by Spring's binder. */
+    public Retry() {}
+
     /** Attempts before an event is dead, the first included; default 12. */
     private Integer maxAttempts;
 
@@ -410,6 +416,9 @@ public class HookledgerProperties {
   }
 
   public static class Provider {
+    /** Filled by Spring's binder. */
+    public Provider() {}
+
     /** The provider's webhook signing secret; several, comma-separated, during a rotation. Never logged. */
     private List<String> secret = new ArrayList<>();
 
@@ -443,6 +452,9 @@ public class HookledgerProperties {
    * {@link dev.hookledger.runtime.Destination#fromProperties}; each unset keeps its default.
    */
   public static class Destination {
+    /** Filled by Spring's binder. */
+    public Destination() {}
+
     /** The base URL of HttpEffect.to(name, path), e.g. https://mail.example.com. */
     private URI url;
 
@@ -586,6 +598,9 @@ public class HookledgerProperties {
 
   /** The admin API and page: {@code hookledger.admin.*}. Off unless both are set. */
   public static class Admin {
+    /** Filled by Spring's binder. */
+    public Admin() {}
+
     /** The path the admin servlet serves, e.g. /hookledger; unset, there is none. */
     private String path;
 

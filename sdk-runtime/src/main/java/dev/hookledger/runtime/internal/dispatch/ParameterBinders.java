@@ -20,7 +20,7 @@ import org.jooq.DSLContext;
 final class ParameterBinders {
   /** The list every "no value can be supplied" message ends with. */
   static final String SUPPORTED = "JsonNode, WebhookEvent, EventContext, Outbox, DSLContext, Connection, a class or record"
-      + " Jackson can read, " + LibraryParameters.all().stream().map(l -> l.described() + ", ")
+      + " Jackson can read, " + Libraries.all().stream().map(l -> l.described() + ", ")
           .collect(java.util.stream.Collectors.joining()) + "or any type Jackson can read with @Payload(\"/pointer\")";
 
   private ParameterBinders() {}

@@ -85,7 +85,7 @@ final class ParameterSpec {
           + " cannot be null (use " + boxed(type.getSimpleName()) + ")");
     }
     boolean strict = payload == null || payload.strict();
-    if (LibraryParameters.of(targetRaw).isPresent()) {
+    if (Libraries.of(targetRaw).isPresent()) {
       return new ParameterSpec(prefix, position, Kind.LIBRARY, null, targetRaw, target, pointer, payload != null, strict,
           optional, nullable);
     }
@@ -110,10 +110,13 @@ final class ParameterSpec {
       case SUPPLIED:
         return supplied;
       case LIBRARY:
-        return LibraryParameters.of(raw).orElseThrow().binder(raw, pointer, absence);
+        return Libraries.binder(Libraries.of(raw).orElseThrow(), raw, pointer, absence);
       default:
         JavaType type = mapper.getTypeFactory().constructType(target);
-        if (!mapper.canDeserialize(type)) {
+        // deprecated since Jackson 2.18 with no replacement of the same meaning (a deserializer can be found)
+        @SuppressWarnings("deprecation")
+        boolean readable = mapper.canDeserialize(type);
+        if (!readable) {
           throw new HandlerRegistrationException(prefix + "no value can be supplied for parameter " + position
               + " of type " + raw.getSimpleName() + " (supported: " + ParameterBinders.SUPPORTED + ")");
         }

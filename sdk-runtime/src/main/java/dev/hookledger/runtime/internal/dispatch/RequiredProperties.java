@@ -10,7 +10,6 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -130,8 +129,7 @@ final class RequiredProperties {
         }
       }
     } else if (p.within() == Within.MAP_VALUES && value.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : value.properties()) {
         Optional<Problem> inner = e.getValue().isObject()
             ? plan.problem(e.getValue(), at + "/" + segment(e.getKey())) : Optional.empty();
         if (inner.isPresent()) {
@@ -218,6 +216,6 @@ final class RequiredProperties {
     return type != null && !type.isPrimitive() && !type.isArray() && !type.isEnum() && !type.isInterface()
         && !Modifier.isAbstract(type.getModifiers())
         && !type.getName().startsWith("java.") && !type.getName().startsWith("javax.")
-        && !type.getName().startsWith("com.fasterxml.") && LibraryParameters.of(type).isEmpty();
+        && !type.getName().startsWith("com.fasterxml.") && Libraries.of(type).isEmpty();
   }
 }

@@ -52,6 +52,8 @@ final class InboxWorker implements Runnable {
   }
 
   /** Processes the attempt, its lease renewed while it runs. */
+  // the resource is a scope (a lease kept alive, a log context, a probe's connection): closing it is its use
+  @SuppressWarnings("try")
   private void process(Lease lease) {
     try (LeaseHeartbeat.Running renewed = heartbeat.track(lease)) {
       processor.process(lease);

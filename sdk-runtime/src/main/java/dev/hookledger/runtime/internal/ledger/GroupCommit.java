@@ -242,6 +242,8 @@ public final class GroupCommit implements AutoCloseable {
   }
 
   /** Asks the pool for a connection if the database was found unreachable and no writer asked lately. */
+  // the resource is a scope (a lease kept alive, a log context, a probe's connection): closing it is its use
+  @SuppressWarnings("try")
   private void probeIfUnreachable() {
     if (unreachable == null || System.nanoTime() - lastProbeNanos < TimeUnit.MILLISECONDS.toNanos(PROBE_INTERVAL_MILLIS)
         || !probing.compareAndSet(false, true)) {

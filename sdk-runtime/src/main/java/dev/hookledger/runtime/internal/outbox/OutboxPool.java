@@ -248,6 +248,8 @@ public final class OutboxPool {
     }
   }
 
+  // the resource is a scope (a lease kept alive, a log context, a probe's connection): closing it is its use
+  @SuppressWarnings("try")
   private void send(ClaimedEffect e) {
     Destination d = destinations.of(e.destination());
     long start = System.nanoTime();

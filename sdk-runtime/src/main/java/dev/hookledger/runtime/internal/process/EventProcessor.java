@@ -90,6 +90,8 @@ public final class EventProcessor {
    *
    * @return the status the row was settled with; empty if the attempt failed or lost its lease
    */
+  // the resource is a scope (a lease kept alive, a log context, a probe's connection): closing it is its use
+  @SuppressWarnings("try")
   public Optional<EventStatus> process(Lease lease) {
     // every line logged meanwhile on this thread, the handlers' and the retry's too, names the event
     try (EventMdc mdc = EventMdc.of(lease.event(), lease.attempt())) {

@@ -74,6 +74,8 @@ public final class Receiver {
     return tracing.receive(providerId, () -> verifyAndRecord(providerId, delivery, arrivedNanos));
   }
 
+  // the resource is a scope (a lease kept alive, a log context, a probe's connection): closing it is its use
+  @SuppressWarnings("try")
   private Receipt verifyAndRecord(String providerId, InboundDelivery delivery, long arrivedNanos) {
     long start = System.nanoTime();
     ProviderRegistry.Registration provider = providers.get(providerId);

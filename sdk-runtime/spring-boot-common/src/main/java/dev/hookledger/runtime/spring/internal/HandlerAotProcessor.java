@@ -2,9 +2,12 @@ package dev.hookledger.runtime.spring.internal;
 
 import dev.hookledger.EffectHandler;
 import dev.hookledger.OnEvent;
+import dev.hookledger.spi.LibraryParameters;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.List;
+import java.util.ServiceLoader;
 import java.util.Set;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.ExecutableMode;
@@ -26,6 +29,9 @@ import org.springframework.util.ClassUtils;
  */
 final class HandlerAotProcessor implements BeanRegistrationAotProcessor {
   private static final BindingReflectionHintsRegistrar BINDING = new BindingReflectionHintsRegistrar();
+  /** The libraries that read their own types (stripe-java's, through hookledger-stripe): not Jackson's to bind. */
+  private static final List<LibraryParameters> LIBRARIES = ServiceLoader.load(LibraryParameters.class,
+      HandlerAotProcessor.class.getClassLoader()).stream().map(ServiceLoader.Provider::get).toList();
 
   @Override
   public BeanRegistrationAotContribution processAheadOfTime(RegisteredBean bean) {
@@ -81,6 +87,6 @@ final class HandlerAotProcessor implements BeanRegistrationAotProcessor {
     String name = raw.getName();
     return !raw.isPrimitive() && !SUPPLIED.contains(raw.getPackageName()) && !name.startsWith("java.")
         && !name.startsWith("com.fasterxml.jackson.") && !name.startsWith("org.jooq.")
-        && !name.startsWith("org.springframework.") && !name.startsWith("com.stripe.");
+        && !name.startsWith("org.springframework.") && LIBRARIES.stream().noneMatch(l -> l.supplies(raw));
   }
 }

@@ -1,4 +1,4 @@
-package dev.hookledger.runtime;
+package dev.hookledger.stripe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.hookledger.OnEvent;
 import dev.hookledger.Payload;
 import dev.hookledger.Secrets;
+import dev.hookledger.runtime.ProcessingMode;
+import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
@@ -20,8 +22,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * stripe-java is an optional dependency: without it on the class path, handlers that do not name
- * its types register and run as before. Run in a JVM whose class path lacks stripe-java (and Gson).
+ * stripe-java is an optional dependency of hookledger-stripe: without it on the class path, where
+ * {@link StripeJavaParameters} is still found as a service, handlers that do not name its types
+ * register and run as before. Run in a JVM whose class path lacks stripe-java (and Gson).
  */
 class StripeJavaOptionalTest {
 

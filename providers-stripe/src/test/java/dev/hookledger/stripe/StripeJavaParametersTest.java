@@ -1,4 +1,4 @@
-package dev.hookledger.runtime;
+package dev.hookledger.stripe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +9,10 @@ import com.stripe.model.Invoice;
 import dev.hookledger.OnEvent;
 import dev.hookledger.Payload;
 import dev.hookledger.Secrets;
+import dev.hookledger.runtime.HandlerFailedException;
+import dev.hookledger.runtime.ProcessingMode;
+import dev.hookledger.runtime.Receipt;
+import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
@@ -23,9 +27,9 @@ import org.junit.jupiter.api.Test;
  * {@code Webhook.constructEvent} reads them: {@code Event} for the whole event, a {@code StripeObject}
  * subclass for its {@code data.object}, or either under a {@code @Payload} pointer.
  */
-class StripeParameterTest {
+class StripeJavaParametersTest {
   static final TestHookSigner SIGNER = new TestHookSigner("stripe-java-secret");
-  static final String NAME = StripeParameterTest.class.getName();
+  static final String NAME = StripeJavaParametersTest.class.getName();
   static final String INVOICE_PAID = """
       {"id":"evt_sj1","object":"event","api_version":"2025-03-31.basil","created":1717243200,"livemode":false,
        "type":"invoice.paid","data":{"object":{"id":"in_sj1","object":"invoice","customer":"cus_ada",

@@ -1,0 +1,17 @@
+/**
+ * hookledger's Spring Boot 4 starter: the auto-configuration of the runtime on the application's
+ * {@code DataSource} and transactions, the webhook filter, health and metrics. Spring's jars are
+ * automatic modules, required by the names their manifests declare; health and metrics are optional.
+ */
+module dev.hookledger.runtime.spring.boot4 {
+  requires transitive dev.hookledger.runtime.spring;
+  requires spring.beans;
+  requires spring.boot.autoconfigure;
+  requires spring.jdbc;
+  requires static spring.boot.health;
+  requires static micrometer.core;
+
+  exports dev.hookledger.runtime.spring.boot4;
+  // Spring reads and builds the auto-configuration classes reflectively
+  opens dev.hookledger.runtime.spring.boot4 to spring.beans, spring.boot, spring.context, spring.core;
+}
