@@ -29,9 +29,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the nodes of one ledger hold together through PostgreSQL: a destination's rate across two
- * runtimes, judged by the destination's own receive times (never the test's clock) once nodes and
- * destination are warm; and the order of effects that share an ordering key, through retries, while
- * a stuck head holds only its key.
+ * runtimes, and on one node whose senders are all busy, judged by the destination's own receive
+ * times (never the test's clock) once nodes and destination are warm; and the order of effects that
+ * share an ordering key, through retries, while a stuck head holds only its key.
  */
 class OutboxLimitsTest {
   private static final double RATE = 4;
@@ -73,6 +73,35 @@ class OutboxLimitsTest {
     }
     assertTrue(number(db, "select count(distinct a.node) from hookledger.effect_attempt a join hookledger.effect e"
         + " using (scope, idempotency_key) where e.event_id like 'evt_rate_%'") == 2, "both nodes sent");
+    assertRateHeld(effects);
+  }
+
+  @Test
+  void aDestinationsRateHoldsOnOneNodeWhileItsSendersAreBusy() {
+    // the first 4 effects are answered after 3 s and hold all 4 senders; a claim that took tokens
+    // for effects no sender could start would queue them, and they would leave together with the
+    // tokens refilled meanwhile when the senders come free
+    int slow = 4;
+    int effects = 16;
+    destination.stubFor(post("/receipts").willReturn(aResponse().withStatus(200)));
+    destination.stubFor(post("/receipts").withRequestBody(containing("evt_slow_"))
+        .willReturn(aResponse().withStatus(200).withFixedDelay(3000)));
+    URI url = URI.create(destination.baseUrl());
+    try (WebhookRuntime runtime = builder(db.jdbcUrl(), url, new OutboxFixture.Receipts(0)).outboxWorkers(slow)
+        .destination(OutboxFixture.receipts(url).ratePerSecond(RATE).burst(BURST)).build()) {
+      runtime.start();
+      long warm = warmUp(runtime);
+      // committed first, so that they are claimed first
+      for (int i = 0; i < slow; i++) {
+        receive(runtime, "evt_slow_" + i);
+      }
+      Await.until("the slow effects committed", () -> number(db, "select count(*) from hookledger.effect"
+          + " where event_id like 'evt_slow_%'") == slow);
+      for (int i = slow; i < effects; i++) {
+        receive(runtime, "evt_fast_" + i);
+      }
+      awaitEffects(db, warm + effects, "done");
+    }
     assertRateHeld(effects);
   }
 
