@@ -53,7 +53,7 @@ public final class OutboxPool {
   private final OutboxSettings settings;
   private final Destinations destinations;
   private final EffectClaimer claimer;
-  private final EffectSettler settler;
+  private final GroupSettle settler;
   private final HttpSender http;
   private final TypedSender typed;
   private final EffectLeaseHeartbeat heartbeat;
@@ -77,7 +77,7 @@ public final class OutboxPool {
     this.settings = settings;
     this.destinations = destinations;
     this.claimer = new EffectClaimer(dsl, schema, citus);
-    this.settler = new EffectSettler(dsl, schema, owner, new Random());
+    this.settler = new GroupSettle(new EffectSettler(dsl, schema, owner, new Random()), citus);
     this.http = new HttpSender(clock);
     this.typed = new TypedSender(destinations, mapper);
     this.heartbeat = new EffectLeaseHeartbeat(dsl, schema, failures, name + "-outbox-heartbeat");
@@ -277,7 +277,7 @@ public final class OutboxPool {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     EffectSettler.Settled s;
     try {
-      s = settler.settle(e, d, r, took);
+      s = settler.settle(new EffectSettler.Attempt(e, d, r, took));
     } catch (DataAccessException ex) {
       log.warn("cannot record attempt {} of {} ({}: {}); its lease runs out and it is sent again", e.attempt(), e,
           r.outcome(), LedgerErrors.describe(ex));
