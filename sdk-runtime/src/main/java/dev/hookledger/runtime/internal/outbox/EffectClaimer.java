@@ -5,8 +5,11 @@ import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import org.jooq.DSLContext;
 
@@ -71,7 +74,7 @@ final class EffectClaimer {
     this.dueRowsOfScope = dueRows(t, " and scope = ?", "h.scope = ? and ");
     this.take = "update " + t.effect + " set status = 'sending', attempts = attempts + 1, lease_owner = ?,"
         + " lease_until = now() + ? * interval '1 millisecond', available_at = now() + ? * interval '1 millisecond'"
-        + " where scope = ? and idempotency_key = ?"
+        + " where scope = ? and idempotency_key = any(?::uuid[])"
         + " returning scope, idempotency_key, provider, event_id, handler, name, kind, destination, method, url,"
         + " headers::text as headers, body, content_type, payload_type, attempts";
     this.bury = "update " + t.effect + " set status = 'dead', last_error = ?, lease_owner = null, lease_until = null,"
@@ -147,8 +150,9 @@ final class EffectClaimer {
       if (allowed <= 0) {
         return new Claim(List.of(), List.of(), tokens != null && tokens < 1 ? untilToken(tokens, d) : null);
       }
-      List<ClaimedEffect> taken = new ArrayList<>();
       List<String> buried = new ArrayList<>();
+      // the keys to take, by scope, in the order they fell due: one update per scope takes them all
+      Map<String, List<UUID>> due = new LinkedHashMap<>();
       for (Map<String, Object> r : dueRows(tx, d, allowed, distributed)) {
         int attempts = ((Number) r.get("attempts")).intValue();
         if (attempts >= d.maxAttempts()) {
@@ -160,11 +164,10 @@ final class EffectClaimer {
           buried.add(r.get("idempotency_key") + ": " + reason);
           continue;
         }
-        for (Map<String, Object> e : EffectTable.rows(tx, take, owner, lease.toMillis(), lease.toMillis(),
-            r.get("scope"), r.get("idempotency_key"))) {
-          taken.add(effect(e, owner, lease));
-        }
+        due.computeIfAbsent((String) r.get("scope"), k -> new ArrayList<>()).add((UUID) r.get("idempotency_key"));
       }
+      List<ClaimedEffect> taken = new ArrayList<>();
+      due.forEach((scope, keys) -> taken.addAll(take(tx, owner, lease, scope, keys)));
       if (tokens != null) {
         tokens -= taken.size();
         EffectTable.update(tx, takeTokens, tokens, d.name());
@@ -194,6 +197,17 @@ final class EffectClaimer {
       }
     }
     return due;
+  }
+
+  /** Leases {@code keys} of {@code scope} in one statement (a router query on Citus), in the order given. */
+  private List<ClaimedEffect> take(DSLContext tx, String owner, Duration lease, String scope, List<UUID> keys) {
+    Map<UUID, ClaimedEffect> taken = new HashMap<>();
+    for (Map<String, Object> e : EffectTable.rows(tx, take, owner, lease.toMillis(), lease.toMillis(), scope,
+        keys.stream().map(UUID::toString).toArray(String[]::new))) {
+      ClaimedEffect c = effect(e, owner, lease);
+      taken.put(c.key(), c);
+    }
+    return keys.stream().map(taken::get).filter(Objects::nonNull).toList();
   }
 
   private static Duration untilToken(double tokens, Destination d) {

@@ -9,6 +9,9 @@ import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.RenderedSql;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
@@ -17,9 +20,10 @@ import org.jooq.Field;
 import org.jooq.impl.DSL;
 
 /**
- * Writes what an attempt came to, in one transaction of its own: the effect's row, fenced by the
- * owner and attempt that claimed it (a node whose lease was taken over writes nothing), one
- * {@code effect_attempt} row, and the destination's breaker.
+ * Writes what an attempt came to, in one transaction of its own (or several attempts' in one, one
+ * commit for all): the effect's row, fenced by the owner and attempt that claimed it (a node whose
+ * lease was taken over writes nothing), one {@code effect_attempt} row, and the destination's
+ * breaker, whose row is locked and written only by an answer that can change it.
  *
  * <p>The breaker: each failed attempt (retried, not refused) adds one to the destination's
  * consecutive failures, and any answer the destination gave in earnest (done, or refused for good)
@@ -32,6 +36,7 @@ final class EffectSettler {
   private final DSLContext dsl;
   private final String node;
   private final RandomGenerator random;
+  private final String readState;
   private final String lockState;
   private final String settleFinal;
   private final String settleWaiting;
@@ -49,6 +54,8 @@ final class EffectSettler {
     this.dsl = dsl;
     this.node = node;
     this.random = random;
+    this.readState = RenderedSql.render(sql.select(BREAKER, CONSECUTIVE_FAILURES).from(t.state())
+        .where(DESTINATION.eq(DSL.val(""))), 1);
     this.lockState = RenderedSql.render(sql.select(BREAKER, CONSECUTIVE_FAILURES).from(t.state())
         .where(DESTINATION.eq(DSL.val(""))).forUpdate(), 1);
     // fenced: written only under the owner and attempt that claimed it. now() never under a CASE,
@@ -95,27 +102,73 @@ final class EffectSettler {
         .where(DESTINATION.eq(DSL.val(""))), 4);
   }
 
+  /** One attempt's result, to be written. */
+  record Attempt(ClaimedEffect effect, Destination destination, AttemptResult result, Duration took) {}
+
   /**
    * Writes the attempt's result.
    *
    * @return how it left the effect; null if the lease was lost meanwhile (nothing written)
    */
   Settled settle(ClaimedEffect e, Destination d, AttemptResult r, Duration took) {
+    return settle(List.of(new Attempt(e, d, r, took))).get(0);
+  }
+
+  /**
+   * Writes the results of several attempts in one transaction, one commit for all, each as
+   * {@link #settle(ClaimedEffect, Destination, AttemptResult, Duration)} would in this order.
+   *
+   * @return how each left its effect, in the same order; null for one whose lease was lost meanwhile
+   */
+  List<Settled> settle(List<Attempt> attempts) {
     return LedgerDsl.inOwnTransaction(dsl, tx -> {
-      List<Map<String, Object>> found = EffectTable.rows(tx, lockState, d.name());
-      String breaker = found.isEmpty() ? "closed" : (String) found.get(0).get("breaker");
-      int failures = found.isEmpty() ? 0 : ((Number) found.get(0).get("consecutive_failures")).intValue();
+      Settled[] out = new Settled[attempts.size()];
+      Map<String, List<Integer>> byDestination = new LinkedHashMap<>();
+      for (int i = 0; i < attempts.size(); i++) {
+        byDestination.computeIfAbsent(attempts.get(i).destination().name(), n -> new ArrayList<>()).add(i);
+      }
+      byDestination.values().forEach(indexes -> settle(tx, attempts, indexes, out));
+      return Arrays.asList(out);
+    });
+  }
+
+  /** Writes the attempts at {@code indexes}, all to one destination, in {@code tx}; their answers into {@code out}. */
+  private void settle(DSLContext tx, List<Attempt> attempts, List<Integer> indexes, Settled[] out) {
+    Destination d = attempts.get(indexes.get(0)).destination();
+    // the destination's row is locked and written only when an answer can change it: a failure, or
+    // any answer while the breaker is not closed or failures are counted. A success on a closed
+    // breaker with none counted (nearly every settle) reads it unlocked and leaves it, so that one
+    // destination's settles do not queue behind each other's commits for its row (it was the
+    // dispatcher's ceiling: one settle per durable commit). Read unlocked, such a settle is ordered
+    // before any concurrent failure's, which then counts from the row it finds
+    List<Map<String, Object>> found = EffectTable.rows(tx, readState, d.name());
+    String breaker = found.isEmpty() ? "closed" : (String) found.get(0).get("breaker");
+    int failures = found.isEmpty() ? 0 : ((Number) found.get(0).get("consecutive_failures")).intValue();
+    boolean anyFailed = indexes.stream().anyMatch(i -> attempts.get(i).result().outcome()
+        == AttemptResult.Outcome.RETRY);
+    boolean locked = !found.isEmpty() && (anyFailed || !breaker.equals("closed") || failures != 0);
+    if (locked) {
+      found = EffectTable.rows(tx, lockState, d.name());
+      breaker = (String) found.get(0).get("breaker");
+      failures = ((Number) found.get(0).get("consecutive_failures")).intValue();
+    }
+    boolean opened = false;
+    for (int i : indexes) {
+      Attempt a = attempts.get(i);
+      ClaimedEffect e = a.effect();
+      AttemptResult r = a.result();
+      int nextFailures = failures;
       String nextBreaker = breaker;
       int refund = 0;
       if (r.outcome() == AttemptResult.Outcome.RETRY) {
-        failures++;
-        boolean opens = d.breakerFailures() > 0 && (failures >= d.breakerFailures() || breaker.equals("probing"));
+        nextFailures++;
+        boolean opens = d.breakerFailures() > 0 && (nextFailures >= d.breakerFailures() || breaker.equals("probing"));
         if (opens || breaker.equals("open")) {
           nextBreaker = "open";
           refund = 1;
         }
       } else {
-        failures = 0;
+        nextFailures = 0;
         nextBreaker = "closed";
       }
       int counted = e.attempt() - refund;
@@ -151,19 +204,22 @@ final class EffectSettler {
       int written = EffectTable.update(tx, settle, status.displayText(), refund, wait.toMillis(), r.statusCode(),
           error, e.scope(), e.key(), e.owner(), e.attempt());
       if (written == 0) {
-        return null; // taken over: the new holder decides, and its attempt is the one recorded
+        continue; // taken over: the new holder decides, and its attempt is the one recorded
       }
-      EffectTable.update(tx, attempt, e.scope(), e.key(), e.attempt(), node, took.toMillis(), took.toMillis(),
-          r.statusCode(), outcome, r.excerpt(), r.error());
-      if (!found.isEmpty()) {
-        String state = nextBreaker.equals("closed") ? stateClosed
-            : breaker.equals("open") ? stateStillOpen : stateOpened;
-        EffectTable.update(tx, state, nextBreaker, failures,
-            nextBreaker.equals("open") ? d.breakerProbeAfter().toMillis() : null, d.name());
-      }
-      return new Settled(status, status == EffectStatus.PENDING ? wait : null,
+      EffectTable.update(tx, attempt, e.scope(), e.key(), e.attempt(), node, a.took().toMillis(),
+          a.took().toMillis(), r.statusCode(), outcome, r.excerpt(), r.error());
+      out[i] = new Settled(status, status == EffectStatus.PENDING ? wait : null,
           nextBreaker.equals("open") && breaker.equals("closed"),
           nextBreaker.equals("closed") && !breaker.equals("closed"));
-    });
+      opened |= nextBreaker.equals("open") && !breaker.equals("open");
+      breaker = nextBreaker;
+      failures = nextFailures;
+    }
+    if (locked) {
+      // opened_at: now() if it opened in these attempts (from closed, or a failed probe), kept while it stays open
+      String state = breaker.equals("closed") ? stateClosed : opened ? stateOpened : stateStillOpen;
+      EffectTable.update(tx, state, breaker, failures, breaker.equals("open") ? d.breakerProbeAfter().toMillis() : null,
+          d.name());
+    }
   }
 }

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@link dev.hookledger.runtime.internal.background.NotificationListener} passes on through this pool's
  * {@link Wakeup}), by a sender freeing room, or when a rate-limited destination's next token is due, and
  * at least every poll interval, ±20 %. The pool holds at most {@code 2 × workers} effects (running or
- * queued).
+ * queued); of a destination with a rate it claims only as many as idle senders start at once, since
+ * the rate counts starts.
  *
  * <p>The sender threads start with the first effect the poller claims, not with the pool: a runtime
  * whose handlers send nothing (most of them, and every benchmark of the inbox alone) runs only the
@@ -52,7 +53,7 @@ public final class OutboxPool {
   private final OutboxSettings settings;
   private final Destinations destinations;
   private final EffectClaimer claimer;
-  private final EffectSettler settler;
+  private final GroupSettle settler;
   private final HttpSender http;
   private final TypedSender typed;
   private final EffectLeaseHeartbeat heartbeat;
@@ -76,7 +77,7 @@ public final class OutboxPool {
     this.settings = settings;
     this.destinations = destinations;
     this.claimer = new EffectClaimer(dsl, schema, citus);
-    this.settler = new EffectSettler(dsl, schema, owner, new Random());
+    this.settler = new GroupSettle(new EffectSettler(dsl, schema, owner, new Random()), citus);
     this.http = new HttpSender(clock);
     this.typed = new TypedSender(destinations, mapper);
     this.heartbeat = new EffectLeaseHeartbeat(dsl, schema, failures, name + "-outbox-heartbeat");
@@ -183,10 +184,19 @@ public final class OutboxPool {
       if (!destinations.sends(name)) {
         continue;
       }
+      Destination d = destinations.of(name);
+      if (d.ratePerSecond() > 0) {
+        // a token is a start: take one only for an effect an idle sender starts now. One queued
+        // behind busy senders would start later, together with those the tokens refilled meanwhile
+        // bought, and the destination would see more than its rate and burst
+        room = idleSenders(room);
+        if (room == 0) {
+          continue;
+        }
+      }
       if (!slots.tryAcquire(room)) {
         continue;
       }
-      Destination d = destinations.of(name);
       EffectClaimer.Claim claim;
       try {
         claim = claimer.claim(d, owner, room);
@@ -216,6 +226,15 @@ public final class OutboxPool {
       }
     }
     return soonest;
+  }
+
+  /**
+   * The senders that would take an effect at once, of {@code free} slots: the slots are twice the
+   * senders, and each effect running or queued holds one. Only the poller fills the queue, so those
+   * it sees idle stay idle until it hands them an effect.
+   */
+  private int idleSenders(int free) {
+    return Math.max(0, free - settings.workers());
   }
 
   private void failed(DataAccessException e) {
@@ -260,7 +279,7 @@ public final class OutboxPool {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     EffectSettler.Settled s;
     try {
-      s = settler.settle(e, d, r, took);
+      s = settler.settle(new EffectSettler.Attempt(e, d, r, took));
     } catch (DataAccessException ex) {
       log.warn("cannot record attempt {} of {} ({}: {}); its lease runs out and it is sent again", e.attempt(), e,
           r.outcome(), LedgerErrors.describe(ex));
