@@ -111,6 +111,13 @@ public final class BenchCommand implements Callable<Integer> {
           + " the server's to report.")
   URI target;
 
+  @Option(names = "--database-url", paramLabel = "URL",
+      description = "Run on the PostgreSQL at URL (jdbc:postgresql://host:port/db?user=..), an existing database"
+          + " with no ledger yet, instead of an embedded one: e.g. a database on a Citus coordinator with its"
+          + " workers added, where the ledger's migrate distributes it. The baselines' tables are made there too"
+          + " (plain tables, on the coordinator). Not with --history, which needs the embedded server.")
+  String databaseUrl;
+
   @Option(names = "--history", defaultValue = "0", paramLabel = "N",
       description = "After the phases on the empty ledger, fill a second database on the same server with N settled"
           + " events (a month of a store's traffic, written by the database itself), give it a runtime and server of"
@@ -218,7 +225,8 @@ public final class BenchCommand implements Callable<Integer> {
     LoadPlan busy = LoadPlan.of(busySpec, clock);
     SampleSecrets secrets = SampleSecrets.generate();
     // the pool holds one connection per worker besides the ledger writers, poller, notifier and listener
-    try (SampleDatabase database = SampleDatabase.temporary(true, Math.max(16, workers + 8));
+    try (SampleDatabase database = databaseUrl != null ? SampleDatabase.external(databaseUrl, Math.max(16, workers + 8))
+        : SampleDatabase.temporary(true, Math.max(16, workers + 8));
         LoadProcess load = LoadProcess.start(secrets, loadCpus)) {
       out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients in a second"
           + " process, %d entities, loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100,
@@ -542,6 +550,9 @@ public final class BenchCommand implements Callable<Integer> {
         + EffectsPhase.MAX_STORED + ", but was " + effectsStored);
     require(effectsStored == 0 || effects, "effects-stored needs --effects");
     require(backfill >= 0, "backfill must be >= 0, but was " + backfill);
+    require(databaseUrl == null || history == 0, "history needs the embedded server: leave out --database-url");
+    require(databaseUrl == null || target == null, "database-url and target exclude each other: the server at the"
+        + " target keeps its own database");
     require(loadCpus == null || loadCpus.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*"),
         "load-cpus must be a CPU list such as 1 or 0-1,3, but was " + loadCpus);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "

@@ -48,12 +48,17 @@ public final class SampleDatabase implements AutoCloseable {
 
   /** The PostgreSQL at {@code jdbcUrl} ({@code jdbc:postgresql://host:port/db?user=..&password=..}). */
   public static SampleDatabase external(String jdbcUrl) {
+    return external(jdbcUrl, POOL_SIZE);
+  }
+
+  /** As {@link #external(String)}, pooled by up to {@code poolSize} connections (see {@link #temporary(boolean, int)}). */
+  public static SampleDatabase external(String jdbcUrl, int poolSize) {
     requireNonNull(jdbcUrl, "jdbcUrl");
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
           "the database URL must start with jdbc:postgresql:, but was " + redact(jdbcUrl));
     }
-    return new SampleDatabase(null, jdbcUrl, null, "PostgreSQL at " + redact(jdbcUrl), POOL_SIZE);
+    return new SampleDatabase(null, jdbcUrl, null, "PostgreSQL at " + redact(jdbcUrl), poolSize);
   }
 
   /** An embedded, durable PostgreSQL whose data lives in {@code dataDirectory} across restarts. */

@@ -3,6 +3,7 @@ package dev.hookledger.samples.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.samples.server.SampleApp;
 import dev.hookledger.samples.server.SampleDatabase;
 import dev.hookledger.samples.server.SampleSecrets;
@@ -32,6 +33,34 @@ class BenchCommandTest {
         + "  effects stored     1000 settled effects and their attempts written in \\d+ s\n"
         + "  dispatcher, stored \\d+ effects/s sent with 1000 settled effects stored \\(30 in [0-9.]+ s, .*\\), [0-9.]+ of the"
         + " empty table's \\(target >= 0.9\\)\n.*"), report);
+  }
+
+  @Test
+  void benchOnADatabaseNamedByUrlSettlesEveryEventThereOnce() {
+    TestDatabase.Database db = TestDatabase.create();
+    Report bench = bench("--database-url", db.jdbcUrl(), "--deliveries", "20", "--duplicates", "0", "--clients", "2",
+        "--max-seconds", "60", "--warmup", "0");
+    String report = bench.text();
+    assertEquals(0, bench.code(), report);
+    assertTrue(report.contains("\n  database           PostgreSQL at " + db.jdbcUrl() + "\n"), report);
+    assertTrue(report.contains("  effects            exactly once: balances, commit counts and orders match the distinct"
+        + " events\n"), report);
+    try (java.sql.Connection c = db.dataSource().getConnection(); java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet r = st.executeQuery("select count(*) from hookledger.event")) {
+      r.next();
+      assertTrue(r.getLong(1) >= 20, "the ledger is in the named database: " + r.getLong(1));
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void refusesAHistoryOnADatabaseNamedByUrl() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--database-url", "jdbc:postgresql://localhost/none", "--history", "10"));
+    assertTrue(err.toString().startsWith("history needs the embedded server: leave out --database-url"), err.toString());
   }
 
   @Test

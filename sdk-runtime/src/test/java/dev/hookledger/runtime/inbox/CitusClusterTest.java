@@ -19,6 +19,8 @@ import dev.hookledger.runtime.Receipt;
 import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.WebhookRuntimeBuilder;
+import dev.hookledger.runtime.admin.BackfillRequest;
+import dev.hookledger.runtime.admin.BackfillStatus;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.RetrySelection;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
@@ -161,6 +163,156 @@ class CitusClusterTest {
     assertEquals(1, event(db, "cross_0").get("attempts"));
   }
 
+  /**
+   * Every statement of one scope's events, from their claim to their settle and through a backfill of
+   * them, goes to that scope's shard: Citus's statistics on the coordinator name the scope as each
+   * write's partition key and no statement as planned through the coordinator ({@code insert-select}),
+   * the other worker sees no write of the ledger's, and neither worker prepares a transaction (a
+   * transaction that writes two nodes commits in two phases). Before, a backfill's record of its
+   * handlers ({@code INSERT ... SELECT unnest(?)}) ran through the coordinator, and its cursor, in the
+   * {@code backfill} reference table, made each visited event's transaction write every node.
+   */
+  @Test
+  void everyStatementOfOneScopesEventsAndOfTheirBackfillGoesToThatScopesShardOnItsWorker() throws SQLException {
+    TestDatabase.Database db = clusterDatabase();
+    String scope = scope(0);
+    String name = ((PGSimpleDataSource) db.dataSource()).getDatabaseName();
+    db.execute("create extension if not exists pg_stat_statements"); // Citus makes it on the workers too
+    db.execute("alter database " + name + " set citus.stat_statements_track = 'all'"); // the runtimes' sessions
+    List<PGSimpleDataSource> workers = workerDatabases(db);
+    PGSimpleDataSource home = null;
+    PGSimpleDataSource other = null;
+    for (PGSimpleDataSource w : workers) {
+      if (workerOf(db, scope).equals(w.getServerNames()[0] + ":" + w.getPortNumbers()[0])) {
+        home = w;
+      } else {
+        other = w;
+      }
+    }
+    assertNotEquals(null, home, "the scope's worker");
+    markWriters(db, home, scope);
+
+    resetStatements(db, workers);
+    try (WebhookRuntime node = builder(db).build()) {
+      node.start();
+      for (int i = 0; i < 8; i++) { // two fail their first attempt; each an entity version for the guard
+        receive(node, scope, "evt_" + i, "job.scoped", i % 4 == 0 ? "{\"failFirst\": true}" : "{}", "thing:" + i, i);
+      }
+      receive(node, scope, "ign_0", "job.nobody", "{}", null, 0);
+      receive(node, scope, "die_0", "job.dies", "{}", null, 0);
+      for (int i = 0; i < 8; i++) {
+        InboxFixture.awaitStatus(db, "evt_" + i, "done");
+      }
+      InboxFixture.awaitStatus(db, "die_0", "dead");
+      assertRoutedTo(db, scope, home, other);
+    }
+
+    resetStatements(db, workers);
+    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).readTimeout(LOADED).build();
+    try (WebhookRuntime node = builder(db).handlers(new ScopedBackfill()).build()) {
+      node.start();
+      long id = admin.startBackfill(BackfillRequest.builder(ScopedBackfill.NAME).build()).id();
+      Await.until("backfill " + id + " done", Duration.ofSeconds(120),
+          () -> admin.backfill(id).orElseThrow().status() == BackfillStatus.DONE);
+      assertEquals(8, admin.backfill(id).orElseThrow().applied());
+      assertRoutedTo(db, scope, home, other);
+    }
+    assertEquals(8, number(db, "select count(*) from scoped_effect where n = 2"), "each event's handler, then its backfill");
+  }
+
+  /** The statements' statistics, from now: Citus's on the coordinator, PostgreSQL's on the workers. */
+  private static void resetStatements(TestDatabase.Database db, List<PGSimpleDataSource> workers) throws SQLException {
+    db.execute("select citus_stat_statements_reset()");
+    for (PGSimpleDataSource w : workers) {
+      execute(w, "select pg_stat_statements_reset()");
+    }
+  }
+
+  /** A write, or a read that locks rows, as PostgreSQL's statistics keep its text. */
+  private static final String WRITES = "(^|\\s)(insert|update|delete)\\s|for (no key )?update|for share";
+  /** The ledger's tables on an event's path, and the handlers' own. */
+  private static final String EVENT_PATH = "\\m(event|attempt|handler_applied|entity_version|status_count|effect"
+      + "|effect_attempt|scoped_effect)\\M";
+  /** Their shards, as the workers' statistics name them. */
+  private static final String SHARDS = "\\m(event|attempt|handler_applied|entity_version|status_count|effect"
+      + "|effect_attempt|scoped_effect)_[0-9]+\\M";
+
+  /**
+   * Since {@link #resetStatements}: each write on an event's path went to {@code scope}'s shard (its
+   * partition key), nothing through the coordinator's {@code insert-select}, no write of the ledger's
+   * to {@code other}, and no two-phase commit on either worker.
+   */
+  private static void assertRoutedTo(TestDatabase.Database db, String scope, PGSimpleDataSource home,
+      PGSimpleDataSource other) throws SQLException {
+    String thisDb = "dbid = (select oid from pg_database where datname = current_database())";
+    DSLContext coordinator = LedgerDsl.on(db.dataSource());
+    List<String> unrouted = coordinator.fetch("select executor || ' ' || coalesce(partition_key, '-') || ' ' || calls"
+        + " || ': ' || query from citus_stat_statements where " + thisDb + " and (executor <> 'adaptive'"
+        + " or (query ~* ? and query ~* ? and partition_key is distinct from ?))", WRITES, EVENT_PATH, scope)
+        .getValues(0, String.class);
+    assertEquals(List.of(), unrouted, "statements on an event's path not routed to the scope's shard");
+    assertTrue(number(db, "select coalesce(sum(calls), 0) from citus_stat_statements where " + thisDb
+        + " and partition_key = ?", scope) > 0, "the scope's statements were counted");
+    assertEquals(List.of(), statements(other, thisDb + " and query ~* '" + WRITES + "' and query ~* '" + SHARDS + "'"),
+        "the other worker's writes of an event's tables");
+    assertTrue(!statements(home, thisDb + " and query ~* '" + WRITES + "' and query ~ 'hookledger\\.event_'").isEmpty(),
+        "the scope's worker wrote its events");
+    try (Connection c = home.getConnection(); Statement s = c.createStatement();
+         ResultSet r = s.executeQuery("select (select count(distinct xid) from written where kind = 'shard'),"
+             + " (select count(*) from (select xid from written where kind = 'shard'"
+             + " intersect select xid from written where kind = 'reference') both_kinds)")) {
+      r.next();
+      assertTrue(r.getLong(1) > 0, "transactions wrote the scope's shards");
+      assertEquals(0, r.getLong(2), "transactions that wrote the scope's shards and a reference table");
+    }
+    execute(home, "truncate written");
+  }
+
+  /**
+   * On {@code scope}'s worker, a trigger on each of its shards (the ledger's distributed tables and the
+   * handlers' {@code scoped_effect}) and on each reference table's copy records the transactions that
+   * write it in {@code written}.
+   */
+  private static void markWriters(TestDatabase.Database db, PGSimpleDataSource home, String scope) throws SQLException {
+    DSLContext coordinator = LedgerDsl.on(db.dataSource());
+    List<String> shards = new ArrayList<>();
+    for (String table : List.of("hookledger.event", "hookledger.attempt", "hookledger.handler_applied",
+        "hookledger.entity_version", "hookledger.status_count", "hookledger.effect", "hookledger.effect_attempt",
+        "public.scoped_effect")) {
+      shards.add(table + "_" + coordinator.fetchValue("select get_shard_id_for_distribution_column(?, ?)", table, scope));
+    }
+    List<String> references = coordinator.fetch("select n.nspname || '.' || c.relname || '_' || s.shardid"
+        + " from pg_dist_partition p join pg_class c on c.oid = p.logicalrelid join pg_namespace n on n.oid = c.relnamespace"
+        + " join pg_dist_shard s on s.logicalrelid = p.logicalrelid where p.partmethod = 'n'").getValues(0, String.class);
+    try (Connection c = home.getConnection(); Statement s = c.createStatement()) {
+      s.execute("set citus.enable_manual_changes_to_shards to on");
+      s.execute("set citus.enable_ddl_propagation to off"); // these objects are the worker's own
+      s.execute("create table written (kind text not null, xid bigint not null)");
+      s.execute("create function record_writer() returns trigger language plpgsql as $$ begin"
+          + " insert into written values (TG_ARGV[0], txid_current()); return null; end $$");
+      for (String shard : shards) {
+        s.execute("create trigger written after insert or update or delete on " + shard
+            + " for each statement execute function record_writer('shard')");
+      }
+      for (String reference : references) {
+        s.execute("create trigger written after insert or update or delete on " + reference
+            + " for each statement execute function record_writer('reference')");
+      }
+    }
+  }
+
+  /** The statements (calls and text) matching {@code condition} in a worker's {@code pg_stat_statements}. */
+  private static List<String> statements(PGSimpleDataSource worker, String condition) throws SQLException {
+    List<String> found = new ArrayList<>();
+    try (Connection c = worker.getConnection(); Statement s = c.createStatement();
+         ResultSet r = s.executeQuery("select calls || ': ' || query from pg_stat_statements where " + condition)) {
+      while (r.next()) {
+        found.add(r.getString(1));
+      }
+    }
+    return found;
+  }
+
   /** A ledger on the cluster with the handlers' table distributed by scope beside the events. */
   private static TestDatabase.Database clusterDatabase() {
     TestDatabase.Database db = InboxFixture.database();
@@ -267,6 +419,16 @@ class CitusClusterTest {
     private static void write(DSLContext tx, String scope, String eventId) {
       tx.execute("insert into scoped_effect (scope, event_id, n) values (?, ?, 1)"
           + " on conflict (scope, event_id) do update set n = scoped_effect.n + 1", scope, eventId);
+    }
+  }
+
+  /** A handler added after the events were processed, applied by a backfill: its event's own scope's row again. */
+  public static final class ScopedBackfill {
+    static final String NAME = "scoped.backfilled";
+
+    @OnEvent(value = "job.scoped", name = NAME)
+    void again(WebhookEvent event, DSLContext tx) {
+      ScopedHandler.write(tx, event.scope(), event.eventId());
     }
   }
 

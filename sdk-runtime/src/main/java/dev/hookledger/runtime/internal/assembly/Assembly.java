@@ -176,16 +176,16 @@ public final class Assembly implements Door {
     ProcessingRows rows = new ProcessingRows(dsl, events, s.retryPolicy().maxAttempts(), citus);
     EntityVersionGuard guard = new EntityVersionGuard(new EntityVersions(s.schema(), citus), s.clock(),
         provider -> providers.find(provider).map(r -> r.adapter().entitiesStayInScope()).orElse(false));
+    AppliedRows applied = new AppliedRows(s.schema(), citus);
     this.processor = new EventProcessor(dsl, rows, dispatcher, guard,
-        new Retries(rows, s.retryPolicy(), listener), listener, deadline, new AppliedRows(s.schema()), parts.tracing(),
-        effects);
+        new Retries(rows, s.retryPolicy(), listener), listener, deadline, applied, parts.tracing(), effects);
     this.dsl = dsl;
     this.events = events;
     this.handlerNames = Set.copyOf(dispatcher.names());
     this.backfillRows = new BackfillRows(events);
-    this.backfillStep = new BackfillStep(dsl, events, backfillRows, new AppliedRows(s.schema()),
+    this.backfillStep = new BackfillStep(dsl, events, backfillRows, applied,
         new AttemptRows(s.schema()), dispatcher, guard, deadline, s.retryPolicy(), owner,
-        s.inbox().lease(), effects);
+        s.inbox().lease(), effects, citus);
     this.writer = GroupCommit.of(dataSource, events, s.receive().ledgerWriters(), s.receive().queueCapacity(),
         MAX_BATCH, MAX_BATCH_BYTES, ANSWER_WITHIN, name);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor, new LocalHandOff(),

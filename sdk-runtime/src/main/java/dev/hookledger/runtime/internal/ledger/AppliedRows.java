@@ -3,6 +3,7 @@ package dev.hookledger.runtime.internal.ledger;
 import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -27,16 +28,30 @@ import org.jooq.impl.SQLDataType;
  *
  * <p>A {@code done} event with no row at all was settled before this bookkeeping existed (a
  * <em>legacy</em> event): every handler registered then applied it, which the ledger cannot name.
+ *
+ * <p>On a ledger distributed by Citus ({@link CitusLedger}) the insert names the event's key in each
+ * row ({@code INSERT ... VALUES}, {@link #valuesSql}), a statement Citus routes to the event's shard.
+ * Citus plans {@code INSERT ... SELECT unnest(?)} through the coordinator instead (its
+ * {@code insert-select} executor), the rows computed there and copied to the shard.
  */
 public final class AppliedRows {
   private static final Field<String> HANDLER = DSL.field(DSL.name("handler"), SQLDataType.VARCHAR);
 
   private final Table<Record> table;
+  private final String schema;
   private final String recordSql;
+  private final CitusLedger citus;
 
   public AppliedRows(String schema) {
+    this(schema, CitusLedger.known(false));
+  }
+
+  /** @param citus whether the ledger is distributed: then each record is a statement routed to the event's shard */
+  public AppliedRows(String schema, CitusLedger citus) {
     this.table = DSL.table(DSL.name(EventTable.requireSchemaName(schema), "handler_applied"));
+    this.schema = schema;
     this.recordSql = recordSql(schema, "");
+    this.citus = citus;
   }
 
   /**
@@ -49,6 +64,34 @@ public final class AppliedRows {
     return "insert into \"" + schema + "\".handler_applied (provider, scope, event_id, handler) "
         + "select ?, ?, ?, h from unnest(?::text[]) as h " + (condition.isEmpty() ? "" : "where " + condition + " ")
         + "order by h on conflict (provider, scope, event_id, handler) do nothing returning handler";
+  }
+
+  /**
+   * The insert of {@code count} names as {@code INSERT ... VALUES}, each row's four bind values the
+   * key's three and a name ({@link #bindValues}), returning the names inserted: on Citus, a statement
+   * routed to the key's shard.
+   */
+  static String valuesSql(String schema, int count) {
+    StringBuilder sql = new StringBuilder("insert into \"").append(schema)
+        .append("\".handler_applied (provider, scope, event_id, handler) values ");
+    for (int i = 0; i < count; i++) {
+      sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?)");
+    }
+    return sql.append(" on conflict (provider, scope, event_id, handler) do nothing returning handler").toString();
+  }
+
+  /**
+   * Binds {@link #valuesSql}'s values, the names sorted: concurrent inserts of several names lock them
+   * in one order, as {@link #recordSql}'s {@code order by}.
+   */
+  static void bindValues(PreparedStatement ps, EventKey key, List<String> names) throws SQLException {
+    int p = 1;
+    for (String name : names.stream().sorted().toList()) {
+      ps.setString(p++, key.provider());
+      ps.setString(p++, key.scope());
+      ps.setString(p++, key.eventId());
+      ps.setString(p++, name);
+    }
   }
 
   /**
@@ -69,6 +112,17 @@ public final class AppliedRows {
    * @return the names not recorded before (the ones to run); empty if every one was
    */
   public Set<String> record(DSLContext tx, EventKey key, List<String> names) {
+    if (names.isEmpty()) {
+      return Set.of();
+    }
+    if (citus.distributed()) {
+      return tx.connectionResult(c -> {
+        try (PreparedStatement ps = c.prepareStatement(valuesSql(schema, names.size()))) {
+          bindValues(ps, key, names);
+          return inserted(ps);
+        }
+      });
+    }
     return tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(recordSql)) {
         ps.setString(1, key.provider());
@@ -77,18 +131,23 @@ public final class AppliedRows {
         Array array = c.createArrayOf("text", names.toArray());
         try {
           ps.setArray(4, array);
-          Set<String> recorded = new HashSet<>();
-          try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              recorded.add(rs.getString(1));
-            }
-          }
-          return recorded;
+          return inserted(ps);
         } finally {
           array.free();
         }
       }
     });
+  }
+
+  /** The names an insert returning {@code handler} recorded. */
+  static Set<String> inserted(PreparedStatement ps) throws SQLException {
+    Set<String> recorded = new HashSet<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        recorded.add(rs.getString(1));
+      }
+    }
+    return recorded;
   }
 
   /** Deletes the records of {@code keys} (events being pruned), inside {@code tx}: none outlives its event. */

@@ -28,7 +28,8 @@ import org.jooq.impl.SQLDataType;
  * <p>On Citus ({@link CitusLedger}) {@code backfill} is a reference table, where the claim's
  * {@code FOR UPDATE SKIP LOCKED} is a router query; the reads of events across scopes (a page, the
  * count, the plan) lock nothing, so they need no per-scope form, and the plan's join to
- * {@code handler_applied} runs shard by shard, the two tables being co-located by scope.
+ * {@code handler_applied} runs shard by shard, the two tables being co-located by scope. There the
+ * cursor is advanced after each visited event's commit, not in its transaction ({@code BackfillStep}).
  */
 public final class BackfillRows {
   public static final Field<Long> ID = field(name("id"), SQLDataType.BIGINT);
@@ -187,6 +188,15 @@ public final class BackfillRows {
         .set(UPDATED_AT, LedgerTime.NOW)
         .where(ID.eq(held.id())).and(LEASE_OWNER.eq(owner)).and(STATUS.eq("running"))
         .execute() == 1;
+  }
+
+  /**
+   * Whether this node still holds the backfill, read without a lock: on Citus a visit's check of its
+   * lease, the cursor being advanced after the visit's commit ({@code BackfillStep}).
+   */
+  public boolean holds(DSLContext tx, Held held, String owner) {
+    return tx.fetchExists(DSL.selectOne().from(table)
+        .where(ID.eq(held.id())).and(LEASE_OWNER.eq(owner)).and(STATUS.eq("running")));
   }
 
   /** Renews the lease while the backfill waits; false if this node no longer holds it. */

@@ -162,22 +162,10 @@ public final class ProcessingRows {
       if (applied.handlers().isEmpty()) {
         return true;
       }
-      List<String> names = applied.handlers().stream().sorted().toList(); // one lock order, as the record's
-      StringBuilder sql = new StringBuilder("insert into \"").append(events.schema())
-          .append("\".handler_applied (provider, scope, event_id, handler) values ");
-      for (int i = 0; i < names.size(); i++) {
-        sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?)");
-      }
-      sql.append(" on conflict (provider, scope, event_id, handler) do nothing");
-      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-        int p = 1;
-        for (String name : names) {
-          ps.setString(p++, lease.key().provider());
-          ps.setString(p++, lease.key().scope());
-          ps.setString(p++, lease.key().eventId());
-          ps.setString(p++, name);
-        }
-        int recorded = ps.executeUpdate();
+      List<String> names = applied.handlers();
+      try (PreparedStatement ps = c.prepareStatement(AppliedRows.valuesSql(events.schema(), names.size()))) {
+        AppliedRows.bindValues(ps, lease.key(), names);
+        int recorded = AppliedRows.inserted(ps).size();
         return !applied.allNew() || recorded == names.size();
       }
     });

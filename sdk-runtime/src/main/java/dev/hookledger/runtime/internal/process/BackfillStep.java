@@ -14,9 +14,11 @@ import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.EventCursor;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.Held;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.Visit;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventRows;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
@@ -41,6 +43,15 @@ import org.slf4j.LoggerFactory;
  * commit together or not at all. A handler failure puts the event back in the live queue as a failed
  * first attempt: the workers retry it with the runtime's retry policy (running only the handlers not
  * yet applied), and it is dead after the last attempt, visible as any other. Thread-safe.
+ *
+ * <p>On a ledger distributed by Citus ({@link CitusLedger}) the cursor is advanced just after the
+ * event's commit, in a transaction of its own: {@code backfill} is a reference table, a copy on every
+ * node, and its write in the event's transaction made that transaction write every node (a two-phase
+ * commit per visited event) where the event's own statements touch one shard. The visit checks the
+ * lease by a read instead, at its start. A node that stops between the two commits leaves the cursor
+ * one event behind: the next holder visits that event again, finds its handlers recorded as applied
+ * and counts it skipped. The handlers still apply once; the applied count may be one short per such
+ * stop.
  */
 public final class BackfillStep {
   private static final Logger log = LoggerFactory.getLogger(BackfillStep.class);
@@ -62,11 +73,15 @@ public final class BackfillStep {
   private final String owner;
   private final Duration lease;
   private final Outboxes effects;
+  private final CitusLedger citus;
 
-  /** @param effects writes the handlers' outbox effects, keyed as a live attempt's would be */
+  /**
+   * @param effects writes the handlers' outbox effects, keyed as a live attempt's would be
+   * @param citus whether the ledger is distributed: then the cursor advances after each visit's commit
+   */
   public BackfillStep(DSLContext dsl, EventTable events, BackfillRows backfills, AppliedRows applied, AttemptRows attempts,
       Dispatcher dispatcher, OrderingGuard guard, HandlerDeadline deadline, RetryPolicy policy, String owner,
-      Duration lease, Outboxes effects) {
+      Duration lease, Outboxes effects, CitusLedger citus) {
     this.dsl = dsl;
     this.events = events;
     this.backfills = backfills;
@@ -79,6 +94,7 @@ public final class BackfillStep {
     this.owner = owner;
     this.lease = lease;
     this.effects = effects;
+    this.citus = citus;
   }
 
   /**
@@ -91,17 +107,24 @@ public final class BackfillStep {
     TransactionEventContext[] context = new TransactionEventContext[1];
     boolean[] legacy = new boolean[1];
     WebhookEvent[] event = new WebhookEvent[1];
+    boolean apart = citus.distributed();
     try {
       Visit visit = dsl.transactionResult(cfg -> {
         DSLContext tx = cfg.dsl();
+        if (apart && !backfills.holds(tx, held, owner)) {
+          throw new NotHeld();
+        }
         Visit v = apply(tx, held, at.key(), context, legacy, event);
-        if (!backfills.advance(tx, held, owner, at, v, lease)) {
+        if (!apart && !backfills.advance(tx, held, owner, at, v, lease)) {
           throw new NotHeld();
         }
         return v;
       });
       if (context[0] != null) {
         context[0].committed();
+      }
+      if (apart && !advanceApart(held, at, visit)) {
+        throw new NotHeld();
       }
       return Optional.of(visit);
     } catch (NotHeld e) {
@@ -165,6 +188,7 @@ public final class BackfillStep {
     String text = FailureText.of(e);
     EventKey key = at.key();
     boolean last = policy.isLast(1);
+    boolean apart = citus.distributed();
     try {
       boolean advanced = dsl.transactionResult(cfg -> {
         DSLContext tx = cfg.dsl();
@@ -188,8 +212,8 @@ public final class BackfillStep {
                 StatusColumn.sql(EventStatus.STALE)))
             .execute();
         attempts.record(tx, key, 1, owner, took, last ? "dead" : "retry", RootCause.of(text), text);
-        return backfills.advance(tx, held, owner, at, Visit.FAILED, lease);
-      });
+        return apart || backfills.advance(tx, held, owner, at, Visit.FAILED, lease);
+      }) && (!apart || advanceApart(held, at, Visit.FAILED));
       if (!advanced) {
         return Optional.empty();
       }
@@ -201,6 +225,11 @@ public final class BackfillStep {
           LedgerErrors.describe(d));
       return Optional.empty();
     }
+  }
+
+  /** On Citus: moves the cursor past a committed visit, in a transaction of its own; false if this node no longer holds it. */
+  private boolean advanceApart(Held held, EventCursor at, Visit visit) {
+    return LedgerDsl.inOwnTransaction(dsl, tx -> backfills.advance(tx, held, owner, at, visit, lease));
   }
 
   /** Rolls back a visit whose backfill this node no longer holds. */
