@@ -128,7 +128,9 @@ public final class WebhookRuntime implements AutoCloseable {
    * their attempt not counted, other runtimes notified); waits up to the
    * {@linkplain WebhookRuntimeBuilder#shutdownTimeout shutdown timeout} for the events in flight (one still running
    * then keeps its lease until it runs out, and commits nothing if another worker takes it over);
-   * and closes the connection pool if this runtime created it. Idempotent.
+   * and closes the connection pool if this runtime created it. Idempotent. With the database gone it does
+   * not wait out the pool's connection timeout: its own last writes (leases given back, this node's last
+   * refusal counts) are given up after 3 s each, and the leases then run out as after a crash.
    */
   @Override
   public synchronized void close() {

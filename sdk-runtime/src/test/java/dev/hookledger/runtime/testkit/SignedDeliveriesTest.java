@@ -12,6 +12,7 @@ import dev.hookledger.runtime.RetryPolicy;
 import dev.hookledger.runtime.WebhookFilter;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.EventSummary;
+import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
@@ -48,9 +49,13 @@ class SignedDeliveriesTest {
   @Test
   void anEventThatDoesNotSettleInTimeIsReportedWithItsLastError() {
     try (WebhookRuntime runtime = start("tk_pending", new Failing())) {
-      IllegalStateException e = assertThrows(IllegalStateException.class, () -> SignedDeliveries.to(runtime)
-          .timeout(Duration.ofMillis(500))
-          .deliverAndSettle("testhook", SIGNER.delivery("testhook", "evt_tk_2", "thing.happened", "{}")));
+      SignedDeliveries deliveries = SignedDeliveries.to(runtime).timeout(Duration.ofMillis(500));
+      Receipt received = deliveries.deliver("testhook", SIGNER.delivery("testhook", "evt_tk_2", "thing.happened", "{}"));
+      // its first attempt failed (retried in 5 minutes), however long the attempt took on a loaded machine
+      Await.until("the first attempt fails", () -> runtime.admin().show("testhook", received.event().scope(), "evt_tk_2")
+          .map(d -> d.summary().status() == EventStatus.PENDING && d.summary().attempts() == 1).orElse(false));
+
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> deliveries.awaitSettled(received.event()));
       assertTrue(e.getMessage().startsWith("testhook event evt_tk_2 thing.happened is not settled after 500 ms:"
           + " status pending, 1 attempts, last error: @OnEvent method"), e.getMessage());
     }

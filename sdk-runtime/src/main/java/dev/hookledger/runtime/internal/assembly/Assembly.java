@@ -361,7 +361,7 @@ public final class Assembly implements Door {
     }
     Thread l = listening;
     if (l != null) {
-      PoolThreads.join(List.of(l), System.nanoTime() + settings.inbox().shutdownTimeout().toNanos());
+      PoolThreads.stop(List.of(l), System.nanoTime() + settings.inbox().shutdownTimeout().toNanos());
     }
     notifier.close();
     effectsNotifier.close();

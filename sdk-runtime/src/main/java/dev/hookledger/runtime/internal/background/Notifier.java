@@ -3,6 +3,8 @@ package dev.hookledger.runtime.internal.background;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
@@ -114,11 +116,8 @@ public final class Notifier implements AutoCloseable {
       t = sender;
     }
     if (t != null) {
-      try {
-        t.join(5_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      // a notification still waiting for a connection to a database that is gone is given up: the pollers find the rows
+      PoolThreads.stop(List.of(t), System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.internal.inbox;
 
+import dev.hookledger.runtime.internal.background.PoolThreads;
 import dev.hookledger.runtime.internal.ledger.BackfillRows;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.EventCursor;
 import dev.hookledger.runtime.internal.ledger.BackfillRows.Held;
@@ -51,6 +52,8 @@ public final class BackfillWorker implements AutoCloseable {
    */
   static final int LIVE_SLOWDOWN = 10;
   private volatile boolean stopped;
+  /** Whether the thread runs a visit (handlers): never interrupted then. Written under {@code this} with {@link #stopped}'s check. */
+  private boolean visiting;
   /** Counted down by {@link #close()}: a pause ends at once instead of holding close for up to a poll interval. */
   private final CountDownLatch stopping = new CountDownLatch(1);
 
@@ -150,7 +153,20 @@ public final class BackfillWorker implements AutoCloseable {
         long interval = seen == live ? intervalNanos : intervalNanos * LIVE_SLOWDOWN;
         live = seen;
         next = Math.max(next, System.nanoTime() - interval) + interval;
-        Optional<Visit> visit = step.visit(held, at);
+        synchronized (this) {
+          if (stopped) {
+            return;
+          }
+          visiting = true;
+        }
+        Optional<Visit> visit;
+        try {
+          visit = step.visit(held, at);
+        } finally {
+          synchronized (this) {
+            visiting = false;
+          }
+        }
         if (visit.isEmpty()) {
           return;
         }
@@ -171,18 +187,23 @@ public final class BackfillWorker implements AutoCloseable {
 
   /**
    * Stops at the next event (the one in flight commits or rolls back whole; the thread is not
-   * interrupted, which would fail a handler's statement) and gives the backfill back at once, so that
-   * another node resumes it without waiting for the lease to run out.
+   * interrupted while it visits one, which would fail a handler's statement) and gives the backfill
+   * back at once, so that another node resumes it without waiting for the lease to run out. Outside a
+   * visit, a thread still alive after {@link PoolThreads#STOP_GRACE} waits for a connection to a
+   * database that is gone, and is interrupted rather than waited for up to the pool's timeout.
    */
   @Override
   public void close() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     stopped = true;
     stopping.countDown();
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    PoolThreads.join(List.of(thread), System.nanoTime() + PoolThreads.STOP_GRACE.toNanos());
+    synchronized (this) {
+      if (thread.isAlive() && !visiting) {
+        thread.interrupt();
+      }
     }
+    PoolThreads.join(List.of(thread), deadline);
   }
 
   private void release(long id) {

@@ -135,13 +135,17 @@ public final class WorkerPool {
     }
     poller.stop();
     long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
-    PoolThreads.join(helpers, deadline);
+    PoolThreads.stop(helpers, deadline); // a poller waiting for a connection to a database that is gone is interrupted
     List<Task> unstarted = new ArrayList<>();
     synchronized (this) {
       queue.drainTo(unstarted);
       workers.forEach(w -> queue.add(Task.STOP));
     }
-    giveBack(unstarted);
+    if (!unstarted.isEmpty() && !PoolThreads.within(helpers.get(0).getName() + "-give-back", () -> giveBack(unstarted))) {
+      log.warn("gave up giving back {} claimed events not yet started after {} ms (ledger not answering); their leases"
+          + " run out at the latest {} after the claim", unstarted.size(), PoolThreads.LAST_WRITE_WAIT.toMillis(),
+          settings.lease());
+    }
     PoolThreads.join(workers, deadline);
     // not interrupted: an event still running keeps its lease; once that runs out another worker
     // takes it over, and this one's commit is refused

@@ -127,7 +127,7 @@ public final class OutboxPool {
     running = false;
     wakeup.signal();
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
-    PoolThreads.join(List.of(poller), deadline);
+    PoolThreads.stop(List.of(poller), deadline); // interrupted if it waits for a connection to a database that is gone
     List<Thread> started = senders();
     started.forEach(w -> queue.add(STOP));
     PoolThreads.join(started, deadline);

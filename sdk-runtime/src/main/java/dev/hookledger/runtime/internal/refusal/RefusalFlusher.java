@@ -2,6 +2,7 @@ package dev.hookledger.runtime.internal.refusal;
 
 import dev.hookledger.runtime.RefusedDeliveries;
 import dev.hookledger.runtime.internal.DaemonTimer;
+import dev.hookledger.runtime.internal.background.PoolThreads;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
@@ -76,13 +77,18 @@ public final class RefusalFlusher implements AutoCloseable {
     timer.scheduleWithFixedDelay(this::tick, EVERY.toMillis(), EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Stops the timer and writes what changed since its last tick, once. */
+  /**
+   * Stops the timer and writes what changed since its last tick, once, waiting for that write at most
+   * {@link PoolThreads#LAST_WRITE_WAIT}: a database that is gone does not hold the runtime's close for
+   * the pool's connection timeout. Counts not written then are lost (they are this node's telemetry, not
+   * deliveries: nothing refused was recorded) and said at WARN. Gone nodes are not looked for here.
+   */
   @Override
   public synchronized void close() {
     if (timer == null) {
       return;
     }
-    timer.shutdownNow();
+    timer.shutdownNow(); // a tick waiting for a connection is interrupted
     try {
       timer.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -90,7 +96,34 @@ public final class RefusalFlusher implements AutoCloseable {
       return;
     }
     timer = null;
-    tick();
+    boolean[] wrote = new boolean[1];
+    boolean ended = PoolThreads.within(threadName + "-last", () -> wrote[0] = flushOnce());
+    if (!ended || !wrote[0]) {
+      log.warn("the last refusal counts of node {} were not written to ledger schema '{}' ({}): {}", node, rows.schema(),
+          ended ? "ledger unavailable" : "no answer within " + PoolThreads.LAST_WRITE_WAIT.toMillis() + " ms",
+          unwritten());
+    }
+  }
+
+  /** One flush for close: true if the counts are in the ledger; never throws. */
+  private boolean flushOnce() {
+    try {
+      flush();
+      return true;
+    } catch (RuntimeException e) {
+      log.debug("cannot write the last refusal counts of node {}: {}", node, LedgerErrors.describe(e));
+      return false;
+    }
+  }
+
+  /** This node's totals as {@code provider/REASON=count}, for the line that says the last of them are lost. */
+  private String unwritten() {
+    List<String> lost = new ArrayList<>();
+    for (RefusalLog.Total t : refusals.totals()) {
+      String provider = providers.contains(t.provider()) ? t.provider() : RefusedDeliveries.UNKNOWN_PROVIDER;
+      lost.add(provider + "/" + t.reason().name() + "=" + t.count());
+    }
+    return lost.isEmpty() ? "none" : "this node's totals " + String.join(", ", lost);
   }
 
   /** One flush (and, hourly, the forgetting of gone nodes); never throws. Package-private for tests. */

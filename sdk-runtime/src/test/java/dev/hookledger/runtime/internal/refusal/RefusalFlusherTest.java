@@ -1,6 +1,10 @@
 package dev.hookledger.runtime.internal.refusal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 
 import dev.hookledger.HttpHeaders;
 import dev.hookledger.runtime.RefusalReason;
@@ -11,6 +15,8 @@ import dev.hookledger.runtime.internal.ledger.RefusalCountRows;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.SteppingClock;
 import dev.hookledger.runtime.testing.TestDatabase;
+import java.net.ServerSocket;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -77,6 +83,43 @@ class RefusalFlusherTest {
 
     assertEquals(1, LedgerRows.number(db.dataSource(), "select count(*) from hookledger.refusal_count"));
     assertEquals(1, LedgerRows.number(db.dataSource(), "select count(*) from hookledger.refusal_count where node = 'quiet'"));
+  }
+
+  @Test
+  void closeWritesWhatChangedSinceTheLastTick() {
+    migrate("hookledger");
+    RefusalFlusher flusher = flusher("hookledger");
+    flusher.start(); // its first tick is 2 s away
+    refuse("stripe", RefusalReason.SIGNATURE_MISMATCH);
+
+    flusher.close();
+
+    assertEquals(1, refused("hookledger"));
+  }
+
+  @Test
+  void closeGivesUpItsLastWriteRatherThanWaitOutThePoolsConnectionTimeoutWhenTheDatabaseIsGone() throws Exception {
+    int nothingListens;
+    try (ServerSocket s = new ServerSocket(0)) {
+      nothingListens = s.getLocalPort();
+    }
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl("jdbc:postgresql://localhost:" + nothingListens + "/postgres?user=postgres");
+    config.setConnectionTimeout(30_000); // HikariCP's default, as an application's pool has it
+    config.setInitializationFailTimeout(-1);
+    try (HikariDataSource gone = new HikariDataSource(config)) {
+      RefusalFlusher flusher = new RefusalFlusher(refusals, LedgerDsl.on(gone), new RefusalCountRows("hookledger"),
+          "node-1", Set.of("stripe"), clock, "test-refusals");
+      flusher.start();
+      refuse("stripe", RefusalReason.SIGNATURE_MISMATCH);
+
+      long started = System.nanoTime();
+      flusher.close();
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+      // the last write is waited for 3 s, then interrupted (said at WARN with the counts it could not write)
+      assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "close() took " + took.toMillis() + " ms");
+    }
   }
 
   private RefusalFlusher flusher(String schema) {
