@@ -58,10 +58,10 @@ class CloseWithoutDatabaseTest {
       }
       assertEquals(401, TestHttp.send(FORGER.request(served.uri("/webhooks/testhook"), "evt_forged_1", "order.paid", "{}"))
           .statusCode());
-      DataSource direct = postgres.getPostgresDatabase();
-      Await.until("the three events settle and the refusal is written", () -> LedgerRows.number(direct,
+      DataSource before = postgres.getPostgresDatabase();
+      Await.until("the three events settle and the refusal is written", () -> LedgerRows.number(before,
           "select count(*) from hookledger.event where status = 'done'") == 3
-          && refused(direct) == 1);
+          && refused(before) == 1);
 
       postgres.close();
       // refused at the door without the database, counted in memory: close's last write cannot reach the ledger
@@ -75,12 +75,12 @@ class CloseWithoutDatabaseTest {
       assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "close() took " + took.toMillis() + " ms");
 
       postgres = TestDatabase.startDedicated(false, data, port);
-      direct = postgres.getPostgresDatabase();
-      assertEquals("evt_close_1:done,evt_close_2:done,evt_close_3:done", LedgerRows.first(direct,
+      DataSource after = postgres.getPostgresDatabase();
+      assertEquals("evt_close_1:done,evt_close_2:done,evt_close_3:done", LedgerRows.first(after,
           "select string_agg(event_id || ':' || status, ',' order by event_id) as rows from hookledger.event")
           .orElseThrow().get("rows"), "every acknowledged event is there, settled");
       assertEquals(List.of("evt_close_1", "evt_close_2", "evt_close_3"), handled.stream().sorted().toList());
-      assertEquals(1, refused(direct), "the refusal counts written before the database went away stay");
+      assertEquals(1, refused(after), "the refusal counts written before the database went away stay");
     } finally {
       if (served != null) {
         served.close();
