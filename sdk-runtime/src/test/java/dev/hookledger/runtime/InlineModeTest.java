@@ -48,7 +48,8 @@ class InlineModeTest {
 
   @Test
   void doneEventIsWrittenOnceByItsInsertWithNoSettlingUpdate() {
-    start(WebhookRuntime.builder().mode(ProcessingMode.INLINE).retryPolicy(RetryPolicy.builder().maxAttempts(7).build()));
+    start(WebhookRuntime.builder().mode(ProcessingMode.INLINE)
+        .retryPolicy(RetryPolicy.builder().maxAttempts(7).build()));
     countUpdatesOfEventRows();
 
     assertEquals("processed\n", post("evt_once", "order.paid", "{\"cents\":5}").body());

@@ -41,8 +41,8 @@ public record NewRow(WebhookEvent event, EventSource source, EventStatus status,
 
   /** A row leased at once, attempt 1, to {@code owner}'s workers: the insert is the claim. */
   public static NewRow leased(WebhookEvent event, EventSource source, String owner, Duration lease) {
-    return new NewRow(event, source, EventStatus.PROCESSING, requireNonNull(owner, "owner"), requireNonNull(lease, "lease"),
-        null);
+    return new NewRow(event, source, EventStatus.PROCESSING, requireNonNull(owner, "owner"),
+        requireNonNull(lease, "lease"), null);
   }
 
   /** A row settled {@code ignored} by its insert: no {@code @OnEvent} method matches it. */
@@ -67,7 +67,7 @@ public record NewRow(WebhookEvent event, EventSource source, EventStatus status,
     return EventKey.of(event);
   }
 
-  /** The row's {@code attempts}: a leased row's insert is its first claim, a row settled by its insert its first attempt. */
+  /** The row's {@code attempts}: 1 if its insert is its first claim (leased) or its first attempt (settled). */
   int attempts() {
     return status == EventStatus.PROCESSING || maxAttempts != null ? 1 : 0;
   }
