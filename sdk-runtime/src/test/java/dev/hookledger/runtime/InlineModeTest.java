@@ -47,6 +47,37 @@ class InlineModeTest {
   }
 
   @Test
+  void doneEventIsWrittenOnceByItsInsertWithNoSettlingUpdate() {
+    start(WebhookRuntime.builder().mode(ProcessingMode.INLINE)
+        .retryPolicy(RetryPolicy.builder().maxAttempts(7).build()));
+    countUpdatesOfEventRows();
+
+    assertEquals("processed\n", post("evt_once", "order.paid", "{\"cents\":5}").body());
+
+    Map<String, Object> row = LedgerRows.event(db.dataSource(), "hookledger", "evt_once").orElseThrow();
+    assertEquals("done", row.get("status"));
+    assertEquals(1, row.get("attempts"));
+    assertEquals(7, row.get("max_attempts"));
+    assertTrue(row.get("settled_at") != null, "settled_at is set by the insert");
+    // the settling update could not be HOT: a new entry in every index of the event table, per event
+    assertEquals(0, LedgerRows.number(db.dataSource(), "select count(*) from public.event_updates"));
+  }
+
+  @Test
+  void eventNoHandlerWantsIsSettledIgnoredInTheSameTransaction() {
+    start(WebhookRuntime.builder().mode(ProcessingMode.INLINE));
+    countUpdatesOfEventRows();
+
+    assertEquals("processed\n", post("evt_nobody", "nobody.listens", "{\"cents\":5}").body());
+
+    Map<String, Object> row = LedgerRows.event(db.dataSource(), "hookledger", "evt_nobody").orElseThrow();
+    assertEquals("ignored", row.get("status"));
+    assertEquals(1, row.get("attempts"));
+    assertEquals(1, LedgerRows.number(db.dataSource(), "select count(*) from public.event_updates"));
+    assertEquals(0, balance());
+  }
+
+  @Test
   void handlerFailureAnswers500AndRecordsNothingSoTheRedeliveryIsProcessed() {
     start(WebhookRuntime.builder().mode(ProcessingMode.INLINE));
     orders.failing.set(true);
@@ -96,6 +127,15 @@ class InlineModeTest {
     served = ServedRuntime.serve(builder.dataSource(db.dataSource())
         .provider(new TestHookAdapter(), Secrets.of("inline-secret"))
         .handlers(orders));
+  }
+
+  /** A trigger of the test's own that counts each update of an event row, committed with it. */
+  private void countUpdatesOfEventRows() {
+    db.execute("create table public.event_updates (n int);"
+        + " create function public.count_event_update() returns trigger language plpgsql as"
+        + " $$ begin insert into public.event_updates values (1); return null; end $$;"
+        + " create trigger count_event_update after update on hookledger.event"
+        + " for each row execute function public.count_event_update()");
   }
 
   private HttpResponse<String> post(String id, String type, String body) {

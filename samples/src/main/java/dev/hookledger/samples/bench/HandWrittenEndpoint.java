@@ -19,11 +19,6 @@ import java.util.Base64;
 import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * What a team writes without an SDK, for comparison only: the inline design behind a servlet. It
@@ -35,14 +30,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 final class HandWrittenEndpoint implements AutoCloseable {
   static final String SCHEMA = "bench_hand_written";
-  private final Server jetty;
-  private final HikariDataSource pool;
-  private final URI uri;
+  private final HandWrittenServer server;
 
-  private HandWrittenEndpoint(Server jetty, HikariDataSource pool, URI uri) {
-    this.jetty = jetty;
-    this.pool = pool;
-    this.uri = uri;
+  private HandWrittenEndpoint(HandWrittenServer server) {
+    this.server = server;
   }
 
   /** Starts it on a free loopback port, with a pool of {@code connections}, on tables of its own. */
@@ -58,53 +49,22 @@ final class HandWrittenEndpoint implements AutoCloseable {
       design.prepare(c);
       c.commit();
     }
-    Server jetty = serve("bench-hand-written-http", new Endpoint(pool, design, secrets));
-    return new HandWrittenEndpoint(jetty, pool, uri(jetty));
-  }
-
-  /**
-   * Starts {@code servlet} at {@code /webhooks/*} on a Jetty of its own, on a free loopback port: the
-   * same server setup for both hand-written peers, (h) and (hs).
-   */
-  static Server serve(String threadName, HttpServlet servlet) throws Exception {
-    QueuedThreadPool threads = new QueuedThreadPool(64, 8);
-    threads.setName(threadName);
-    Server jetty = new Server(threads);
-    ServerConnector connector = new ServerConnector(jetty);
-    connector.setHost("127.0.0.1");
-    connector.setPort(0);
-    jetty.addConnector(connector);
-    ServletContextHandler context = new ServletContextHandler();
-    context.setContextPath("/");
-    context.addServlet(new ServletHolder(servlet), "/webhooks/*");
-    jetty.setHandler(context);
-    jetty.start();
-    return jetty;
-  }
-
-  /** Where {@code jetty}, started by {@link #serve}, listens. */
-  static URI uri(Server jetty) {
-    return URI.create("http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort());
+    return new HandWrittenEndpoint(HandWrittenServer.serve("bench-hand-written-http",
+        new Endpoint(pool, design, secrets), pool, SCHEMA, () -> {}));
   }
 
   URI uri() {
-    return uri;
+    return server.uri();
   }
 
   /** Its effect tables, in the sample application's terms. */
   SampleState state() throws SQLException {
-    try (Connection c = pool.getConnection()) {
-      return InlineDesign.state(c, SCHEMA);
-    }
+    return server.state();
   }
 
   @Override
   public void close() {
-    try {
-      JettyStop.stop(jetty);
-    } finally {
-      pool.close();
-    }
+    server.close();
   }
 
   /** The servlet itself: about what a provider's own integration guide shows, plus the insert. */

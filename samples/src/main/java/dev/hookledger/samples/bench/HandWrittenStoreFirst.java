@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.server.Server;
 
 /**
  * What a team writes without an SDK for the store-first design, for comparison only ((hs) in
@@ -39,15 +38,11 @@ final class HandWrittenStoreFirst implements AutoCloseable {
   static final String SCHEMA = "bench_hand_store_first";
   static final long IDLE_POLL_MILLIS = 50;
 
-  private final Server jetty;
-  private final HikariDataSource pool;
-  private final URI uri;
+  private final HandWrittenServer server;
   private final Workers workers;
 
-  private HandWrittenStoreFirst(Server jetty, HikariDataSource pool, URI uri, Workers workers) {
-    this.jetty = jetty;
-    this.pool = pool;
-    this.uri = uri;
+  private HandWrittenStoreFirst(HandWrittenServer server, Workers workers) {
+    this.server = server;
     this.workers = workers;
   }
 
@@ -67,18 +62,19 @@ final class HandWrittenStoreFirst implements AutoCloseable {
       StoreFirstFloor.prepare(c, design, SCHEMA);
     }
     Workers workers = new Workers(pool, design, workerCount);
-    Server jetty = HandWrittenEndpoint.serve("bench-hand-store-first-http", new Endpoint(pool, workers, secrets));
+    HandWrittenServer server = HandWrittenServer.serve("bench-hand-store-first-http",
+        new Endpoint(pool, workers, secrets), pool, SCHEMA, workers);
     workers.start();
-    return new HandWrittenStoreFirst(jetty, pool, HandWrittenEndpoint.uri(jetty), workers);
+    return new HandWrittenStoreFirst(server, workers);
   }
 
   URI uri() {
-    return uri;
+    return server.uri();
   }
 
   /** Rows not yet settled. */
   long waiting() throws SQLException {
-    try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+    try (Connection c = server.pool().getConnection(); Statement s = c.createStatement();
         ResultSet r = s.executeQuery("select count(*) from " + SCHEMA + ".ledger where status = 'pending'")) {
       r.next();
       return r.getLong(1);
@@ -87,9 +83,7 @@ final class HandWrittenStoreFirst implements AutoCloseable {
 
   /** Its effect tables, in the sample application's terms. */
   SampleState state() throws SQLException {
-    try (Connection c = pool.getConnection()) {
-      return InlineDesign.state(c, SCHEMA);
-    }
+    return server.state();
   }
 
   /** Events its workers failed to settle (rolled back and left pending; none are expected). */
@@ -99,15 +93,7 @@ final class HandWrittenStoreFirst implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      JettyStop.stop(jetty);
-    } finally {
-      try {
-        workers.close();
-      } finally {
-        pool.close();
-      }
-    }
+    server.close(); // Jetty, then the workers, then the pool
   }
 
   /** The servlet: verify, insert, answer. */
@@ -227,16 +213,11 @@ final class HandWrittenStoreFirst implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
       stopped = true;
       for (Thread t : threads) {
         t.interrupt();
-        try {
-          t.join(10_000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt(); // the caller is being stopped: leave the rest to their interrupt
-          return;
-        }
+        t.join(10_000);
       }
     }
   }

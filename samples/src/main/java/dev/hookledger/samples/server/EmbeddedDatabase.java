@@ -39,6 +39,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
   private static final String LOCK_FILE = "epg-lock";
   /** Starts before giving up when other processes keep taking the port picked for ours. */
   private static final int START_ATTEMPTS = 5;
+  /** A system property naming libraries for {@code shared_preload_libraries} of a durable server (profiling). */
+  static final String PRELOAD_PROPERTY = "hookledger.embedded.preload";
   private static final IntSupplier FREE_PORT = () -> 0;
   /** Data directories this JVM's servers use. */
   private static final Set<Path> IN_USE = ConcurrentHashMap.newKeySet();
@@ -113,9 +115,13 @@ public final class EmbeddedDatabase implements AutoCloseable {
   }
 
   private static EmbeddedPostgres.Builder durable(EmbeddedPostgres.Builder b) {
-    return b.setServerConfig("fsync", "on")
+    b.setServerConfig("fsync", "on")
         .setServerConfig("synchronous_commit", "on")
         .setServerConfig("full_page_writes", "on");
+    // profiling a benchmark: -Dhookledger.embedded.preload=pg_stat_statements lets psql read the
+    // statements' calls, times and blocks while the server runs (CREATE EXTENSION in any database)
+    String preload = System.getProperty(PRELOAD_PROPERTY, "");
+    return preload.isBlank() ? b : b.setServerConfig("shared_preload_libraries", preload);
   }
 
   /**

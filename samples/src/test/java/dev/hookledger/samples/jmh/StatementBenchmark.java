@@ -1,10 +1,18 @@
 package dev.hookledger.samples.jmh;
 
+import static dev.hookledger.runtime.internal.ledger.EventTable.ATTEMPTS;
 import static dev.hookledger.runtime.internal.ledger.EventTable.EVENT_ID;
+import static dev.hookledger.runtime.internal.ledger.EventTable.LAST_ERROR;
+import static dev.hookledger.runtime.internal.ledger.EventTable.LEASE_OWNER;
+import static dev.hookledger.runtime.internal.ledger.EventTable.LEASE_UNTIL;
+import static dev.hookledger.runtime.internal.ledger.EventTable.MAX_ATTEMPTS;
 import static dev.hookledger.runtime.internal.ledger.EventTable.PROVIDER;
 import static dev.hookledger.runtime.internal.ledger.EventTable.SCOPE;
+import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
+import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 import static dev.hookledger.runtime.internal.ledger.EventTable.TYPE;
 
+import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
@@ -13,6 +21,7 @@ import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,6 +61,26 @@ public class StatementBenchmark {
   @Benchmark
   public ProcessingRows renderSettleStatements() {
     return new ProcessingRows(render, events, 5);
+  }
+
+  /**
+   * The settle of an {@code INLINE} event, built and rendered with its values each call, as the
+   * request thread built it for every {@code INLINE} event until the insert settled the row itself;
+   * now only for an {@code INLINE} attempt that ends {@code stale} or {@code ignored}.
+   */
+  @Benchmark
+  public String renderInlineSettlePerCall() {
+    long i = n++;
+    return render.update(events.table())
+        .set(STATUS, "done")
+        .set(ATTEMPTS, 1)
+        .set(MAX_ATTEMPTS, 12)
+        .set(SETTLED_AT, DSL.field("statement_timestamp()", SQLDataType.INSTANT))
+        .setNull(LAST_ERROR)
+        .setNull(LEASE_OWNER)
+        .setNull(LEASE_UNTIL)
+        .where(EventTable.is(new EventKey("stripe", "", "evt_" + i)))
+        .getSQL();
   }
 
   /** One event's insert, built and rendered with its values each call (a statement built per request). */

@@ -16,5 +16,9 @@ class StatementBenchmarkTest {
     assertNotNull(b.renderSettleStatements());
     assertEquals("insert into \"hookledger\".\"event\" (\"provider\", \"scope\", \"event_id\", \"type\") values (?, ?, ?, ?)"
         + " on conflict (\"provider\", \"scope\", \"event_id\") do nothing", b.renderInsertPerCall());
+    assertEquals("update \"hookledger\".\"event\" set \"status\" = ?, \"attempts\" = ?, \"max_attempts\" = ?,"
+        + " \"settled_at\" = statement_timestamp(), \"last_error\" = ?, \"lease_owner\" = ?,"
+        + " \"lease_until\" = cast(? as timestamp with time zone)"
+        + " where (\"provider\" = ? and \"scope\" = ? and \"event_id\" = ?)", b.renderInlineSettlePerCall());
   }
 }

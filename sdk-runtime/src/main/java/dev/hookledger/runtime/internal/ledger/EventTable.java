@@ -116,7 +116,9 @@ public final class EventTable {
       EventColumn.state(SETTLED_AT, DSL.when(DSL.val(false), LedgerTime.NOW), (ps, p, row) -> ps.setBoolean(p, row.settled())).inSummary(),
       EventColumn.laterOnly(LAST_ERROR).inSummary(),
       EventColumn.laterOnly(DUPLICATES).inSummary(),
-      EventColumn.laterOnly(MAX_ATTEMPTS).inSummary());
+      // set on a row its insert settles as its first attempt (INLINE), else by whatever settles or fails it
+      EventColumn.state(MAX_ATTEMPTS, DSL.val(null, MAX_ATTEMPTS),
+          (ps, p, row) -> ps.setObject(p, row.maxAttempts(), Types.INTEGER)).inSummary());
 
   /**
    * Rows still waiting for a worker. Inlined, not bound: with bind values a generic plan cannot

@@ -1,8 +1,5 @@
 package dev.hookledger.runtime.internal.ledger;
 
-import dev.hookledger.WebhookEvent;
-import dev.hookledger.runtime.EventSource;
-import dev.hookledger.runtime.EventSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -59,24 +56,24 @@ public final class Ledger {
   }
 
   /**
-   * Records the event and, if it is new, runs {@code work} in the same transaction, so that the
+   * Records the row and, if it is new, runs {@code work} in the same transaction, so that the
    * row and what {@code work} writes commit or roll back together (the {@code INLINE} mode). Not
    * batched: the transaction lasts as long as the handlers.
    *
+   * @param row the row as {@code work} will leave it (settled by its insert, {@link NewRow#doneInline})
    * @return the result of {@code work}, or empty for a duplicate (then {@code work} did not run)
    * @throws dev.hookledger.LedgerUnavailableException if the database cannot record or commit;
    *     whatever {@code work} throws otherwise propagates, after the rollback
    */
-  public <T> Optional<T> recordThen(WebhookEvent event, Function<DSLContext, T> work) {
+  public <T> Optional<T> recordThen(NewRow row, Function<DSLContext, T> work) {
     try {
       return dsl.transactionResult(cfg -> {
         DSLContext tx = cfg.dsl();
-        NewRow row = NewRow.waiting(event, EventSource.DELIVERY);
         boolean isNew = tx.connectionResult(c -> inlineInsert.write(c, List.of(row)))[0];
         return isNew ? Optional.of(work.apply(tx)) : Optional.<T>empty();
       });
     } catch (DataAccessException e) {
-      throw LedgerErrors.unavailable("record", EventKey.of(event), e);
+      throw LedgerErrors.unavailable("record", row.key(), e);
     }
   }
 

@@ -4,6 +4,8 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.*;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.val;
 
+import dev.hookledger.WebhookEvent;
+import dev.hookledger.runtime.EventSource;
 import dev.hookledger.runtime.EventStatus;
 import java.sql.Array;
 import java.sql.PreparedStatement;
@@ -216,6 +218,15 @@ public final class ProcessingRows {
   public boolean holds(DSLContext tx, Lease lease, boolean lock) {
     SelectConditionStep<Record1<Integer>> select = tx.select(ATTEMPTS).from(events.table()).where(leased(lease));
     return (lock ? select.forUpdate().fetchOptional() : select.fetchOptional()).isPresent();
+  }
+
+  /**
+   * The row of an event whose first attempt runs in the transaction that inserts it ({@code INLINE}):
+   * settled {@code done} by the insert, with this policy's attempts; {@link #settle} changes it if the
+   * attempt ends otherwise.
+   */
+  public NewRow doneByInsert(WebhookEvent event) {
+    return NewRow.doneInline(event, EventSource.DELIVERY, maxAttempts);
   }
 
   /** Settles a row the caller has just inserted ({@code INLINE}): its final status, the attempt, when; lease cleared. */

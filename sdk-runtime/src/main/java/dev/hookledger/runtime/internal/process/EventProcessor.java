@@ -13,6 +13,7 @@ import dev.hookledger.runtime.internal.ledger.AppliedRows;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.Lease;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
+import dev.hookledger.runtime.internal.ledger.NewRow;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.runtime.internal.observe.EventMdc;
@@ -165,8 +166,17 @@ public final class EventProcessor {
   }
 
   /**
-   * Runs the handlers and settles the row inside the caller's transaction, on a row the caller has
-   * just inserted (the {@code INLINE} mode). The caller commits, then calls {@link #committed}.
+   * The row an {@code INLINE} event is inserted as, before {@link #runInTransaction} in the same
+   * transaction: settled {@code done} by the insert, so that the common outcome costs no update.
+   */
+  public NewRow inlineRow(WebhookEvent event) {
+    return rows.doneByInsert(event);
+  }
+
+  /**
+   * Runs the handlers inside the caller's transaction, on the row {@link #inlineRow} the caller has
+   * just inserted (the {@code INLINE} mode), and settles it otherwise if they did not make it
+   * {@code done}. The caller commits, then calls {@link #committed}.
    *
    * @throws HandlerFailedException if a handler failed; the caller must roll back
    */
@@ -178,7 +188,9 @@ public final class EventProcessor {
         throw new IllegalStateException(key + " was applied already by " + names + " before its first attempt");
       }
     });
-    rows.settle(tx, key, settled.status(), attempt);
+    if (settled.status() != EventStatus.DONE || attempt != 1) {
+      rows.settle(tx, key, settled.status(), attempt); // stale or ignored: the insert said done
+    }
     return settled;
   }
 

@@ -212,7 +212,7 @@ public final class Receiver {
   private Receipt inline(WebhookEvent event, long start) {
     Optional<Settled> settled;
     try {
-      settled = ledger.recordThen(event, tx -> processor.runInTransaction(tx, event, 1));
+      settled = ledger.recordThen(processor.inlineRow(event), tx -> processor.runInTransaction(tx, event, 1));
     } catch (HandlerFailedException e) {
       log.warn("{} INLINE handler failed; nothing was recorded, so the provider must redeliver: {}",
           event, e.getMessage(), e.getCause());
