@@ -90,6 +90,12 @@ BEGIN
 END
 $$;
 
+-- V2's TRUNCATE trigger empties status_count with a DELETE of the whole distributed table: on a
+-- shard that is a distributed query, which Citus refuses there, so TRUNCATE of the event table failed
+-- on a cluster with workers. On Citus it goes: truncate status_count with the events
+-- (TRUNCATE hookledger.event, hookledger.status_count).
+DROP TRIGGER IF EXISTS event_status_count_truncate ON hookledger.event;
+
 DO $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.event'::regclass) THEN

@@ -50,7 +50,8 @@ class MigrationUnderTrafficTest {
       // a worker's processing transaction: the row locked, the handlers running
       handler.setAutoCommit(false);
       execute(handler, "set local statement_timeout = '60s'");
-      execute(handler, "select 1 from " + SCHEMA + ".event where event_id = 'evt_open' for update");
+      // by the whole key, as a worker locks it: on Citus a FOR UPDATE must name the scope (a router query)
+      execute(handler, "select 1 from " + SCHEMA + ".event where scope = '' and event_id = 'evt_open' for update");
 
       Future<Boolean> migration = threads.submit(() -> ledger.admin().migrate());
       for (int w = 0; w < 2; w++) {
@@ -62,7 +63,7 @@ class MigrationUnderTrafficTest {
 
       // the handlers return: the settle's trigger writes the counts, as every settle does
       execute(handler, "update " + SCHEMA + ".event set status = 'done', attempts = 1, settled_at = now()"
-          + " where event_id = 'evt_open'");
+          + " where scope = '' and event_id = 'evt_open'");
       handler.commit();
 
       assertEquals(false, migration.get(120, TimeUnit.SECONDS), "the ledger was there");
@@ -99,9 +100,9 @@ class MigrationUnderTrafficTest {
         execute(c, "insert into " + SCHEMA + ".event (provider, event_id, type, body, status, settled_at) values"
             + " ('stripe', '" + id + "_ignored', 't', '\\x7b7d', 'ignored', now())");
         c.setAutoCommit(false);
-        execute(c, "select 1 from " + SCHEMA + ".event where event_id = '" + id + "' for update");
+        execute(c, "select 1 from " + SCHEMA + ".event where scope = '' and event_id = '" + id + "' for update");
         execute(c, "update " + SCHEMA + ".event set status = 'done', attempts = 1, settled_at = now()"
-            + " where event_id = '" + id + "'");
+            + " where scope = '' and event_id = '" + id + "'");
         c.commit();
         settled.incrementAndGet();
       }

@@ -132,8 +132,9 @@ class CitusLedgerTest {
   private static void assertDistributedWithItsHistoryAndProcessing(TestDatabase.Database db) {
     assertEquals(LedgerMigration.latest(), SchemaMigrator.version(LedgerDsl.on(db.dataSource()), "hookledger"));
     assertEquals(PLACEMENT, placement(db));
-    assertEquals(List.of("event_status_count_delete", "event_status_count_insert", "event_status_count_truncate",
-        "event_status_count_update"), LedgerDsl.on(db.dataSource()).fetch("select tgname from pg_trigger where tgrelid ="
+    // V2's TRUNCATE trigger is not kept: its DELETE of every count is a distributed query, refused on a shard
+    assertEquals(List.of("event_status_count_delete", "event_status_count_insert", "event_status_count_update"),
+        LedgerDsl.on(db.dataSource()).fetch("select tgname from pg_trigger where tgrelid ="
         + " 'hookledger.event'::regclass and not tgisinternal order by tgname").getValues(0, String.class));
     assertEquals(0, number(db, "select count(*) from pg_class where oid = to_regclass('hookledger.minute_count')"));
     assertEquals(0, number(db, "select count(*) from pg_class where oid = to_regclass('hookledger.minute_roll_up')"),

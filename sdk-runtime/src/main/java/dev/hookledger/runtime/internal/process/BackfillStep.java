@@ -100,7 +100,8 @@ public final class BackfillStep {
   /**
    * Visits one event.
    *
-   * @return what it did; empty if this node no longer holds the backfill (nothing was committed)
+   * @return what it did; empty if this node no longer holds the backfill (nothing was committed; on
+   *     Citus, also where the visit committed and its cursor could not be moved after it)
    */
   public Optional<Visit> visit(Held held, EventCursor at) {
     long start = System.nanoTime();
@@ -123,10 +124,7 @@ public final class BackfillStep {
       if (context[0] != null) {
         context[0].committed();
       }
-      if (apart && !advanceApart(held, at, visit)) {
-        throw new NotHeld();
-      }
-      return Optional.of(visit);
+      return apart ? advanceApart(held, at, visit) : Optional.of(visit);
     } catch (NotHeld e) {
       log.info("backfill {}: taken over by another node or cancelled; this node stops here", held.id());
       return Optional.empty();
@@ -213,7 +211,7 @@ public final class BackfillStep {
             .execute();
         attempts.record(tx, key, 1, owner, took, last ? "dead" : "retry", RootCause.of(text), text);
         return apart || backfills.advance(tx, held, owner, at, Visit.FAILED, lease);
-      }) && (!apart || advanceApart(held, at, Visit.FAILED));
+      }) && (!apart || advanceApart(held, at, Visit.FAILED).isPresent());
       if (!advanced) {
         return Optional.empty();
       }
@@ -227,9 +225,23 @@ public final class BackfillStep {
     }
   }
 
-  /** On Citus: moves the cursor past a committed visit, in a transaction of its own; false if this node no longer holds it. */
-  private boolean advanceApart(Held held, EventCursor at, Visit visit) {
-    return LedgerDsl.inOwnTransaction(dsl, tx -> backfills.advance(tx, held, owner, at, visit, lease));
+  /**
+   * On Citus: moves the cursor past a committed visit, in a transaction of its own.
+   *
+   * @return the visit; empty if this node no longer holds the backfill, or the cursor could not be
+   *     moved (the event is then visited again by the next holder, which finds it applied)
+   */
+  private Optional<Visit> advanceApart(Held held, EventCursor at, Visit visit) {
+    try {
+      if (LedgerDsl.inOwnTransaction(dsl, tx -> backfills.advance(tx, held, owner, at, visit, lease))) {
+        return Optional.of(visit);
+      }
+      log.info("backfill {}: taken over by another node or cancelled; this node stops here", held.id());
+    } catch (DataAccessException e) {
+      log.warn("backfill {}: the cursor could not be moved past {} ({}); it is visited again", held.id(), at.key(),
+          LedgerErrors.describe(e));
+    }
+    return Optional.empty();
   }
 
   /** Rolls back a visit whose backfill this node no longer holds. */
