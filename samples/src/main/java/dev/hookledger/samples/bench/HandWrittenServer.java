@@ -76,9 +76,6 @@ final class HandWrittenServer implements AutoCloseable {
     } finally {
       try {
         beforePool.close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while stopping the peer's workers", e);
       } catch (Exception e) {
         throw new IllegalStateException("the peer's workers did not stop", e);
       } finally {

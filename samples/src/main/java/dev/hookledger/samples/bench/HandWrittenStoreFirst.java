@@ -213,11 +213,16 @@ final class HandWrittenStoreFirst implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
       stopped = true;
       for (Thread t : threads) {
         t.interrupt();
-        t.join(10_000);
+        try {
+          t.join(10_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while stopping the workers", e);
+        }
       }
     }
   }
