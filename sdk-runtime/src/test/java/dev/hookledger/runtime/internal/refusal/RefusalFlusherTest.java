@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
 import dev.hookledger.HttpHeaders;
 import dev.hookledger.runtime.RefusalReason;
 import dev.hookledger.runtime.WebhookListener;
