@@ -82,12 +82,12 @@ final class HandWrittenEndpoint implements AutoCloseable {
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
       byte[] body = request.getInputStream().readAllBytes();
-      String provider = request.getPathInfo() == null ? "" : request.getPathInfo().substring(1);
-      String eventId = signatures.eventId(provider, request, body);
-      if (eventId == null) {
-        response.sendError(401);
+      Signatures.Verified verified = signatures.verify(request, response, body);
+      if (verified == null) {
         return;
       }
+      String provider = verified.provider();
+      String eventId = verified.eventId();
       InlineDesign.Effect effect = InlineDesign.effect(provider, eventId, body);
       try (Connection c = pool.getConnection()) {
         design.write(c, effect, body);
@@ -117,8 +117,25 @@ final class HandWrittenEndpoint implements AutoCloseable {
       this.shopifyKey = secrets.shopify().getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The provider (the path after the servlet's) and event id of a delivery whose signature holds;
+     * null, with 401 sent, if it does not: the head of both peers' {@code doPost}.
+     */
+    Verified verify(HttpServletRequest request, HttpServletResponse response, byte[] body) throws IOException {
+      String provider = request.getPathInfo() == null ? "" : request.getPathInfo().substring(1);
+      String eventId = eventId(provider, request, body);
+      if (eventId == null) {
+        response.sendError(401);
+        return null;
+      }
+      return new Verified(provider, eventId);
+    }
+
+    /** A delivery's provider and event id, its signature checked. */
+    record Verified(String provider, String eventId) {}
+
     /** The event id of a delivery whose signature holds; null if it does not (or the provider is unknown). */
-    String eventId(String provider, HttpServletRequest request, byte[] body) throws IOException {
+    private String eventId(String provider, HttpServletRequest request, byte[] body) throws IOException {
       try {
         return switch (provider) {
           case "github" -> verified(request.getHeader("X-Hub-Signature-256"), "sha256=" + hex(hmac(githubKey, body)))

@@ -113,12 +113,12 @@ final class HandWrittenStoreFirst implements AutoCloseable {
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
       byte[] body = request.getInputStream().readAllBytes();
-      String provider = request.getPathInfo() == null ? "" : request.getPathInfo().substring(1);
-      String eventId = signatures.eventId(provider, request, body);
-      if (eventId == null) {
-        response.sendError(401);
+      HandWrittenEndpoint.Signatures.Verified verified = signatures.verify(request, response, body);
+      if (verified == null) {
         return;
       }
+      String provider = verified.provider();
+      String eventId = verified.eventId();
       boolean inserted;
       try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(insert)) {
         ps.setString(1, provider);

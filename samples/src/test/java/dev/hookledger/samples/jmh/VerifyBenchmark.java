@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Verify-and-parse of one 2 KB event: each adapter on its own provider's signature of it, against
  * stripe-java's {@code Webhook.constructEvent} (HMAC check, then Gson parsing into {@code Event}).
- * Not a test: run it with the command in samples/README.md ("JMH").
+ * Not a test: run it with the command in docs/development.md ("Micro-benchmarks").
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
