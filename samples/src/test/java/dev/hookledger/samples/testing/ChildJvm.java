@@ -20,7 +20,12 @@ import java.util.concurrent.TimeUnit;
  * standard error goes to a file, shown when a wait fails.
  */
 public final class ChildJvm implements AutoCloseable {
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  /**
+   * A child's start includes the embedded PostgreSQL's first {@code initdb} of a fresh data
+   * directory: on a 2-core machine at load average 30 a {@code serve} child had printed only its
+   * first line after 90 s. A bound, not an expected time: a healthy start takes a few seconds.
+   */
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
 
   private final Process process;
   private final Path stderr;
