@@ -131,7 +131,8 @@ class UnknownPropertySkippingTest {
   @Test
   void ignoreUnknownFalseOnTheTypeStillMapsAsPayloadReadersAlwaysHave() throws IOException {
     assertEquals(new Declared("in_1"),
-        reader(UnknownPropertySkipping.mapperFor(Json.MAPPER), Declared.class).readValue(Json.MAPPER.readTree(INVOICE)));
+        reader(UnknownPropertySkipping.mapperFor(Json.MAPPER), Declared.class)
+            .readValue(Json.MAPPER.readTree(INVOICE)));
     assertEquals(new Declared("in_1"), reader(Json.MAPPER, Declared.class).readValue(Json.MAPPER.readTree(INVOICE)));
   }
 
@@ -214,7 +215,8 @@ class UnknownPropertySkippingTest {
 
     @Override
     public String toString() {
-      return getClass().getSimpleName() + "[id=" + id + (this instanceof Paid p ? ", customer=" + p.customer : "") + "]";
+      String customer = this instanceof Paid p ? ", customer=" + p.customer : "";
+      return getClass().getSimpleName() + "[id=" + id + customer + "]";
     }
   }
 
