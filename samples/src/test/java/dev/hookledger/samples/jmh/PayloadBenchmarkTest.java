@@ -18,7 +18,10 @@ class PayloadBenchmarkTest {
     assertEquals(0, b.selectIdentity().path("data").path("object").path("lines").size(), "only the selected members");
     assertEquals("cus_jmh_1", b.readWholeTree().path("data").path("object").path("customer").asText());
     Billing.Invoice expected = new Billing.Invoice("in_jmh_1", "cus_jmh_1", 4200L, "usd");
+    int bytes = PayloadBenchmark.stripeInvoiceEvent().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    assertEquals(2336, bytes, "bytes");
     assertEquals(expected, b.mapInvoice());
+    assertEquals(expected, b.mapInvoiceCopyingUnknown());
     assertEquals(expected, b.parseAndMapInvoice());
   }
 }

@@ -53,6 +53,8 @@ public final class Dispatcher {
   public static Dispatcher of(List<Object> handlers, Collection<String> providers, ObjectMapper mapper) {
     List<HandlerMethod> methods = new ArrayList<>();
     Map<String, String> names = new HashMap<>();
+    // one copy for every payload parameter: it skips the properties a type does not name
+    ObjectMapper payloads = UnknownPropertySkipping.mapperFor(requireNonNull(mapper, "mapper"));
     for (Object handler : handlers) {
       requireNonNull(handler, "handler");
       List<HandlerTemplate> templates = HandlerScanner.templates(handler.getClass());
@@ -72,7 +74,7 @@ public final class Dispatcher {
               + "' (the ledger records applied handlers by name: give one of them @OnEvent(name = \"...\"))");
         }
         List<ParameterBinder> binders = new ArrayList<>();
-        t.parameters().forEach(p -> binders.add(p.binder(mapper)));
+        t.parameters().forEach(p -> binders.add(p.binder(payloads)));
         methods.add(new HandlerMethod(t, handler.getClass().getName(), t.handle().bindTo(handler), methods.size(),
             binders));
       }
