@@ -29,8 +29,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * written as a receive writes them and settled by the runtime's workers, while the bulk side's
  * roll-up pass folds the import's count changes and gives the count tables their space back. Prints
  * per round each side's settled events/s, the operator's reads on the bulk side ({@code status}, and
- * the reads of the admin page: status, backlog, chart, the first page of the list) and the count
- * tables' size. {@code ./mvnw -B -o -pl sdk-runtime -am test -Dtest=BulkChangeAtScaleTest
+ * every read the admin page makes for its first view, as {@code AdminServlet} does) and the count
+ * tables' size. The import is half dead; then the bulk side's dead events are retried as
+ * {@code retry --dead --confirm N} does ({@link InboxAdmin#retryDead(long)}, one {@code UPDATE}), and for
+ * as long again the bulk side's runtime drains them in windows as long as the empty side's last round
+ * (each runtime runs only while it is measured), with the same reads after each pair. Each statement
+ * of the page's reads is printed with its plan ({@code EXPLAIN (ANALYZE, BUFFERS)}) after the import,
+ * after the watch, after the retry and at the end. {@code ./mvnw -B -o -pl sdk-runtime -am test -Dtest=BulkChangeAtScaleTest
  * -Dhookledger.bulk=2000000 -Dsurefire.failIfNoSpecifiedTests=false}
  */
 @EnabledIfSystemProperty(named = "hookledger.bulk", matches = "\\d+")
