@@ -3,9 +3,10 @@ package dev.hookledger.runtime.admin;
 import java.time.Duration;
 
 /**
- * The cheap part of {@link InboxStatus}: what still needs work. Read through the partial indexes
- * on waiting and dead rows, so its cost follows the backlog, not the ledger's history; fit for a
- * metrics gauge polled every few seconds.
+ * The cheap part of {@link InboxStatus}: what still needs work. Read through the partial index on
+ * waiting rows and, for the dead ones, from the counts the ledger keeps, so its cost follows the
+ * backlog, not the ledger's history (nor how many dead rows it keeps); fit for a metrics gauge
+ * polled every few seconds.
  *
  * @param waiting events {@code pending} or {@code processing}
  * @param dead events waiting for an operator

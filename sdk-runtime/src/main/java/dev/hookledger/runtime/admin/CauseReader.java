@@ -8,18 +8,23 @@ import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.runtime.internal.process.RootCause;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Record2;
+import org.jooq.Record3;
 
 /**
- * Groups failing and dead events by root cause. Reads the newest {@value #READ} of them through the
- * waiting and dead partial indexes (never settled history), and only the head of each error, where
- * the root cause's line is found.
+ * Groups failing and dead events by root cause. Reads the newest {@value #READ} of them, each kind
+ * through its own partial index (never settled history), and only the head of each error, where the
+ * root cause's line is found. The dead rows are read newest first and no further than {@value #READ}
+ * (those without an error, as an import may bring, are left out after the read): one read of both
+ * kinds, ordered after it, sorted every dead row the ledger keeps, which after an import of
+ * hundreds of thousands of them read the whole table.
  */
 final class CauseReader {
   /** Failing and dead events read, at most, newest first. */
@@ -35,14 +40,12 @@ final class CauseReader {
   }
 
   List<CauseCount> causes() {
-    List<Record2<String, String>> rows = db.select(STATUS, LAST_ERROR)
-        .from(events.table())
-        .where(WaitingRows.FAILING.or(EventTable.statusIn(List.of(EventStatus.DEAD)).and(LAST_ERROR.isNotNull())))
-        .orderBy(RECEIVED_AT.desc())
-        .limit(READ)
-        .fetch();
+    List<Record3<String, String, Instant>> rows = new ArrayList<>(newest(WaitingRows.FAILING));
+    rows.addAll(newest(EventTable.statusIn(List.of(EventStatus.DEAD))));
+    rows.sort(Comparator.comparing((Record3<String, String, Instant> r) -> r.value3()).reversed());
+    rows = rows.subList(0, Math.min(READ, rows.size())).stream().filter(r -> r.value2() != null).toList();
     Map<String, long[]> byCause = new LinkedHashMap<>();
-    for (Record2<String, String> r : rows) {
+    for (Record3<String, String, Instant> r : rows) {
       long[] n = byCause.computeIfAbsent(RootCause.of(r.value2()), c -> new long[2]);
       n[DEAD.equals(r.value1()) ? 1 : 0]++;
     }
@@ -50,5 +53,11 @@ final class CauseReader {
     byCause.forEach((cause, n) -> out.add(new CauseCount(cause, n[0], n[1])));
     out.sort(Comparator.comparingLong(CauseCount::events).reversed().thenComparing(CauseCount::cause));
     return out;
+  }
+
+  /** The newest {@value #READ} rows {@code kind} selects, newest first, from the index of that kind. */
+  private List<Record3<String, String, Instant>> newest(Condition kind) {
+    return db.select(STATUS, LAST_ERROR, RECEIVED_AT).from(events.table()).where(kind)
+        .orderBy(RECEIVED_AT.desc()).limit(READ).fetch();
   }
 }

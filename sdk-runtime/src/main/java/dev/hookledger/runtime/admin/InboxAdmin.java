@@ -182,7 +182,10 @@ public final class InboxAdmin {
     return read(statusReader::status);
   }
 
-  /** Waiting and dead counts and the oldest waiting age, read through the partial indexes only. */
+  /**
+   * Waiting and dead counts and the oldest waiting age: the waiting rows through their partial index,
+   * the dead ones from the ledger's counts (as {@link #status()} has them).
+   */
   public Backlog backlog() {
     return read(statusReader::backlog);
   }

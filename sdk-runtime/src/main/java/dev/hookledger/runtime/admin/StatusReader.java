@@ -24,7 +24,6 @@ import org.jooq.Record3;
 /** Reads {@link InboxStatus} and {@link Backlog}. */
 final class StatusReader {
   private static final Condition WAITING = EventTable.statusIn(StatusColumn.WAITING);
-  private static final Condition IS_DEAD = EventTable.statusIn(List.of(EventStatus.DEAD));
 
   private final DSLContext db;
   private final EventTable events;
@@ -70,15 +69,21 @@ final class StatusReader {
     return new InboxStatus(now, ordered, oldest, waiting.value1(), waiting.value2(), stuckAfter);
   }
 
-  /** Waiting, stuck and dead counts and the oldest waiting age, through the partial indexes only. */
+  /**
+   * Waiting and stuck counts and the oldest waiting age, through the waiting rows' partial index;
+   * the dead count from the counts the ledger keeps, as {@link #status()} reads it: dead rows are
+   * kept, and after an import or a bulk change they can be most of the table, which counting them
+   * through their index read whole.
+   */
   Backlog backlog() {
     Instant now = clock.instant();
     Record3<Integer, Instant, Integer> waiting = db
         .select(count(), min(RECEIVED_AT), count().filterWhere(WaitingRows.stuck(stuckAfter)))
         .from(events.table()).where(WAITING).fetchSingle();
-    int dead = db.fetchCount(events.table(), IS_DEAD);
+    BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
+        .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
-    return new Backlog(waiting.value1(), dead, oldest, waiting.value3());
+    return new Backlog(waiting.value1(), dead == null ? 0 : dead.longValueExact(), oldest, waiting.value3());
   }
 
   /** Never negative: a row received "after" the admin's clock (clock skew) is of age zero. */

@@ -5,12 +5,14 @@ import dev.hookledger.Secrets;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.StatementRecorder;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -27,8 +29,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * written as a receive writes them and settled by the runtime's workers, while the bulk side's
  * roll-up pass folds the import's count changes and gives the count tables their space back. Prints
  * per round each side's settled events/s, the operator's reads on the bulk side ({@code status}, and
- * the reads of the admin page: status, backlog, chart, the first page of the list) and the count
- * tables' size. {@code ./mvnw -B -o -pl sdk-runtime -am test -Dtest=BulkChangeAtScaleTest
+ * every read the admin page makes for its first view, as {@code AdminServlet} does) and the count
+ * tables' size. The import is half dead; then the bulk side's dead events are retried as
+ * {@code retry --dead --confirm N} does ({@link InboxAdmin#retryDead(long)}, one {@code UPDATE}), and for
+ * as long again the bulk side's runtime drains them in windows as long as the empty side's last round
+ * (each runtime runs only while it is measured), with the same reads after each pair. Each statement
+ * of the page's reads is printed with its plan ({@code EXPLAIN (ANALYZE, BUFFERS)}) after the import,
+ * after the watch, after the retry and at the end. {@code ./mvnw -B -o -pl sdk-runtime -am test -Dtest=BulkChangeAtScaleTest
  * -Dhookledger.bulk=2000000 -Dsurefire.failIfNoSpecifiedTests=false}
  */
 @EnabledIfSystemProperty(named = "hookledger.bulk", matches = "\\d+")
@@ -60,11 +67,12 @@ class BulkChangeAtScaleTest {
     bulk.sql.connection(c -> {
       try (var s = c.createStatement()) {
         s.execute("set statement_timeout = 0");
-        // an import from another system: a month of settled events, three providers, 400-byte bodies, 10 % dead
+        // an import from another system: a month of settled events, three providers, 400-byte bodies, half of
+        // them dead (the bulk retry below sets those back to pending)
         s.execute("insert into hookledger.event (provider, event_id, type, body, status, received_at, available_at,"
             + " settled_at, attempts) select case i % 3 when 0 then 'github' when 1 then 'stripe' else 'shopify' end,"
             + " 'evt_import_' || i, 't.imported', convert_to(repeat('x', 400), 'UTF8'),"
-            + " case when i % 10 = 0 then 'dead' else 'done' end,"
+            + " case when i % 2 = 0 then 'dead' else 'done' end,"
             + " now() - interval '1 day' - i * (interval '30 days' / " + n + "),"
             + " now() - interval '1 day' - i * (interval '30 days' / " + n + "),"
             + " now() - interval '1 day' - i * (interval '30 days' / " + n + ") + interval '1 second', 1"
@@ -74,6 +82,8 @@ class BulkChangeAtScaleTest {
     });
     System.out.printf("imported %d settled events in one statement in %.0f s; count tables %s%n", n,
         (System.nanoTime() - start) / 1e9, bulk.countTables());
+
+    bulk.explainPage("after the import");
 
     Handler handler = new Handler();
     try (WebhookRuntime e = empty.runtime(handler); WebhookRuntime b = bulk.runtime(handler)) {
@@ -88,17 +98,40 @@ class BulkChangeAtScaleTest {
         double e1 = first == empty ? r1 : r2;
         double b1 = first == empty ? r2 : r1;
         double status = median(() -> bulk.admin.status());
-        double page = median(() -> {
-          bulk.admin.status();
-          bulk.admin.backlog();
-          bulk.admin.throughput();
-          return bulk.admin.list(EventQuery.all());
-        });
+        double page = median(bulk::pageReads);
         System.out.printf("%4.0f  %s  %6.0f  %6.0f  %.2f  %11.1f  %9.1f  %s%n", (System.nanoTime() - began) / 1e9,
             first.name, e1, b1, b1 / e1, status, page, bulk.countTables());
         round++;
       }
     }
+    bulk.explainPage("after " + watch.toMinutes() + " minutes");
+
+    // a bulk retry of the imported dead events, as `retry --dead --confirm N` runs it: one UPDATE
+    long dead = bulk.admin.backlog().dead();
+    start = System.nanoTime();
+    int retried = bulk.admin.retryDead(dead);
+    System.out.printf("retried %d dead events in one statement in %.0f s; count tables %s%n", retried,
+        (System.nanoTime() - start) / 1e9, bulk.countTables());
+    bulk.explainPage("after the bulk retry");
+    // the retried events are the bulk side's work now: its runtime drains them in windows as long as
+    // the empty side's last round, alone (each side's runtime runs only while it is measured)
+    try (WebhookRuntime e = empty.runtime(handler)) {
+      long began = System.nanoTime();
+      System.out.println("t(s)  E ev/s  B ev/s  B/E   B waiting  B status ms  B page ms  B count tables");
+      int round = 0;
+      double window = 2;
+      while (System.nanoTime() - began < watch.toNanos() && bulk.admin.backlog().waiting() > 0) {
+        double e1 = empty.round(1_000 + round);
+        window = Math.max(window, ROUND / e1);
+        double b1 = bulk.drain(handler, Duration.ofMillis((long) (window * 1000)));
+        double status = median(() -> bulk.admin.status());
+        double page = median(bulk::pageReads);
+        System.out.printf("%4.0f  %6.0f  %6.0f  %.2f  %9d  %11.1f  %9.1f  %s%n", (System.nanoTime() - began) / 1e9,
+            e1, b1, b1 / e1, bulk.admin.backlog().waiting(), status, page, bulk.countTables());
+        round++;
+      }
+    }
+    bulk.explainPage("after " + watch.toMinutes() + " minutes of draining the retried events");
   }
 
   /** The median of {@value #READS} calls, in ms. */
@@ -123,12 +156,55 @@ class BulkChangeAtScaleTest {
     final DataSource ds;
     final DSLContext sql;
     final InboxAdmin admin;
+    final StatementRecorder recorder;
 
     Side(String name, DataSource ds) {
       this.name = name;
       this.ds = ds;
       this.sql = DSL.using(ds, SQLDialect.POSTGRES);
-      this.admin = InboxAdmin.builder(ds).readTimeout(Duration.ofSeconds(60)).build();
+      this.recorder = new StatementRecorder(ds);
+      this.admin = InboxAdmin.builder(recorder.dataSource()).readTimeout(Duration.ofSeconds(60)).build();
+    }
+
+    /**
+     * The reads of the admin page as {@code AdminServlet} makes them for its first view: status, the
+     * first page of the tab it opens on, the causes when anything fails or died, the refusals, the
+     * chart, the backfills and the afterCommit failures.
+     */
+    Object pageReads() {
+      InboxStatus status = admin.status();
+      StatusFilter tab = status.failing() > 0 ? StatusFilter.FAILING : status.stuck() > 0 ? StatusFilter.STUCK
+          : status.dead() > 0 ? StatusFilter.DEAD : null;
+      EventPage page = admin.list(EventQuery.builder().status(tab).limit(50).build());
+      List<CauseCount> causes = status.failing() + status.dead() == 0 ? List.of() : admin.causes();
+      return List.of(page, causes, admin.refusedCounts(), admin.throughput(), admin.backfills(),
+          admin.afterCommitFailures(), admin.backlog());
+    }
+
+    /** Prints the plan, with its timing and buffers, of each statement the page's reads and status send. */
+    void explainPage(String when) {
+      recorder.drain();
+      pageReads();
+      for (String statement : recorder.drain()) {
+        if (statement.stripLeading().toLowerCase(java.util.Locale.ROOT).startsWith("select")) {
+          System.out.println("-- " + when + ": " + statement);
+          sql.fetch("explain (analyze, buffers) " + statement).getValues(0, String.class)
+              .forEach(line -> System.out.println("   " + line));
+        }
+      }
+    }
+
+    /**
+     * Runs this side's runtime for {@code window} on the events already waiting, then closes it;
+     * returns events settled per second over the runtime's life.
+     */
+    double drain(Handler handler, Duration window) {
+      long before = admin.backlog().waiting();
+      long t = System.nanoTime();
+      try (WebhookRuntime r = runtime(handler)) {
+        LockSupport.parkNanos(window.toNanos());
+      }
+      return (before - admin.backlog().waiting()) / ((System.nanoTime() - t) / 1e9);
     }
 
     WebhookRuntime runtime(Handler handler) {

@@ -45,7 +45,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V13__minute_roll_up"),
       load("V14__row_counts"),
       load("V15__outbox"),
-      load("V16__effect_list_after_commit"));
+      load("V16__effect_list_after_commit"),
+      load("V18__dead_settled_index"));
 
 
   /** The newest version this build knows. */
