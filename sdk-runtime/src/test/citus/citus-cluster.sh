@@ -77,6 +77,9 @@ unix_socket_directories = '$dir'
 shared_preload_libraries = 'citus,pg_stat_statements'
 citus.shard_count = 8
 max_connections = 300
+# Citus runs a maintenance daemon (distributed deadlock detection, recovery of two-phase commits) per
+# database, as a background worker: the default 8 workers leave most test databases without one
+max_worker_processes = 64
 fsync = on
 synchronous_commit = on
 citus.enable_stat_counters = on

@@ -46,6 +46,8 @@ public final class TestDatabase {
   public static final String CITUS_URL = "hookledger.test.citus.url";
   /** The Citus workers ({@code host:port,...}) when {@code HOOKLEDGER_TEST_CITUS_WORKERS} is not set; empty for one node. */
   public static final String CITUS_WORKERS = "hookledger.test.citus.workers";
+  /** The advisory lock, on the coordinator's admin database, under which a test JVM adds Citus's workers. */
+  private static final long ADD_NODE_LOCK = 0x686c_6369_7475_73L; // "hlcitus"
   private static final AtomicInteger COUNTER = new AtomicInteger();
   private static volatile PGSimpleDataSource admin;
   private static EmbeddedPostgres shared;
@@ -135,8 +137,17 @@ public final class TestDatabase {
     if (workers.isEmpty()) {
       db.execute("SELECT citus_set_node_property(" + node + ", 'shouldhaveshards', true)");
     }
-    for (PGSimpleDataSource worker : workers) {
-      db.execute("SELECT citus_add_node('" + worker.getServerNames()[0] + "', " + worker.getPortNumbers()[0] + ")");
+    // Two test JVMs adding the workers to their databases at once collide on a worker's shared catalogs
+    // while Citus copies its metadata there ("tuple concurrently updated", then "failure on connection
+    // marked as essential"): one at a time, under a lock on the coordinator's admin database, which every
+    // test JVM reaches
+    try (Connection lock = root.getConnection(); Statement s = lock.createStatement()) {
+      s.execute("SELECT pg_advisory_lock(" + ADD_NODE_LOCK + ")");
+      for (PGSimpleDataSource worker : workers) {
+        db.execute("SELECT citus_add_node('" + worker.getServerNames()[0] + "', " + worker.getPortNumbers()[0] + ")");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot take the lock of Citus's node additions: " + e.getMessage(), e);
     }
   }
 
