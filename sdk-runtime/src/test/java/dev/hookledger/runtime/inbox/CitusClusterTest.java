@@ -164,6 +164,56 @@ class CitusClusterTest {
   }
 
   /**
+   * The receive's group commit writes a batch of several scopes' deliveries scope by scope: each
+   * insert goes to its scope's shard, and no receive commits in two phases. Before, one
+   * {@code INSERT} held the whole batch: it spanned the shards of its scopes and, with rows on both
+   * workers, was a two-phase commit (about one settled event in five in the bench on this layout).
+   */
+  @Test
+  void concurrentDeliveriesOfManyScopesAreInsertedEachOnItsScopesShardWithoutTwoPhaseCommits() throws Exception {
+    TestDatabase.Database db = clusterDatabase();
+    String name = ((PGSimpleDataSource) db.dataSource()).getDatabaseName();
+    db.execute("create extension if not exists pg_stat_statements"); // Citus makes it on the workers too
+    db.execute("alter database " + name + " set citus.stat_statements_track = 'all'"); // the runtimes' sessions
+    List<PGSimpleDataSource> workers = workerDatabases(db);
+    int senders = 8;
+    int each = 12;
+    try (WebhookRuntime receiver = builder(db).inbox(i -> i.workers(0)).receive(r -> r.ledgerWriters(1)).build()) {
+      receiver.start();
+      receive(receiver, scope(0), "warm_0", "job.nobody", "{}", null, 0); // the layout read before counting
+      resetStatements(db, workers);
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(senders);
+      try {
+        List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+        for (int t = 0; t < senders; t++) {
+          int sender = t;
+          sent.add(pool.submit(() -> {
+            for (int i = 0; i < each; i++) {
+              receive(receiver, scope(sender + i), "evt_" + sender + "_" + i, "job.nobody", "{}", null, 0);
+            }
+          }));
+        }
+        for (java.util.concurrent.Future<?> f : sent) {
+          f.get(5, java.util.concurrent.TimeUnit.MINUTES);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      String thisDb = "dbid = (select oid from pg_database where datname = current_database())";
+      List<String> unrouted = LedgerDsl.on(db.dataSource()).fetch("select executor || ' ' || calls || ': ' || query"
+          + " from citus_stat_statements where " + thisDb + " and query ~* '^\\s*insert into \"?hookledger\"?\\.\"?event\\M'"
+          + " and partition_key is null").getValues(0, String.class);
+      assertEquals(List.of(), unrouted, "receive inserts without one scope's partition key");
+      long batched = 0;
+      for (PGSimpleDataSource w : workers) { // a statement of two rows or more names a 28th parameter
+        batched += statements(w, thisDb + " and query ~ '^INSERT INTO hookledger\\.event_' and query like '%$28%'").size();
+      }
+      assertTrue(batched > 0, "the group commit wrote batches of several rows");
+    }
+    assertEquals(senders * each + 1, number(db, "select count(*) from hookledger.event"));
+  }
+
+  /**
    * Every statement of one scope's events, from their claim to their settle and through a backfill of
    * them, goes to that scope's shard: Citus's statistics on the coordinator name the scope as each
    * write's partition key and no statement as planned through the coordinator ({@code insert-select}),

@@ -186,7 +186,7 @@ public final class Assembly implements Door {
     this.backfillStep = new BackfillStep(dsl, events, backfillRows, applied,
         new AttemptRows(s.schema()), dispatcher, guard, deadline, s.retryPolicy(), owner,
         s.inbox().lease(), effects, citus);
-    this.writer = GroupCommit.of(dataSource, events, s.receive().ledgerWriters(), s.receive().queueCapacity(),
+    this.writer = GroupCommit.of(dataSource, events, citus::distributed, s.receive().ledgerWriters(), s.receive().queueCapacity(),
         MAX_BATCH, MAX_BATCH_BYTES, ANSWER_WITHIN, name);
     this.receiver = new Receiver(providers, dispatcher, new Ledger(dsl, events, writer), processor, new LocalHandOff(),
         new ModeSelector(s.mode(), s.inline()), s.clock(), listener, parts.tracing());

@@ -5,12 +5,15 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +85,12 @@ public final class GroupCommit implements AutoCloseable {
 
   private final DataSource dataSource;
   private final BatchInsert insert;
+  /**
+   * Whether one statement may hold rows of one scope only: on a ledger distributed by scope (Citus) a
+   * batch of several scopes' rows spans their shards, and commits in two phases when they are on two
+   * workers; there each scope's rows of a batch are their own statement and transaction.
+   */
+  private final BooleanSupplier oneScopePerStatement;
   private final int maxBatch;
   private final long maxBatchBytes;
   private final Duration answerWithin;
@@ -96,9 +105,10 @@ public final class GroupCommit implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile long lastProbeNanos = System.nanoTime();
 
-  private GroupCommit(DataSource dataSource, EventTable events, int writers, int capacity, int maxBatch,
-      long maxBatchBytes, Duration answerWithin, String name) {
+  private GroupCommit(DataSource dataSource, EventTable events, BooleanSupplier oneScopePerStatement, int writers,
+      int capacity, int maxBatch, long maxBatchBytes, Duration answerWithin, String name) {
     this.dataSource = dataSource;
+    this.oneScopePerStatement = oneScopePerStatement;
     this.maxBatch = Math.min(maxBatch, BatchInsert.maxRowsPerStatement());
     this.maxBatchBytes = maxBatchBytes;
     this.insert = new BatchInsert(events, this.maxBatch);
@@ -115,15 +125,18 @@ public final class GroupCommit implements AutoCloseable {
    * A group commit of {@code writers} threads writing batches of up to {@code maxBatch} rows and
    * {@code maxBatchBytes} bytes of bodies (a larger row goes alone) from a queue of {@code capacity}
    * requests, once {@linkplain #start started}; a request is answered within {@code answerWithin} of its arrival.
+   * Where {@code oneScopePerStatement} holds (a ledger distributed by scope), a batch is written as one
+   * statement per scope.
    */
-  public static GroupCommit of(DataSource dataSource, EventTable events, int writers, int capacity,
-      int maxBatch, long maxBatchBytes, Duration answerWithin, String name) {
-    return new GroupCommit(dataSource, events, writers, capacity, maxBatch, maxBatchBytes, answerWithin, name);
+  public static GroupCommit of(DataSource dataSource, EventTable events, BooleanSupplier oneScopePerStatement,
+      int writers, int capacity, int maxBatch, long maxBatchBytes, Duration answerWithin, String name) {
+    return new GroupCommit(dataSource, events, oneScopePerStatement, writers, capacity, maxBatch, maxBatchBytes,
+        answerWithin, name);
   }
 
   /** Writes each row on the caller's thread, in a transaction of its own: for callers with no request rate to share. */
   public static GroupCommit direct(DataSource dataSource, EventTable events) {
-    return new GroupCommit(dataSource, events, 0, 1, 1, Long.MAX_VALUE, Duration.ZERO, "direct");
+    return new GroupCommit(dataSource, events, () -> false, 0, 1, 1, Long.MAX_VALUE, Duration.ZERO, "direct");
   }
 
   /** Starts the writer threads. Idempotent. */
@@ -212,7 +225,13 @@ public final class GroupCommit implements AutoCloseable {
         }
         batch.add(first);
         carried = fill(batch, first.bytes);
-        writeBatch(batch);
+        if (batch.size() > 1 && oneScopePerStatement()) {
+          for (List<Request> scoped : byScope(batch)) {
+            writeBatch(scoped);
+          }
+        } else {
+          writeBatch(batch);
+        }
       } catch (InterruptedException e) {
         failAll(batch, new LedgerUnavailableException("the ledger writer was interrupted", e));
         return;
@@ -223,6 +242,23 @@ public final class GroupCommit implements AutoCloseable {
         batch.clear();
       }
     }
+  }
+
+  private boolean oneScopePerStatement() {
+    try {
+      return oneScopePerStatement.getAsBoolean();
+    } catch (RuntimeException e) {
+      return false; // the layout is read from the database, unreachable now: the batch's own write says so
+    }
+  }
+
+  /** {@code batch}'s requests grouped by their event's scope, each group in arrival order. */
+  static List<List<Request>> byScope(List<Request> batch) {
+    Map<String, List<Request>> groups = new LinkedHashMap<>();
+    for (Request r : batch) {
+      groups.computeIfAbsent(r.row.event().scope(), k -> new ArrayList<>()).add(r);
+    }
+    return new ArrayList<>(groups.values());
   }
 
   /** Adds queued requests to {@code batch} while it has room; returns the one taken that did not fit, if any. */

@@ -247,13 +247,56 @@ class GroupCommitTest {
     assertTrue(writer.batchesCommitted() < sendersCount * perSender, "some requests shared a commit");
   }
 
+  /**
+   * On a ledger distributed by scope (Citus), a statement holding several scopes' rows spans their
+   * shards and commits in two phases across workers: there each scope's rows of a batch are a
+   * statement and a transaction of their own, so a row refused at commit fails its scope's rows only.
+   */
+  @Test
+  void whereOneStatementHoldsOneScopeABatchIsWrittenScopeByScopeEachInItsOwnTransaction() throws Exception {
+    db.execute("create function hookledger.refuse() returns trigger language plpgsql as $$"
+        + " begin raise exception 'refused at commit'; end $$");
+    db.execute("create constraint trigger refuse_poison after insert on hookledger.event deferrable initially deferred"
+        + " for each row when (new.event_id = 'evt_poison') execute function hookledger.refuse()");
+    start(1, 100, Long.MAX_VALUE, true);
+    Future<Boolean> first = send(row("evt_alone", "acct_a"));
+    gate.awaitHeld();
+    Future<Boolean> a1 = send(row("evt_a1", "acct_a"));
+    Await.until("queued", () -> writer.waiting() == 1);
+    Future<Boolean> b1 = send(row("evt_b1", "acct_b"));
+    Await.until("queued", () -> writer.waiting() == 2);
+    Future<Boolean> poison = send(row("evt_poison", "acct_b"));
+    Await.until("queued", () -> writer.waiting() == 3);
+    Future<Boolean> a2 = send(row("evt_a2", "acct_a"));
+    Await.until("queued", () -> writer.waiting() == 4);
+    Future<Boolean> c1 = send(row("evt_c1", "acct_c"));
+    Await.until("five requests of three scopes queue behind the first batch", () -> writer.waiting() == 5);
+
+    gate.open();
+
+    for (Future<Boolean> written : List.of(first, a1, a2, c1)) {
+      assertTrue(written.get(10, TimeUnit.SECONDS));
+    }
+    for (Future<Boolean> failed : List.of(b1, poison)) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> failed.get(10, TimeUnit.SECONDS));
+      assertTrue(e.getCause() instanceof LedgerUnavailableException, e.getCause().toString());
+    }
+    assertEquals(3, writer.batchesCommitted(), "the first alone, then acct_a's two and acct_c's one; acct_b's rolled back");
+    assertEquals(4, LedgerRows.events(db.dataSource(), SCHEMA));
+    assertTrue(LedgerRows.event(db.dataSource(), SCHEMA, "evt_b1").isEmpty(), "acct_b's rows share its commit");
+  }
+
   private void start(int writers, int capacity) {
     start(writers, capacity, Long.MAX_VALUE);
   }
 
   private void start(int writers, int capacity, long maxBatchBytes) {
-    writer = GroupCommit.of(gate, new EventTable(SCHEMA), writers, capacity, 128, maxBatchBytes,
-        Duration.ofSeconds(30), "test");
+    start(writers, capacity, maxBatchBytes, false);
+  }
+
+  private void start(int writers, int capacity, long maxBatchBytes, boolean oneScopePerStatement) {
+    writer = GroupCommit.of(gate, new EventTable(SCHEMA), () -> oneScopePerStatement, writers, capacity, 128,
+        maxBatchBytes, Duration.ofSeconds(30), "test");
     writer.start();
   }
 
@@ -263,6 +306,12 @@ class GroupCommitTest {
 
   private static NewRow row(String eventId) {
     return row(eventId, 2);
+  }
+
+  private static NewRow row(String eventId, String scope) {
+    WebhookEvent event = WebhookEvent.builder().provider("testhook").scope(scope).eventId(eventId)
+        .type("thing.happened").body("{}".getBytes(StandardCharsets.UTF_8)).build();
+    return NewRow.waiting(event, EventSource.DELIVERY);
   }
 
   /** A row whose body is {@code bodyBytes} bytes of JSON. */
