@@ -92,7 +92,7 @@ class DeadHistoryReadPlansTest {
 
   /**
    * The chart's open minutes (those after the roll-up's {@code closed_before}) count the rows
-   * settled in them, dead ones included: by their settle time, through V18's index, never through
+   * settled in them, dead ones included: by their settle time, through V17's index, never through
    * every dead row the ledger keeps.
    */
   @Test
@@ -115,7 +115,7 @@ class DeadHistoryReadPlansTest {
     assertTrue(eventRead, "counts the open minutes from the event table: " + statements);
   }
 
-  /** The pass that closes minutes counts the dead rows settled in them, a range of V18's index. */
+  /** The pass that closes minutes counts the dead rows settled in them, a range of V17's index. */
   @Test
   void rollUpPassReadsTheDeadRowsOfTheMinutesItClosesOnly() {
     ledger.sql.execute("update hookledger.minute_roll_up set closed_before = closed_before - interval '5 minutes'");

@@ -1,4 +1,4 @@
--- hookledger ledger, version 18: the settle time of dead rows, indexed. The chart's open minutes and
+-- hookledger ledger, version 17: the settle time of dead rows, indexed. The chart's open minutes and
 -- the roll-up pass that closes them count the rows settled in a range of minutes, dead ones included
 -- (a dead row's settled_at is when it died). V1's index on dead rows is keyed by received_at, for
 -- their list: a range of settled_at could not use it as a range, so each of those reads went through
@@ -6,7 +6,7 @@
 -- chart and every pass read the whole table. With this index each reads the range it counts, as
 -- event_settled_idx serves the other finished rows. Built CONCURRENTLY, as V12's, so that a large
 -- ledger keeps receiving while it builds: this statement cannot run in a transaction
--- (V18__dead_settled_index.sql.conf tells Flyway so), and is safe to run again. Applied by
+-- (V17__dead_settled_index.sql.conf tells Flyway so), and is safe to run again. Applied by
 -- WebhookRuntime.migrate() (hookledger migrate) or by a Flyway of its own; the schema name
 -- "hookledger" is replaced by the configured one.
 
