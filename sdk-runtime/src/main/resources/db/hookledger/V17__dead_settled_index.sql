@@ -15,5 +15,5 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS event_dead_settled_idx
   WHERE status = 'dead';
 
 INSERT INTO hookledger.schema_version (version, description)
-VALUES (18, 'dead settled index')
+VALUES (17, 'dead settled index')
 ON CONFLICT (version) DO NOTHING;
