@@ -164,16 +164,21 @@ BEGIN
   -- V15: an event's effects are inserted in its handlers' transaction, and claimed, settled and
   -- pruned with their scope: on the event's shard, so that the handlers' transaction stays on one.
   -- Their attempts are written in the transaction that settles the effect, on the same shard.
-  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.effect'::regclass) THEN
+  -- A ledger distributed at an older version has no outbox yet: V15 makes it, and migrate runs this
+  -- script again afterwards, which places the tables then.
+  IF to_regclass('hookledger.effect') IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('hookledger.effect')) THEN
     PERFORM create_distributed_table('hookledger.effect', 'scope', colocate_with => 'hookledger.event');
   END IF;
-  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.effect_attempt'::regclass) THEN
+  IF to_regclass('hookledger.effect_attempt') IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('hookledger.effect_attempt')) THEN
     PERFORM create_distributed_table('hookledger.effect_attempt', 'scope', colocate_with => 'hookledger.event');
   END IF;
   -- V15: one row per destination (its breaker, pause and rate bucket), shared by every node and every
   -- scope: a reference table. It is written by the sender's claim and settle, never on an event's
   -- path (the handlers' transaction only inserts effects), so no shard writes it in a nested transaction.
-  IF NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'hookledger.destination_state'::regclass) THEN
+  IF to_regclass('hookledger.destination_state') IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass('hookledger.destination_state')) THEN
     PERFORM create_reference_table('hookledger.destination_state');
   END IF;
   -- read by every node that checks the ledger's version at start

@@ -34,4 +34,17 @@ public record Deadlines(Duration handler, Duration statement, Duration lock, Dur
         + lock.toMillis() + "', true), set_config('idle_in_transaction_session_timeout', '"
         + idleInTransaction.toMillis() + "', true)";
   }
+
+  /**
+   * As {@link #localSql()}, for a transaction on a Citus coordinator: {@code SET LOCAL} commands, with
+   * {@code citus.propagate_set_commands} set to {@code local} first, so that the coordinator sends them
+   * on to the connections it opens to the workers in this transaction. Citus passes neither a session's
+   * settings nor {@code set_config} to the workers: without these, a lock wait on a worker's shard
+   * was bounded only by the coordinator's statement timeout, never by the lock timeout.
+   */
+  public String localSqlOnCitus() {
+    return "set local citus.propagate_set_commands = 'local'; set local statement_timeout = " + statement.toMillis()
+        + "; set local lock_timeout = " + lock.toMillis() + "; set local idle_in_transaction_session_timeout = "
+        + idleInTransaction.toMillis();
+  }
 }

@@ -81,20 +81,19 @@ public final class TestDatabase {
       throw new IllegalStateException("cannot create test database " + name, e);
     }
     synchronized (TestDatabase.class) {
-      if (shared != null) {
-        MADE.add(name);
-      }
+      MADE.add(name);
     }
     return new Database(on(root, name));
   }
 
   /**
-   * Drops, in the background, every database made so far on the embedded server, when the test class
+   * Drops, in the background, every database made so far (on the embedded server or the one named by
+   * {@code HOOKLEDGER_TEST_DATABASE_URL}, and on a Citus cluster's workers), when the test class
    * that made them has finished ({@link DropFinishedDatabases}): kept to the end, the server's shutdown
    * hook deletes them file by file as the JVM exits, for longer than surefire waits for a fork to exit on
    * a loaded machine. {@code WITH (FORCE)} ends what a runtime the class left open or a child process
-   * still holds. Best effort: a database not dropped goes with the server's data directory. Servers named
-   * by {@code HOOKLEDGER_TEST_DATABASE_URL} keep theirs until the JVM exits ({@link #dropOwnDatabases}).
+   * still holds. Best effort: a database not dropped goes with the embedded server's data directory, or
+   * at the JVM's exit from a server named by the environment ({@link #dropOwnDatabases}).
    */
   static void dropMadeSoFar() {
     List<String> names;
@@ -106,6 +105,7 @@ public final class TestDatabase {
       MADE.clear();
     }
     PGSimpleDataSource root = admin();
+    List<PGSimpleDataSource> workers = citus() ? workerAdmins() : List.of();
     DROPPER.execute(() -> {
       try (Connection c = root.getConnection(); Statement s = c.createStatement()) {
         for (String name : names) {
@@ -113,7 +113,18 @@ public final class TestDatabase {
         }
       } catch (SQLException e) {
         // left to the server's data directory: after the last class this races the JVM's exit, whose hook
-        // stops the server under the drop ("terminating connection due to administrator command")
+        // stops the server under the drop ("terminating connection due to administrator command"); on a
+        // server named by the environment, to the JVM's exit hook (dropOwnDatabases)
+      }
+      // a Citus worker's database of the same name, each of which holds a maintenance worker of its own
+      for (PGSimpleDataSource worker : workers) {
+        try (Connection w = worker.getConnection(); Statement ws = w.createStatement()) {
+          for (String name : names) {
+            ws.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+          }
+        } catch (SQLException e) {
+          // left to the JVM's exit hook
+        }
       }
     });
   }

@@ -74,6 +74,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -154,17 +156,24 @@ public final class Assembly implements Door {
     this.ownedPool = ownedPool;
     this.dataSource = ownedPool != null ? ownedPool : parts.dataSource();
     this.name = "hookledger-" + s.schema();
-    // the pool built here carries the session timeouts; a pool the application gives gets them per transaction
-    DSLContext dsl = ownedPool != null ? LedgerDsl.on(dataSource)
-        : parts.transactionProvider() != null
-            ? LedgerDsl.on(parts.transactionalConnections(), s.deadlines(), parts.transactionProvider())
-            : LedgerDsl.on(dataSource, s.deadlines());
+    // the pool built here carries the session timeouts; a pool the application gives gets them per
+    // transaction, and on Citus every pool does, in the form that reaches the workers (the ledger's
+    // distribution is known once CitusLedger has read it, at start)
+    AtomicReference<CitusLedger> knownCitus = new AtomicReference<>();
+    BooleanSupplier distributed = () -> {
+      CitusLedger c = knownCitus.get();
+      return c != null && c.knownDistributed();
+    };
+    DSLContext dsl = parts.transactionProvider() != null && ownedPool == null
+        ? LedgerDsl.on(parts.transactionalConnections(), s.deadlines(), distributed, parts.transactionProvider())
+        : LedgerDsl.on(dataSource, s.deadlines(), ownedPool != null, distributed);
     this.deadline = new HandlerDeadline(s.deadlines().handler(), name + "-deadline");
     EventTable events = new EventTable(s.schema());
     // a failed afterCommit action is also counted in the ledger, for the operator's page
     this.listener = WebhookListener.composite(parts.listener(), new AfterCommitFailureLog(dsl,
         new AfterCommitFailureRows(s.schema())));
     this.citus = new CitusLedger(dsl, events);
+    knownCitus.set(citus);
     this.claimer = new LeaseClaimer(dsl, events, citus);
     this.renewals = new LeaseRenewals(dsl, events, citus);
     this.shadowRows = new ShadowRows(dsl, events);

@@ -46,6 +46,14 @@ public final class CitusLedger {
     return d;
   }
 
+  /**
+   * What {@link #distributed()} found, without reading: false until its first read succeeded. For the
+   * start of every transaction, which must not query (the read itself runs in one).
+   */
+  public boolean knownDistributed() {
+    return Boolean.TRUE.equals(distributed);
+  }
+
   /** Whether the citus extension is installed in the database {@code dsl} reaches. */
   static boolean installed(DSLContext dsl) {
     return dsl.fetchExists(dsl.selectOne().from("pg_extension").where("extname = 'citus'"));

@@ -2,6 +2,8 @@ package dev.hookledger.runtime.internal.ledger;
 
 import dev.hookledger.runtime.internal.Deadlines;
 import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -46,17 +48,42 @@ public final class LedgerDsl {
    * saved where the application says its pool sets them on its connections ({@link Deadlines#fromPool()}).
    */
   public static DSLContext on(DataSource dataSource, Deadlines deadlines) {
+    return on(dataSource, deadlines, deadlines.fromPool(), () -> false);
+  }
+
+  /**
+   * As {@link #on(DataSource, Deadlines)}, where {@code sessionsSetThem} says whether the pool's
+   * sessions already carry the timeouts (the pool the runtime builds, or one the application says sets
+   * them): then a transaction sends none. On a ledger distributed by Citus ({@code distributed}, asked at
+   * each transaction's start, so it must answer without a query), a pool the runtime built gets them
+   * per transaction too, in the form that reaches the workers ({@link Deadlines#localSqlOnCitus()}):
+   * the coordinator's session settings stay on the coordinator. An application's pool that sets them
+   * itself is left alone there as well: it would have to set them on the workers' sessions too.
+   */
+  public static DSLContext on(DataSource dataSource, Deadlines deadlines, boolean sessionsSetThem,
+      BooleanSupplier distributed) {
     DSLContext dsl = on(dataSource);
     if (deadlines.fromPool()) {
       return dsl;
     }
     String setLocal = deadlines.localSql(); // built once: the deadlines never change
+    String setLocalOnCitus = deadlines.localSqlOnCitus();
     dsl.configuration().set(new TransactionListener() {
       @Override
       public void beginEnd(TransactionContext ctx) {
+        boolean onCitus = distributed.getAsBoolean();
+        if (sessionsSetThem && !onCitus) {
+          return;
+        }
         // on the transaction's own connection, prepared: through jOOQ's plain-SQL API this was a
         // quarter of a worker's CPU, and as a plain Statement the driver parsed it every time
         ctx.dsl().connection(c -> {
+          if (onCitus) {
+            try (Statement s = c.createStatement()) {
+              s.execute(setLocalOnCitus);
+            }
+            return;
+          }
           try (PreparedStatement ps = c.prepareStatement(setLocal)) {
             ps.executeQuery().close();
           }
@@ -83,14 +110,16 @@ public final class LedgerDsl {
   }
 
   /**
-   * As {@link #on(DataSource, Deadlines)}, with transactions begun, committed and rolled back by
+   * As {@link #on(DataSource, Deadlines, boolean, BooleanSupplier)} on an application's pool, with
+   * transactions begun, committed and rolled back by
    * {@code transactions} (an application's transaction manager) instead of jOOQ on a connection of
    * its own: each statement then takes its connection from {@code dataSource}, which must hand out
    * the connection of that provider's transaction on the calling thread. The deadlines are still set
    * first thing in each transaction: jOOQ calls the listener once the provider has begun it.
    */
-  public static DSLContext on(DataSource dataSource, Deadlines deadlines, TransactionProvider transactions) {
-    DSLContext dsl = on(dataSource, deadlines);
+  public static DSLContext on(DataSource dataSource, Deadlines deadlines, BooleanSupplier distributed,
+      TransactionProvider transactions) {
+    DSLContext dsl = on(dataSource, deadlines, false, distributed);
     dsl.configuration().set(transactions);
     return dsl;
   }
