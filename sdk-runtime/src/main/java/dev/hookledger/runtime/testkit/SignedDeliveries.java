@@ -3,6 +3,7 @@ package dev.hookledger.runtime.testkit;
 import static java.util.Objects.requireNonNull;
 
 import dev.hookledger.InboundDelivery;
+import dev.hookledger.LedgerUnavailableException;
 import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.Receipt;
@@ -88,24 +89,35 @@ public final class SignedDeliveries {
   }
 
   /**
-   * Waits until {@code event} is settled.
+   * Waits until {@code event} is settled. A read of the ledger that fails with a
+   * {@link LedgerUnavailableException} (the admin's read deadline passed on a loaded database) is
+   * read again at the next poll, within the timeout.
    *
-   * @throws IllegalStateException if it is not settled within the timeout
+   * @throws IllegalStateException if it is not settled within the timeout; its message names the
+   *     event's last status read, or the last read's failure
    */
   public EventSummary awaitSettled(WebhookEvent event) {
     requireNonNull(event, "event");
     long deadline = System.nanoTime() + timeout.toNanos();
     Optional<EventSummary> last = Optional.empty();
+    LedgerUnavailableException lastFailure = null;
     while (true) {
-      last = admin.show(event.provider(), event.scope(), event.eventId()).map(EventDetail::summary);
+      try {
+        last = admin.show(event.provider(), event.scope(), event.eventId()).map(EventDetail::summary);
+        lastFailure = null;
+      } catch (LedgerUnavailableException e) {
+        lastFailure = e;
+      }
       if (last.isPresent() && (last.get().status().isSettled() || last.get().status() == EventStatus.DEAD)) {
         return last.get();
       }
       if (System.nanoTime() - deadline >= 0) {
-        throw new IllegalStateException(event + " is not settled after " + timeout.toMillis() + " ms: " + last
-            .map(s -> "status " + s.status().name().toLowerCase(java.util.Locale.ROOT) + ", " + s.attempts() + " attempts"
-                + s.lastError().map(e -> ", last error: " + e.lines().findFirst().orElse("")).orElse(""))
-            .orElse("not in the ledger") + " (is the runtime started?)");
+        String seen = lastFailure != null ? "the last read failed: " + lastFailure.getMessage()
+            : last.map(s -> "status " + s.status().name().toLowerCase(java.util.Locale.ROOT) + ", " + s.attempts()
+                + " attempts" + s.lastError().map(e -> ", last error: " + e.lines().findFirst().orElse("")).orElse(""))
+            .orElse("not in the ledger");
+        throw new IllegalStateException(event + " is not settled after " + timeout.toMillis() + " ms: " + seen
+            + " (is the runtime started?)", lastFailure);
       }
       try {
         Thread.sleep(POLL.toMillis());

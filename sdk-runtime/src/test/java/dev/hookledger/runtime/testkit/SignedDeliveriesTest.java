@@ -14,13 +14,18 @@ import dev.hookledger.runtime.WebhookFilter;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.admin.EventSummary;
 import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import dev.hookledger.runtime.testing.TestHookSigner;
 import dev.hookledger.runtime.testing.TestServer;
 import jakarta.servlet.DispatcherType;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.junit.jupiter.api.Test;
@@ -78,6 +83,39 @@ class SignedDeliveriesTest {
     }
   }
 
+  @Test
+  void aReadPastTheAdminsDeadlineIsReadAgainWithinTheTimeout() throws Exception {
+    TestDatabase.Database db = TestDatabase.create();
+    SignedDeliveries deliveries;
+    Receipt received;
+    try (WebhookRuntime runtime = start(db, "tk_slow", new Counter())) {
+      deliveries = SignedDeliveries.to(runtime).timeout(Duration.ofMinutes(2));
+      received = deliveries.deliver("testhook", SIGNER.delivery("testhook", "evt_tk_5", "thing.happened", "{}"));
+      deliveries.awaitSettled(received.event());
+    }
+    // the runtime is closed (its admin reads on): now only the helper's reads touch the ledger, and for
+    // longer than the admin's 2 s read deadline the database answers none of them
+    try (Connection holder = db.dataSource().getConnection(); Statement s = holder.createStatement()) {
+      holder.setAutoCommit(false);
+      s.execute("lock table tk_slow.event in access exclusive mode");
+      CompletableFuture<EventSummary> settled = CompletableFuture.supplyAsync(() -> deliveries.awaitSettled(received.event()));
+      int holding = pid(holder);
+      // a second read waits beside the first: the first ran past its deadline, and was not the end
+      Await.until("two reads wait for the ledger", Duration.ofSeconds(60), () -> settled.isDone()
+          || LedgerRows.number(db.dataSource(), "select count(*) from pg_stat_activity where datname = current_database()"
+              + " and wait_event_type = 'Lock' and pid <> ?", holding) >= 2);
+      holder.commit();
+      assertEquals(EventStatus.DONE, settled.get(2, TimeUnit.MINUTES).status());
+    }
+  }
+
+  private static int pid(Connection c) throws java.sql.SQLException {
+    try (Statement s = c.createStatement(); var r = s.executeQuery("select pg_backend_pid()")) {
+      r.next();
+      return r.getInt(1);
+    }
+  }
+
   private static boolean firstAttemptFailed(WebhookRuntime runtime, Receipt received) {
     try {
       return runtime.admin().show("testhook", received.event().scope(), "evt_tk_2")
@@ -88,8 +126,12 @@ class SignedDeliveriesTest {
   }
 
   private static WebhookRuntime start(String schema, Object handler) {
+    return start(TestDatabase.create(), schema, handler);
+  }
+
+  private static WebhookRuntime start(TestDatabase.Database db, String schema, Object handler) {
     WebhookRuntime runtime = WebhookRuntime.builder()
-        .dataSource(TestDatabase.create().dataSource())
+        .dataSource(db.dataSource())
         .schema(schema)
         .provider(new TestHookAdapter(), Secrets.of("testkit-secret"))
         .handlers(handler)
