@@ -14,6 +14,7 @@ import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.SchemaMigrator;
+import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
@@ -259,6 +260,36 @@ class MigrationTest {
    */
   private static InboxAdmin admin(TestDatabase.Database db, String schema) {
     return InboxAdmin.builder(db.dataSource()).schema(schema).readTimeout(Duration.ofSeconds(30)).build();
+  }
+
+  @Test
+  void aStepThatWaitsLongerThanThePoolsSocketTimeoutCompletes() throws Exception {
+    assumeFalse(TestDatabase.citus(), "the index is built on each shard there, under the workers' locks");
+    LedgerFixture ledger = new LedgerFixture("hookledger", 16);
+    ExecutorService migrating = Executors.newSingleThreadExecutor();
+    try (java.sql.Connection holder = ledger.database.dataSource().getConnection();
+        java.sql.Statement s = holder.createStatement();
+        WebhookRuntime runtime = WebhookRuntime.builder()
+            .jdbcUrl(ledger.database.jdbcUrl())
+            .provider(new TestHookAdapter(), Secrets.of("s"))
+            .deadlines(d -> d.statementTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofSeconds(1)))
+            .build()) {
+      holder.setAutoCommit(false);
+      // V17 builds its index CONCURRENTLY, which waits for this lock
+      s.execute("lock table hookledger.event in share update exclusive mode");
+      Future<?> migrated = migrating.submit(runtime::migrate);
+      Await.until("V17 waits for the lock", () -> LedgerRows.number(ledger.database.dataSource(), "select count(*)"
+          + " from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"
+          + " and query ilike 'create index concurrently%'") == 1);
+      Thread.sleep(2_000); // the step waits twice the pool's socket timeout of 1 s: the driver closed its connection
+      holder.commit();
+
+      migrated.get(60, TimeUnit.SECONDS);
+    } finally {
+      migrating.shutdownNow();
+    }
+    assertEquals(LedgerMigration.latest(), SchemaMigrator.version(DSL.using(ledger.database.dataSource(),
+        SQLDialect.POSTGRES), "hookledger"));
   }
 
   private static WebhookRuntime runtime(TestDatabase.Database db, String schema) {

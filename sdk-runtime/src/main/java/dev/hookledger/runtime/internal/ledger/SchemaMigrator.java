@@ -171,7 +171,14 @@ public final class SchemaMigrator {
     boolean autoCommit = c.getAutoCommit();
     c.setAutoCommit(true);
     // not the runtime's deadlines: waiting for another process's migration, or building an index on a
-    // large ledger, may rightly take longer than any one delivery's statement should; put back after
+    // large ledger, may rightly take longer than any one delivery's statement should; put back after.
+    // The driver's socket timeout too (6 s on the pool the runtime builds): past it the driver closed
+    // the connection under a statement still running ("Connection is closed" at the next one), as a
+    // CREATE INDEX CONCURRENTLY on a large ledger, or any step on a loaded Citus cluster, does
+    int networkTimeout = c.getNetworkTimeout();
+    if (networkTimeout != 0) {
+      c.setNetworkTimeout(Runnable::run, 0);
+    }
     Record timeouts =
         session.fetchSingle("select current_setting('statement_timeout'), current_setting('lock_timeout')");
     session.execute("set statement_timeout = 0");
@@ -196,6 +203,9 @@ public final class SchemaMigrator {
       session.fetch("select set_config('statement_timeout', ?, false), set_config('lock_timeout', ?, false)",
           timeouts.get(0, String.class), timeouts.get(1, String.class));
       c.setAutoCommit(autoCommit);
+      if (networkTimeout != 0) {
+        c.setNetworkTimeout(Runnable::run, networkTimeout);
+      }
     }
   }
 
