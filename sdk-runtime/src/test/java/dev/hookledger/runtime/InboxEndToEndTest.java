@@ -50,7 +50,7 @@ class InboxEndToEndTest {
       Await.until("evt_1 is done", () -> admin.status().count(EventStatus.DONE) == 1);
       assertEquals("duplicate\n", post(served, "evt_1", body));
 
-      InboxStatus status = admin.status();
+      InboxStatus status = Await.read("status", admin::status);
       assertEquals(1, status.total());
       assertEquals(0, status.waiting());
       assertEquals(1, status.duplicates());

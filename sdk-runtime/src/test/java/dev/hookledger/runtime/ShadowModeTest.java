@@ -84,7 +84,7 @@ class ShadowModeTest {
       assertEquals(first, new String((byte[]) row.get("body"), StandardCharsets.UTF_8));
       assertEquals(1, LedgerRows.events(db.dataSource(), "hookledger"), "refused deliveries leave no row");
 
-      InboxStatus status = shadow.runtime().admin().status();
+      InboxStatus status = Await.read("status", shadow.runtime().admin()::status);
       assertEquals(2, status.duplicates(), "duplicates the existing endpoint processed");
       assertEquals(1, status.count(EventStatus.IGNORED));
       assertEquals(0, status.waiting());
@@ -201,7 +201,7 @@ class ShadowModeTest {
       assertEquals(2, existing.bodies.size(), "enforcing answers itself; the existing endpoint is not reached");
       assertEquals("ignored", status("evt_old"));
       assertEquals(2, LedgerRows.event(db.dataSource(), "hookledger", "evt_old").orElseThrow().get("duplicates"));
-      InboxStatus status = enforcing.runtime().admin().status();
+      InboxStatus status = Await.read("status", enforcing.runtime().admin()::status);
       assertEquals(1, status.count(EventStatus.DONE));
       assertEquals(1, status.count(EventStatus.IGNORED));
     }

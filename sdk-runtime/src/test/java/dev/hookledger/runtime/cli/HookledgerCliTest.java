@@ -10,6 +10,7 @@ import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
+import dev.hookledger.runtime.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -375,7 +376,8 @@ class HookledgerCliTest {
     CliProcess.Result again = CliProcess.run(Map.of(), "migrate", "--schema", "order", "--database-url", url);
     assertEquals("ledger schema order in database " + database + " is up to date (version " + version + ")\n",
         again.out());
-    assertEquals(0, InboxAdmin.builder(ledger.database.dataSource()).schema("order").build().status().total());
+    assertEquals(0, Await.read("status", InboxAdmin.builder(ledger.database.dataSource()).schema("order").build()::status)
+        .total());
     assertEquals(4, ledger.count(), "the ledger in the default schema is untouched");
   }
 
