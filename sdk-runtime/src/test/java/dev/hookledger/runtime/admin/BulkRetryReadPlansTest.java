@@ -71,6 +71,11 @@ class BulkRetryReadPlansTest {
     assertTrue(failing.events().isEmpty());
     // the retried events' last errors are kept, but they are neither failing nor dead now
     assertTrue(causes.isEmpty(), causes.toString());
+    // and the command line, the page and the JSON say "more than" rather than the bound
+    assertEquals("over 10000", AdminText.counted(status.waiting()));
+    assertEquals("over " + (RETRIED + InboxStatus.COUNTED), AdminText.total(status));
+    assertEquals("0", AdminText.counted(status.failing()));
+    assertEquals(InboxStatus.COUNTED, AdminJson.status(status).get("countedUpTo").asInt());
 
     assertFalse(statements.isEmpty());
     for (String sql : statements) {
