@@ -63,13 +63,15 @@ final class StatusReader {
     Table<?> due = due();
     Field<String> provider = due.field(EventTable.PROVIDER);
     Field<String> status = due.field(EventTable.STATUS);
-    Field<Instant> oldest = min(due.field(RECEIVED_AT));
-    Field<Integer> stuck = count().filterWhere(due.field(STUCK));
+    record Waiting(List<Record6<String, String, Integer, BigDecimal, Integer, Instant>> due, int failing) { }
+    Waiting waiting = WaitingRows.inIndexOrder(db, tx -> new Waiting(
+        tx.select(provider, status, count(), sum(due.field(EventTable.DUPLICATES)), count().filterWhere(due.field(STUCK)),
+                min(due.field(RECEIVED_AT)))
+            .from(due).groupBy(provider, status).fetch(),
+        tx.fetchCount(tx.selectOne().from(events.table()).where(WaitingRows.FAILING).limit(InboxStatus.COUNTED + 1))));
     int stuckCount = 0;
     Instant oldestReceived = null;
-    for (Record6<String, String, Integer, BigDecimal, Integer, Instant> r : db
-        .select(provider, status, count(), sum(due.field(EventTable.DUPLICATES)), stuck, oldest)
-        .from(due).groupBy(provider, status).fetch()) {
+    for (Record6<String, String, Integer, BigDecimal, Integer, Instant> r : waiting.due()) {
       counts.add(new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
       stuckCount += r.value5();
       oldestReceived = oldestReceived == null || r.value6().isBefore(oldestReceived) ? r.value6() : oldestReceived;
@@ -78,9 +80,8 @@ final class StatusReader {
         .sorted(Comparator.comparing(StatusCount::provider)
             .thenComparing(StatusCount::status))
         .toList();
-    int failing = db.fetchCount(db.selectOne().from(events.table()).where(WaitingRows.FAILING).limit(InboxStatus.COUNTED + 1));
     Duration age = oldestReceived == null ? null : age(oldestReceived, now);
-    return new InboxStatus(now, ordered, age, failing, stuckCount, stuckAfter);
+    return new InboxStatus(now, ordered, age, waiting.failing(), stuckCount, stuckAfter);
   }
 
   /**
@@ -92,9 +93,9 @@ final class StatusReader {
   Backlog backlog() {
     Instant now = clock.instant();
     Table<?> due = due();
-    Record3<Integer, Instant, Integer> waiting = db
+    Record3<Integer, Instant, Integer> waiting = WaitingRows.inIndexOrder(db, tx -> tx
         .select(count(), min(due.field(RECEIVED_AT)), count().filterWhere(due.field(STUCK)))
-        .from(due).fetchSingle();
+        .from(due).fetchSingle());
     BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
         .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
