@@ -185,11 +185,24 @@ class BulkChangeAtScaleTest {
     void explainPage(String when) {
       recorder.drain();
       pageReads();
+      String settings = null;
       for (String statement : recorder.drain()) {
-        if (statement.stripLeading().toLowerCase(java.util.Locale.ROOT).startsWith("select")) {
-          System.out.println("-- " + when + ": " + statement);
-          sql.fetch("explain (analyze, buffers) " + statement).getValues(0, String.class)
-              .forEach(line -> System.out.println("   " + line));
+        String lower = statement.stripLeading().toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("select set_config(")) {
+          // the planner settings of the transaction the next reads ran in (WaitingRows.inIndexOrder)
+          settings = statement;
+        } else if (lower.startsWith("select")) {
+          System.out.println("-- " + when + ": " + (settings == null ? "" : settings + "; ") + statement);
+          String set = settings;
+          sql.transaction(cfg -> {
+            if (set != null) {
+              cfg.dsl().fetch(set);
+            }
+            cfg.dsl().fetch("explain (analyze, buffers) " + statement).getValues(0, String.class)
+                .forEach(line -> System.out.println("   " + line));
+          });
+        } else {
+          settings = null;
         }
       }
     }
