@@ -120,14 +120,14 @@ class BulkChangeAtScaleTest {
       System.out.println("t(s)  E ev/s  B ev/s  B/E   B waiting  B status ms  B page ms  B count tables");
       int round = 0;
       double window = 2;
-      while (System.nanoTime() - began < watch.toNanos() && bulk.admin.backlog().waiting() > 0) {
+      while (System.nanoTime() - began < watch.toNanos() && bulk.waiting() > 0) {
         double e1 = empty.round(1_000 + round);
         window = Math.max(window, ROUND / e1);
         double b1 = bulk.drain(handler, Duration.ofMillis((long) (window * 1000)));
         double status = median(() -> bulk.admin.status());
         double page = median(bulk::pageReads);
         System.out.printf("%4.0f  %6.0f  %6.0f  %.2f  %9d  %11.1f  %9.1f  %s%n", (System.nanoTime() - began) / 1e9,
-            e1, b1, b1 / e1, bulk.admin.backlog().waiting(), status, page, bulk.countTables());
+            e1, b1, b1 / e1, bulk.waiting(), status, page, bulk.countTables());
         round++;
       }
     }
@@ -212,12 +212,20 @@ class BulkChangeAtScaleTest {
      * returns events settled per second over the runtime's life.
      */
     double drain(Handler handler, Duration window) {
-      long before = admin.backlog().waiting();
+      long before = waiting();
       long t = System.nanoTime();
       try (WebhookRuntime r = runtime(handler)) {
         LockSupport.parkNanos(window.toNanos());
       }
-      return (before - admin.backlog().waiting()) / ((System.nanoTime() - t) / 1e9);
+      return (before - waiting()) / ((System.nanoTime() - t) / 1e9);
+    }
+
+    /**
+     * The waiting rows, every one counted (the admin counts up to InboxStatus.COUNTED + 1): the
+     * measurement's own figure, outside the reads it times.
+     */
+    long waiting() {
+      return sql.fetchCount(DSL.table("hookledger.event"), DSL.condition("status in ('pending', 'processing')"));
     }
 
     WebhookRuntime runtime(Handler handler) {
