@@ -192,6 +192,10 @@ class BulkChangeAtScaleTest {
           // the planner settings of the transaction the next reads ran in (WaitingRows.inIndexOrder)
           settings = statement;
         } else if (lower.startsWith("select")) {
+          if (!statement.contains("\"hookledger\".\"event\"")) {
+            // a read of another table: the transaction of those settings has ended (they read only the events)
+            settings = null;
+          }
           System.out.println("-- " + when + ": " + (settings == null ? "" : settings + "; ") + statement);
           String set = settings;
           sql.transaction(cfg -> {
