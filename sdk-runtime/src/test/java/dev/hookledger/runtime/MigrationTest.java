@@ -72,6 +72,24 @@ class MigrationTest {
         .orElseThrow().get("indexdef"));
   }
 
+  /**
+   * V18 indexes the failing rows only (the admin's WaitingRows.FAILING, clause for clause), so that a
+   * bulk retry's million waiting rows, none failing, are not read by the failing list and count.
+   */
+  @Test
+  void theFailingRowsHaveTheirOwnIndex() {
+    TestDatabase.Database db = TestDatabase.create();
+    try (WebhookRuntime runtime = runtime(db, "hookledger")) {
+      runtime.migrate();
+    }
+    assertEquals("CREATE INDEX event_failing_idx ON hookledger.event USING btree (received_at) WHERE"
+        + " ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (last_error IS NOT NULL) AND"
+        + " (((status = 'pending'::text) AND (attempts >= 1)) OR ((status = 'processing'::text) AND (attempts >= 2))))",
+        LedgerRows.first(db.dataSource(),
+            "select indexdef from pg_indexes where schemaname = 'hookledger' and indexname = 'event_failing_idx'")
+            .orElseThrow().get("indexdef"));
+  }
+
   @Test
   void appliesTheLedgerUnderTheConfiguredSchemaOnly() {
     TestDatabase.Database db = TestDatabase.create();

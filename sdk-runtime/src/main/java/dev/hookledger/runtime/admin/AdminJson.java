@@ -55,6 +55,8 @@ public final class AdminJson {
     o.put("duplicates", s.duplicates());
     Optional<Long> age = s.oldestWaitingAge().map(d -> d.getSeconds());
     o.put("oldestWaitingSeconds", age.orElse(null));
+    // waiting, failing and stuck above it mean "more than it": the read stopped there
+    o.put("countedUpTo", InboxStatus.COUNTED);
     ArrayNode counts = o.putArray("counts");
     for (StatusCount c : s.counts()) {
       counts.addObject().put("provider", c.provider()).put("status", StatusColumn.sql(c.status()))

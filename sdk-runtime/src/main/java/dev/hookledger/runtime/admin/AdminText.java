@@ -73,6 +73,19 @@ public final class AdminText {
     return TimeText.relative(at, now);
   }
 
+  /**
+   * A count of waiting events as {@link InboxStatus} counts them: the figure, or {@code over 10000}
+   * when it is above {@link InboxStatus#COUNTED} (the read stopped there).
+   */
+  public static String counted(long n) {
+    return n > InboxStatus.COUNTED ? "over " + InboxStatus.COUNTED : Long.toString(n);
+  }
+
+  /** {@code status}'s total: exact, or {@code over N} when more events wait than were counted. */
+  public static String total(InboxStatus s) {
+    return s.waiting() > InboxStatus.COUNTED ? "over " + (s.total() - 1) : Long.toString(s.total());
+  }
+
   /** An approximate age for people: {@code 2d 3h}, {@code 5h 12m}, {@code 3m 20s}, {@code 12s}. */
   public static String age(Duration d) {
     return DurationText.age(d);

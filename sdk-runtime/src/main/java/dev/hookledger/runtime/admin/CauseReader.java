@@ -40,8 +40,12 @@ final class CauseReader {
   }
 
   List<CauseCount> causes() {
-    List<Record3<String, String, Instant>> rows = new ArrayList<>(newest(WaitingRows.FAILING));
-    rows.addAll(newest(EventTable.statusIn(List.of(EventStatus.DEAD))));
+    // each read through its own index, newest first, stopped at its limit whatever the statistics say
+    List<Record3<String, String, Instant>> rows = WaitingRows.inIndexOrder(db, tx -> {
+      List<Record3<String, String, Instant>> read = new ArrayList<>(newest(tx, WaitingRows.FAILING));
+      read.addAll(newest(tx, EventTable.statusIn(List.of(EventStatus.DEAD))));
+      return read;
+    });
     rows.sort(Comparator.comparing((Record3<String, String, Instant> r) -> r.value3()).reversed());
     rows = rows.subList(0, Math.min(READ, rows.size())).stream().filter(r -> r.value2() != null).toList();
     Map<String, long[]> byCause = new LinkedHashMap<>();
@@ -56,8 +60,8 @@ final class CauseReader {
   }
 
   /** The newest {@value #READ} rows {@code kind} selects, newest first, from the index of that kind. */
-  private List<Record3<String, String, Instant>> newest(Condition kind) {
-    return db.select(STATUS, LAST_ERROR, RECEIVED_AT).from(events.table()).where(kind)
+  private List<Record3<String, String, Instant>> newest(DSLContext tx, Condition kind) {
+    return tx.select(STATUS, LAST_ERROR, RECEIVED_AT).from(events.table()).where(kind)
         .orderBy(RECEIVED_AT.desc()).limit(READ).fetch();
   }
 }

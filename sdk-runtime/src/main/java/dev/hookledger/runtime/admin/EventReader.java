@@ -18,8 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Table;
 
 /** Lists events page by page and reads one in full. */
 final class EventReader {
@@ -62,12 +64,16 @@ final class EventReader {
           .lt(c.receivedAt(), c.provider(), c.scope(), c.eventId()));
     }
     // one more than asked, to know whether a next page exists without a count
-    List<EventSummary> rows = new ArrayList<>(db.select(views.summaryFields())
-        .from(events.table())
-        .where(where)
+    Condition selected = where;
+    Function<DSLContext, List<EventSummary>> read = dsl -> dsl.select(views.summaryFields())
+        .from(from(query))
+        .where(selected)
         .orderBy(RECEIVED_AT.desc(), PROVIDER.desc(), SCOPE.desc(), EVENT_ID.desc())
         .limit(query.limit() + 1)
-        .fetch(views::summary));
+        .fetch(views::summary);
+    // the failing and stuck lists read their own ranges, planned to stop at their limits (WaitingRows says why)
+    boolean waitingGroup = query.status().filter(f -> f == StatusFilter.FAILING || f == StatusFilter.STUCK).isPresent();
+    List<EventSummary> rows = new ArrayList<>(waitingGroup ? WaitingRows.inIndexOrder(db, read) : read.apply(db));
     String next = null;
     if (rows.size() > query.limit()) {
       rows.remove(rows.size() - 1);
@@ -75,6 +81,23 @@ final class EventReader {
       next = new ListCursor(last.receivedAt(), last.provider(), last.scope(), last.eventId()).encode();
     }
     return new EventPage(rows, next);
+  }
+
+  /**
+   * Where a page is read from: the event table; for the stuck list, the stuck rows due longest, at
+   * most {@value InboxStatus#COUNTED} + 1, as {@code status} counts them. Stuck rows are found by
+   * their due time (the waiting index's key) and listed newest received first: after a bulk retry
+   * of a million events, all of them stuck two minutes later, the list sorted every one of them to
+   * show 50; it now sorts the 10,001 due longest, and lists all the stuck ones while they are
+   * no more than that.
+   */
+  private Table<?> from(EventQuery query) {
+    if (query.status().filter(f -> f == StatusFilter.STUCK).isEmpty()) {
+      return events.table();
+    }
+    return db.selectFrom(events.table()).where(WaitingRows.stuck(stuckAfter))
+        .orderBy(EventTable.AVAILABLE_AT).limit(InboxStatus.COUNTED + 1)
+        .asTable(events.table().getUnqualifiedName());
   }
 
   /** The event in full, if the ledger has it. */

@@ -176,7 +176,10 @@ public final class InboxAdmin {
 
   /**
    * Counts per provider and status, the oldest waiting event's age, failing, stuck and dead events
-   * and duplicate deliveries. Scans the whole table once: for a frequently polled gauge use {@link #backlog()}.
+   * and duplicate deliveries: the finished ones from the counts the ledger keeps, the waiting ones
+   * from at most {@value InboxStatus#COUNTED} + 1 waiting rows, the failing ones through their own
+   * index (see {@link InboxStatus} for what a figure above the bound means). For a frequently polled
+   * gauge use {@link #backlog()}, which reads less.
    */
   public InboxStatus status() {
     return read(statusReader::status);
@@ -184,7 +187,8 @@ public final class InboxAdmin {
 
   /**
    * Waiting and dead counts and the oldest waiting age: the waiting rows through their partial index,
-   * the dead ones from the ledger's counts (as {@link #status()} has them).
+   * at most {@value InboxStatus#COUNTED} + 1 of them, the dead ones from the ledger's counts (as
+   * {@link #status()} has them).
    */
   public Backlog backlog() {
     return read(statusReader::backlog);

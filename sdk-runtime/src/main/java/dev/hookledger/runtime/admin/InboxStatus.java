@@ -20,8 +20,21 @@ import java.util.Optional;
  * <p>In {@link dev.hookledger.runtime.ProcessingMode#SHADOW shadow mode} {@link #duplicates()} is
  * the number of deliveries the application's existing endpoint processed although they were
  * duplicates: the work hookledger will save once it enforces.
+ *
+ * <p>The finished events' counts are exact, whatever the history holds. The waiting ones are exact
+ * up to {@value #COUNTED}: a read of the waiting rows stops after the {@value #COUNTED} + 1 due
+ * first, so that its cost does not grow with the backlog (a bulk retry of a million dead events
+ * leaves a million waiting). A figure above {@value #COUNTED} ({@link #waiting()}, {@link #stuck()},
+ * {@link #failing()}) means "more than {@value #COUNTED}": then the waiting rows of {@link #counts()}
+ * are those of the rows due first, and {@link #oldestWaitingAge()} is the oldest of those.
  */
 public final class InboxStatus {
+  /**
+   * Waiting, stuck and failing events are counted up to this many, and one more: a figure above it
+   * means "more than 10,000".
+   */
+  public static final int COUNTED = 10_000;
+
   private final Instant asOf;
   private final List<StatusCount> counts;
   private final Duration oldestWaitingAge;

@@ -1,5 +1,6 @@
 package dev.hookledger.runtime.admin;
 
+import static dev.hookledger.runtime.internal.ledger.EventTable.AVAILABLE_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.RECEIVED_AT;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.min;
@@ -20,10 +21,15 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record3;
+import org.jooq.Record6;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /** Reads {@link InboxStatus} and {@link Backlog}. */
 final class StatusReader {
   private static final Condition WAITING = EventTable.statusIn(StatusColumn.WAITING);
+  private static final Field<Boolean> STUCK = DSL.field(DSL.name("stuck"), SQLDataType.BOOLEAN);
 
   private final DSLContext db;
   private final EventTable events;
@@ -40,8 +46,9 @@ final class StatusReader {
   /**
    * Counts per provider and status: of finished events, added up from the counts the ledger keeps
    * as rows change (a few rows per provider and status, whatever the history holds); of waiting
-   * ones, counted through their partial index. Plus the failing and stuck counts and the oldest
-   * waiting event's age (one more read of that index).
+   * ones, with the stuck count and the oldest waiting event's age, from the waiting rows due first,
+   * at most {@value InboxStatus#COUNTED} + 1 of them ({@link #due()}); the failing count through
+   * the failing rows' own index (schema V18), at most as many.
    */
   InboxStatus status() {
     Instant now = clock.instant();
@@ -53,37 +60,61 @@ final class StatusReader {
         .having(total.ne(BigDecimal.ZERO))
         .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3().longValue(),
             r.value4().longValue())));
-    counts.addAll(db.select(EventTable.PROVIDER, EventTable.STATUS, count(), sum(EventTable.DUPLICATES))
-        .from(events.table()).where(WAITING)
-        .groupBy(EventTable.PROVIDER, EventTable.STATUS)
-        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue())));
+    Table<?> due = due();
+    Field<String> provider = due.field(EventTable.PROVIDER);
+    Field<String> status = due.field(EventTable.STATUS);
+    record Waiting(List<Record6<String, String, Integer, BigDecimal, Integer, Instant>> due, int failing) { }
+    Waiting waiting = WaitingRows.inIndexOrder(db, tx -> new Waiting(
+        tx.select(provider, status, count(), sum(due.field(EventTable.DUPLICATES)), count().filterWhere(due.field(STUCK)),
+                min(due.field(RECEIVED_AT)))
+            .from(due).groupBy(provider, status).fetch(),
+        tx.fetchCount(tx.selectOne().from(events.table()).where(WaitingRows.FAILING).limit(InboxStatus.COUNTED + 1))));
+    int stuckCount = 0;
+    Instant oldestReceived = null;
+    for (Record6<String, String, Integer, BigDecimal, Integer, Instant> r : waiting.due()) {
+      counts.add(new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
+      stuckCount += r.value5();
+      oldestReceived = oldestReceived == null || r.value6().isBefore(oldestReceived) ? r.value6() : oldestReceived;
+    }
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
             .thenComparing(StatusCount::status))
         .toList();
-    Record3<Integer, Integer, Instant> waiting = db
-        .select(count().filterWhere(WaitingRows.FAILING), count().filterWhere(WaitingRows.stuck(stuckAfter)),
-            min(RECEIVED_AT))
-        .from(events.table()).where(WAITING).fetchSingle();
-    Duration oldest = waiting.value3() == null ? null : age(waiting.value3(), now);
-    return new InboxStatus(now, ordered, oldest, waiting.value1(), waiting.value2(), stuckAfter);
+    Duration age = oldestReceived == null ? null : age(oldestReceived, now);
+    return new InboxStatus(now, ordered, age, waiting.failing(), stuckCount, stuckAfter);
   }
 
   /**
-   * Waiting and stuck counts and the oldest waiting age, through the waiting rows' partial index;
-   * the dead count from the counts the ledger keeps, as {@link #status()} reads it: dead rows are
-   * kept, and after an import or a bulk change they can be most of the table, which counting them
-   * through their index read whole.
+   * Waiting and stuck counts and the oldest waiting age, from the waiting rows due first, at most
+   * {@value InboxStatus#COUNTED} + 1 of them ({@link #due()}); the dead count from the counts the
+   * ledger keeps, as {@link #status()} reads it: dead rows are kept, and after an import or a bulk
+   * change they can be most of the table, which counting them through their index read whole.
    */
   Backlog backlog() {
     Instant now = clock.instant();
-    Record3<Integer, Instant, Integer> waiting = db
-        .select(count(), min(RECEIVED_AT), count().filterWhere(WaitingRows.stuck(stuckAfter)))
-        .from(events.table()).where(WAITING).fetchSingle();
+    Table<?> due = due();
+    Record3<Integer, Instant, Integer> waiting = WaitingRows.inIndexOrder(db, tx -> tx
+        .select(count(), min(due.field(RECEIVED_AT)), count().filterWhere(due.field(STUCK)))
+        .from(due).fetchSingle());
     BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
         .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
     return new Backlog(waiting.value1(), dead == null ? 0 : dead.longValueExact(), oldest, waiting.value3());
+  }
+
+  /**
+   * The waiting rows due first, at most {@value InboxStatus#COUNTED} + 1: a range of the waiting
+   * rows' partial index in its own order ({@code available_at}), which stops there. Counting every
+   * waiting row read all of them, a million after a bulk retry of a million dead events (seconds a
+   * read, every read until the workers drained them). The stuck rows are due longest, so they come
+   * first: the stuck count is exact up to the bound, as the waiting count is.
+   */
+  private Table<?> due() {
+    return db.select(EventTable.PROVIDER, EventTable.STATUS, EventTable.DUPLICATES, RECEIVED_AT,
+            DSL.field(WaitingRows.stuck(stuckAfter)).as(STUCK))
+        .from(events.table()).where(WAITING)
+        .orderBy(AVAILABLE_AT).limit(InboxStatus.COUNTED + 1)
+        .asTable("due");
   }
 
   /** Never negative: a row received "after" the admin's clock (clock skew) is of age zero. */

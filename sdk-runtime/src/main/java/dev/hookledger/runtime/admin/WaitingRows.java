@@ -8,11 +8,14 @@ import static org.jooq.impl.DSL.inline;
 
 import dev.hookledger.runtime.EventStatus;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.internal.ledger.LedgerTime;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Function;
 import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -41,6 +44,23 @@ final class WaitingRows {
   static final Condition BACKING_OFF = FAILING.and(PENDING).and(AVAILABLE_AT.gt(LedgerTime.NOW));
 
   private WaitingRows() {}
+
+  /**
+   * Runs {@code read} in a transaction of its own whose plans read indexes in their order, never
+   * a bitmap of every matching row nor the table: so that a read that stops at its limit
+   * ({@code ORDER BY} an index's key, {@code LIMIT}) is planned to stop there whatever the table's
+   * statistics say. After a bulk retry they say that few rows wait until the next analyze (a retry
+   * of 100,000 events in a ledger of 10 million triggers none), and on that estimate the planner
+   * read every waiting row into a bitmap and sorted them, to keep the first 10,001: all of them read,
+   * the cost the limit was there to bound.
+   */
+  static <T> T inIndexOrder(DSLContext db, Function<DSLContext, T> read) {
+    return LedgerDsl.inOwnTransaction(db, tx -> {
+      // one round trip, as SET LOCAL: for this transaction only
+      tx.fetch("select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)");
+      return read.apply(tx);
+    });
+  }
 
   /**
    * Due for longer than {@code after} and not taken: a {@code processing} row's due time is its

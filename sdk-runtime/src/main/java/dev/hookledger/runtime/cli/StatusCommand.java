@@ -71,11 +71,14 @@ final class StatusCommand extends AdminCommand {
     } else {
       out.print(table.render());
     }
+    if (status.waiting() > InboxStatus.COUNTED) {
+      out.println("(pending and processing: of the " + (InboxStatus.COUNTED + 1) + " events due first; more wait)");
+    }
     out.println();
-    out.println("waiting:    " + status.waiting()
+    out.println("waiting:    " + AdminText.counted(status.waiting())
         + status.oldestWaitingAge().map(a -> " (oldest " + DurationText.age(a) + ")").orElse(""));
-    out.println("failing:    " + status.failing() + (status.failing() > 0 ? " (" + hint("failing") + ")" : ""));
-    out.println("stuck:      " + status.stuck() + (status.stuck() > 0
+    out.println("failing:    " + AdminText.counted(status.failing()) + (status.failing() > 0 ? " (" + hint("failing") + ")" : ""));
+    out.println("stuck:      " + AdminText.counted(status.stuck()) + (status.stuck() > 0
         ? " due for over " + DurationText.format(status.stuckAfter()) + " and taken by no worker: are the workers running? ("
             + hint("stuck") + ")" : ""));
     out.println("dead:       " + status.dead() + (status.dead() > 0 ? " (" + hint("dead") + ")" : ""));
@@ -102,7 +105,7 @@ final class StatusCommand extends AdminCommand {
     if (failing != null) {
       out.println();
       out.println("failing events, newest first" + (status.failing() > failing.events().size()
-          ? " (" + failing.events().size() + " of " + status.failing() + ")" : "") + ":");
+          ? " (" + failing.events().size() + " of " + AdminText.counted(status.failing()) + ")" : "") + ":");
       out.print(EventRowsText.render(failing.events(), status.asOf()));
     }
   }

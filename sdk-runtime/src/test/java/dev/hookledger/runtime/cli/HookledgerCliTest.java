@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.admin.InboxAdmin;
+import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.testing.Await;
@@ -47,6 +48,26 @@ class HookledgerCliTest {
     assertTrue(lines.contains("duplicates: 4 deliveries acknowledged without processing"), r.out());
     assertTrue(lines.stream().anyMatch(l -> l.startsWith("waiting:    1 (oldest ")), r.out());
     assertEquals("", r.err());
+  }
+
+  /**
+   * More waiting events than status counts (a bulk retry leaves a million): the waiting and stuck
+   * lines say "over" the bound rather than print it as a count, and the table says what its waiting
+   * rows are.
+   */
+  @Test
+  void statusSaysOverTheBoundWhenMoreEventsWaitThanItCounts() throws Exception {
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, available_at)"
+        + " select 'stripe', 'evt_wait_' || i, 'invoice.paid', '\\x7b7d', now() - interval '1 hour'"
+        + " from generate_series(1, " + InboxStatus.COUNTED + ") i");
+    CliProcess.Result r = CliProcess.run(Map.of(), "status", "--database-url", url);
+
+    assertEquals(0, r.exitCode(), r.err());
+    List<String> lines = r.out().lines().toList();
+    assertTrue(lines.contains("(pending and processing: of the 10001 events due first; more wait)"), r.out());
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("waiting:    over 10000 (oldest ")), r.out());
+    assertTrue(lines.stream().anyMatch(l -> l.startsWith("stuck:      over 10000 due for over 2m")), r.out());
+    assertTrue(lines.contains("failing:    0"), r.out());
   }
 
   @Test

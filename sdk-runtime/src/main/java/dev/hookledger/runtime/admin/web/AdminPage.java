@@ -96,18 +96,18 @@ final class AdminPage {
   private static void cards(StringBuilder h, InboxStatus s, List<RefusedCount> refused,
       List<AfterCommitFailureCount> afterCommit, String base) {
     h.append("<div class=\"cards\" id=\"summary\">");
-    card(h, "failing", s.failing(), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
-    card(h, "stuck", s.stuck(), s.stuck() > 0, "due over " + AdminText.duration(s.stuckAfter())
+    card(h, "failing", AdminText.counted(s.failing()), s.failing() > 0, "waiting after a failed attempt", link(base, "failing"));
+    card(h, "stuck", AdminText.counted(s.stuck()), s.stuck() > 0, "due over " + AdminText.duration(s.stuckAfter())
         + " and taken by no worker", link(base, "stuck"));
-    card(h, "dead", s.dead(), s.dead() > 0, "no attempt left: retry once fixed", link(base, "dead"));
+    card(h, "dead", Long.toString(s.dead()), s.dead() > 0, "no attempt left: retry once fixed", link(base, "dead"));
     String oldest = s.oldestWaitingAge().map(AdminText::age).orElse("-");
     boolean oldAlarm = s.oldestWaitingAge().map(a -> a.compareTo(OLD_WAITING) > 0).orElse(false);
     h.append("<a class=\"card").append(oldAlarm ? " alarm" : "").append("\" id=\"card-oldest\" href=\"")
         .append(link(base, "waiting")).append("\" title=\"the oldest pending or processing event\">")
         .append("<span class=\"n\">").append(escape(oldest)).append("</span>oldest waiting</a>");
-    card(h, "waiting", s.waiting(), false, "pending or processing", link(base, "waiting"));
-    card(h, "total", s.total(), false, "events in the ledger", link(base, "all"));
-    card(h, "duplicates", s.duplicates(), false, "duplicate deliveries acknowledged without processing", null);
+    card(h, "waiting", AdminText.counted(s.waiting()), false, "pending or processing", link(base, "waiting"));
+    card(h, "total", AdminText.total(s), false, "events in the ledger", link(base, "all"));
+    card(h, "duplicates", Long.toString(s.duplicates()), false, "duplicate deliveries acknowledged without processing", null);
     RefusedSection.card(h, refused);
     afterCommitCard(h, afterCommit);
     h.append("</div>\n");
@@ -130,11 +130,11 @@ final class AdminPage {
         .append("</span>afterCommit failed</div>");
   }
 
-  private static void card(StringBuilder h, String name, long n, boolean alarm, String help, String href) {
+  private static void card(StringBuilder h, String name, String n, boolean alarm, String help, String href) {
     String tag = href == null ? "div" : "a";
     h.append('<').append(tag).append(" class=\"card").append(alarm ? " alarm" : "").append("\" id=\"card-").append(name)
         .append('"').append(href == null ? "" : " href=\"" + href + "\"").append(" title=\"").append(escape(help))
-        .append("\"><span class=\"n\">").append(n).append("</span>").append(name).append("</").append(tag).append('>');
+        .append("\"><span class=\"n\">").append(escape(n)).append("</span>").append(name).append("</").append(tag).append('>');
   }
 
   private static String link(String base, String status) {
@@ -163,7 +163,12 @@ final class AdminPage {
     if (providers.isEmpty()) {
       h.append("<tr><td colspan=\"").append(STATUS_NAMES.size() + 1).append("\">the ledger is empty</td></tr>\n");
     }
-    h.append("</table></div>\n");
+    h.append("</table>");
+    if (status.waiting() > InboxStatus.COUNTED) {
+      h.append("<p class=\"note\" id=\"counts-bounded\">pending and processing: of the ").append(InboxStatus.COUNTED + 1)
+          .append(" events due first; more wait</p>");
+    }
+    h.append("</div>\n");
   }
 
   /** Failing and dead events grouped by root cause, most first: what one fix would clear. */
@@ -191,8 +196,8 @@ final class AdminPage {
 
   private static void tabs(StringBuilder h, InboxStatus s, Filters f, String base) {
     h.append("<nav class=\"tabs\" id=\"tabs\">");
-    tab(h, base, f, "failing", "failing (" + s.failing() + ")");
-    tab(h, base, f, "stuck", "stuck (" + s.stuck() + ")");
+    tab(h, base, f, "failing", "failing (" + AdminText.counted(s.failing()) + ")");
+    tab(h, base, f, "stuck", "stuck (" + AdminText.counted(s.stuck()) + ")");
     tab(h, base, f, "dead", "dead (" + s.dead() + ")");
     tab(h, base, f, "all", "recent");
     h.append("</nav>\n");

@@ -46,7 +46,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V14__row_counts"),
       load("V15__outbox"),
       load("V16__effect_list_after_commit"),
-      load("V17__dead_settled_index"));
+      load("V17__dead_settled_index"),
+      load("V18__failing_index"));
 
 
   /** The newest version this build knows. */

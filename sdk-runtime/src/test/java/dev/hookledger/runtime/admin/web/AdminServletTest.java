@@ -98,6 +98,21 @@ class AdminServletTest {
     assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
   }
 
+  /** More events waiting than status counts (a bulk retry of a million): the cards say "over", and the table says what it shows. */
+  @Test
+  void pageSaysOverTheBoundWhenMoreEventsWaitThanItCounts() throws Exception {
+    ledger.sql.execute("insert into hookledger.event (provider, event_id, type, body, available_at)"
+        + " select 'stripe', 'evt_wait_' || i, 'invoice.paid', '\\x7b7d', now() - interval '1 hour'"
+        + " from generate_series(1, " + dev.hookledger.runtime.admin.InboxStatus.COUNTED + ") i");
+
+    String html = get("/", "text/html").body();
+    assertTrue(html.contains("<span class=\"n\">over 10000</span>waiting</a>"), html);
+    assertTrue(html.contains("<span class=\"n\">over 10000</span>stuck</a>"), html);
+    assertTrue(html.contains("stuck (over 10000)"), html);
+    assertTrue(html.contains("<p class=\"note\" id=\"counts-bounded\">pending and processing: of the 10001 events due"
+        + " first; more wait</p>"), html);
+  }
+
   @Test
   void aBrowserIsShownErrorsAsPagesWithTheReasonEscapedAndNeverAStackTrace() throws Exception {
     HttpResponse<String> missing = get("/event?provider=github&eventId=guid-%3C1%3E", "text/html,*/*;q=0.8");
