@@ -9,6 +9,7 @@ import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.InboxStatus;
 import dev.hookledger.runtime.admin.SchemaMigration;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
+import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.LedgerRows;
 import dev.hookledger.runtime.testing.TestDatabase;
 import dev.hookledger.runtime.testing.TestHookAdapter;
@@ -59,7 +60,7 @@ class SchemaVersionsTest {
     assertEquals(LedgerMigration.ALL.stream().map(LedgerMigration::version).toList(),
         sql.fetch("select version from hookledger.schema_version order by version")
         .getValues(0, Integer.class));
-    InboxStatus status = admin.status();
+    InboxStatus status = Await.read("status", admin::status);
     assertEquals(1, status.count(EventStatus.DONE));
     assertEquals(1, status.count(EventStatus.DEAD));
     assertEquals(1, status.count(EventStatus.PENDING));

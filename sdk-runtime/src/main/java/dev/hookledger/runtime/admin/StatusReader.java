@@ -7,6 +7,7 @@ import static org.jooq.impl.DSL.min;
 import static org.jooq.impl.DSL.sum;
 
 import dev.hookledger.runtime.EventStatus;
+import dev.hookledger.runtime.internal.ledger.CitusLedger;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.StatusColumn;
 import dev.hookledger.runtime.internal.ledger.StatusCountTable;
@@ -35,12 +36,14 @@ final class StatusReader {
   private final EventTable events;
   private final Clock clock;
   private final Duration stuckAfter;
+  private final CitusLedger citus;
 
   StatusReader(DSLContext db, EventTable events, Clock clock, Duration stuckAfter) {
     this.db = db;
     this.events = events;
     this.clock = clock;
     this.stuckAfter = stuckAfter;
+    this.citus = new CitusLedger(db, events);
   }
 
   /**
@@ -60,6 +63,9 @@ final class StatusReader {
         .having(total.ne(BigDecimal.ZERO))
         .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3().longValue(),
             r.value4().longValue())));
+    if (citus.distributed()) {
+      return statusOnEveryShard(now, counts);
+    }
     Table<?> due = due();
     Field<String> provider = due.field(EventTable.PROVIDER);
     Field<String> status = due.field(EventTable.STATUS);
@@ -92,10 +98,46 @@ final class StatusReader {
    */
   Backlog backlog() {
     Instant now = clock.instant();
+    if (citus.distributed()) {
+      return backlogOnEveryShard(now);
+    }
     Table<?> due = due();
     Record3<Integer, Instant, Integer> waiting = WaitingRows.inIndexOrder(db, tx -> tx
         .select(count(), min(due.field(RECEIVED_AT)), count().filterWhere(due.field(STUCK)))
         .from(due).fetchSingle());
+    BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
+        .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
+    Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
+    return new Backlog(waiting.value1(), dead == null ? 0 : dead.longValueExact(), oldest, waiting.value3());
+  }
+
+  /**
+   * {@link #status()} on a ledger distributed by Citus: the waiting rows counted whole, each shard
+   * its own part, summed on the coordinator. The bounded read's subquery with a limit is planned
+   * there through intermediate results on the coordinator: 188 ms where the whole count took 11 ms
+   * on an empty ledger of three nodes, past the admin's 2 s read deadline under load.
+   */
+  private InboxStatus statusOnEveryShard(Instant now, List<StatusCount> counts) {
+    counts.addAll(db.select(EventTable.PROVIDER, EventTable.STATUS, count(), sum(EventTable.DUPLICATES))
+        .from(events.table()).where(WAITING)
+        .groupBy(EventTable.PROVIDER, EventTable.STATUS)
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue())));
+    List<StatusCount> ordered = counts.stream()
+        .sorted(Comparator.comparing(StatusCount::provider).thenComparing(StatusCount::status))
+        .toList();
+    Record3<Integer, Integer, Instant> waiting = db
+        .select(count().filterWhere(WaitingRows.FAILING), count().filterWhere(WaitingRows.stuck(stuckAfter)),
+            min(RECEIVED_AT))
+        .from(events.table()).where(WAITING).fetchSingle();
+    Duration oldest = waiting.value3() == null ? null : age(waiting.value3(), now);
+    return new InboxStatus(now, ordered, oldest, waiting.value1(), waiting.value2(), stuckAfter);
+  }
+
+  /** {@link #backlog()} on a ledger distributed by Citus, counted whole as {@link #statusOnEveryShard} does. */
+  private Backlog backlogOnEveryShard(Instant now) {
+    Record3<Integer, Instant, Integer> waiting = db
+        .select(count(), min(RECEIVED_AT), count().filterWhere(WaitingRows.stuck(stuckAfter)))
+        .from(events.table()).where(WAITING).fetchSingle();
     BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
         .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
