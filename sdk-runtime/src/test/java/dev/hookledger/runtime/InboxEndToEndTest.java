@@ -98,7 +98,7 @@ class InboxEndToEndTest {
 
   private ServedRuntime serve() {
     return ServedRuntime.serve(WebhookRuntime.builder()
-        .dataSource(db.dataSource())
+        .dataSource(db.forRuntime())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .handlers(orders));
   }

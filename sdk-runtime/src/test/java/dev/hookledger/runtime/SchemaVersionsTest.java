@@ -49,7 +49,7 @@ class SchemaVersionsTest {
     v1Event("evt_waiting", "pending", 0);
     String before = sql.fetchSingle("select string_agg(event_id || ':' || status || ':' || encode(body, 'escape'),"
         + " ',' order by event_id) from hookledger.event").get(0, String.class);
-    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    InboxAdmin admin = InboxAdmin.builder(db.forRuntime()).build();
     assertEquals(1, admin.schemaVersion(), "recognised as version 1 without a version table");
 
     assertEquals(false, admin.migrate(), "the event table was there: nothing created anew");
@@ -78,7 +78,7 @@ class SchemaVersionsTest {
 
   @Test
   void eachVersionIsAppliedOnceAndMigratingAgainRunsNothing() {
-    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    InboxAdmin admin = InboxAdmin.builder(db.forRuntime()).build();
     assertEquals(0, admin.schemaVersion());
     assertEquals(LedgerMigration.ALL.stream().map(LedgerMigration::version).toList(),
         admin.pendingMigrations().stream().map(SchemaMigration::version).toList());
@@ -94,7 +94,7 @@ class SchemaVersionsTest {
 
   @Test
   void versionsMayLeaveGapsAndAVersionBelowTheNewestThatArrivesLaterIsAppliedThen() {
-    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    InboxAdmin admin = InboxAdmin.builder(db.forRuntime()).build();
     admin.migrate();
     // the scripts skip a number (V7 belongs to another change), as Flyway allows
     assertEquals(List.of(1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18), sql.fetch("select version from hookledger.schema_version order by version")
@@ -143,7 +143,7 @@ class SchemaVersionsTest {
 
   @Test
   void theRuntimeAndMigrateRefuseALedgerNewerThanTheyKnow() {
-    InboxAdmin admin = InboxAdmin.builder(db.dataSource()).build();
+    InboxAdmin admin = InboxAdmin.builder(db.forRuntime()).build();
     admin.migrate();
     int newer = LedgerMigration.latest() + 1;
     sql.execute("insert into hookledger.schema_version (version, description) values (?, 'from the future')", newer);
@@ -168,7 +168,7 @@ class SchemaVersionsTest {
     assertEquals(false, LedgerRows.first(db.dataSource(), "select indisvalid from pg_index"
         + " where indexrelid = 'hookledger.event_received_idx'::regclass").orElseThrow().get("indisvalid"));
 
-    InboxAdmin.builder(db.dataSource()).build().migrate();
+    InboxAdmin.builder(db.forRuntime()).build().migrate();
 
     assertEquals("CREATE INDEX event_received_idx ON hookledger.event USING btree (received_at)",
         LedgerRows.first(db.dataSource(), "select pg_get_indexdef('hookledger.event_received_idx'::regclass) as d"
@@ -177,6 +177,6 @@ class SchemaVersionsTest {
   }
 
   private WebhookRuntimeBuilder runtime() {
-    return WebhookRuntime.builder().dataSource(db.dataSource()).provider(new TestHookAdapter(), Secrets.of("s"));
+    return WebhookRuntime.builder().dataSource(db.forRuntime()).provider(new TestHookAdapter(), Secrets.of("s"));
   }
 }

@@ -129,7 +129,7 @@ class ShadowModeTest {
     // as long as they trickled, so every signed delivery went on unrecorded
     Duration deadline = Duration.ofSeconds(1);
     try (ServedRuntime shadow = ServedRuntime.serve(WebhookRuntime.builder()
-        .dataSource(db.dataSource())
+        .dataSource(db.forRuntime())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .maxBodyBytes("testhook", LIMIT)
         .receive(r -> r.maxInFlightBodyBytes(2 * (LIMIT + 1) + 8)) // the two prefixes leave no room for a delivery
@@ -209,7 +209,7 @@ class ShadowModeTest {
 
   @Test
   void aStoppedRuntimeInShadowModeStillPassesRequestsOn() throws Exception {
-    WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
+    WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.forRuntime())
         .provider(new TestHookAdapter(), Secrets.of(SECRET)).mode(ProcessingMode.SHADOW).build();
     runtime.migrate();
     // never started: the ledger cannot record, and the existing endpoint must not notice
@@ -246,7 +246,7 @@ class ShadowModeTest {
 
   private ServedRuntime serve(ProcessingMode mode, Heard heard) {
     return ServedRuntime.serve(WebhookRuntime.builder()
-        .dataSource(db.dataSource())
+        .dataSource(db.forRuntime())
         .provider(new TestHookAdapter(), Secrets.of(SECRET))
         .maxBodyBytes("testhook", LIMIT)
         .handlers(handler)

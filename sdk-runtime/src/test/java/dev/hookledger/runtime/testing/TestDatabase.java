@@ -336,6 +336,17 @@ public final class TestDatabase {
     }
 
     /**
+     * The data source a test gives its runtime and admin: {@link #dataSource()}, but {@link #pooled()} on
+     * a Citus coordinator, where a new session's first statements across shards also open the
+     * coordinator's connections to the workers, whose new sessions parse each shard's statement cold: an
+     * operator read on a new session each time missed the admin's 2 s deadline there, as an
+     * application's pool does not.
+     */
+    public DataSource forRuntime() {
+      return citus() ? pooled() : dataSource;
+    }
+
+    /**
      * A small pool on this database (up to {@value #POOL_SIZE} sessions, opened on demand), for
      * fixtures that run many statements: a new session costs PostgreSQL a process, more than most
      * fixture statements. Sessions are reused, so a session-level {@code SET} outlives its statement.
