@@ -51,7 +51,7 @@ final class StatusReader {
    * as rows change (a few rows per provider and status, whatever the history holds); of waiting
    * ones, with the stuck count and the oldest waiting event's age, from the waiting rows due first,
    * at most {@value InboxStatus#COUNTED} + 1 of them ({@link #due()}); the failing count through
-   * the failing rows' own index (schema V18), at most as many.
+   * the failing rows' own index (schema V18), at most as many; on Citus all of them ({@link #waitingOnEveryShard()}).
    */
   InboxStatus status() {
     Instant now = clock.instant();
@@ -63,81 +63,79 @@ final class StatusReader {
         .having(total.ne(BigDecimal.ZERO))
         .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3().longValue(),
             r.value4().longValue())));
-    if (citus.distributed()) {
-      return statusOnEveryShard(now, counts);
-    }
-    Table<?> due = due();
-    Field<String> provider = due.field(EventTable.PROVIDER);
-    Field<String> status = due.field(EventTable.STATUS);
-    record Waiting(List<Record6<String, String, Integer, BigDecimal, Integer, Instant>> due, int failing) { }
-    Waiting waiting = WaitingRows.inIndexOrder(db, tx -> new Waiting(
-        tx.select(provider, status, count(), sum(due.field(EventTable.DUPLICATES)), count().filterWhere(due.field(STUCK)),
-                min(due.field(RECEIVED_AT)))
-            .from(due).groupBy(provider, status).fetch(),
-        tx.fetchCount(tx.selectOne().from(events.table()).where(WaitingRows.FAILING).limit(InboxStatus.COUNTED + 1))));
-    int stuckCount = 0;
-    Instant oldestReceived = null;
-    for (Record6<String, String, Integer, BigDecimal, Integer, Instant> r : waiting.due()) {
-      counts.add(new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
-      stuckCount += r.value5();
-      oldestReceived = oldestReceived == null || r.value6().isBefore(oldestReceived) ? r.value6() : oldestReceived;
-    }
+    Waiting waiting = citus.distributed() ? waitingOnEveryShard() : waitingDueFirst();
+    counts.addAll(waiting.counts());
     List<StatusCount> ordered = counts.stream()
         .sorted(Comparator.comparing(StatusCount::provider)
             .thenComparing(StatusCount::status))
         .toList();
-    Duration age = oldestReceived == null ? null : age(oldestReceived, now);
-    return new InboxStatus(now, ordered, age, waiting.failing(), stuckCount, stuckAfter);
+    Duration age = waiting.oldestReceived() == null ? null : age(waiting.oldestReceived(), now);
+    return new InboxStatus(now, ordered, age, waiting.failing(), waiting.stuck(), stuckAfter);
   }
 
-  /**
-   * Waiting and stuck counts and the oldest waiting age, from the waiting rows due first, at most
-   * {@value InboxStatus#COUNTED} + 1 of them ({@link #due()}); the dead count from the counts the
-   * ledger keeps, as {@link #status()} reads it: dead rows are kept, and after an import or a bulk
-   * change they can be most of the table, which counting them through their index read whole.
-   */
-  Backlog backlog() {
-    Instant now = clock.instant();
-    if (citus.distributed()) {
-      return backlogOnEveryShard(now);
-    }
+  /** The waiting rows' part of {@link #status()}: counts per provider and status, failing, stuck, the oldest received. */
+  private record Waiting(List<StatusCount> counts, int failing, int stuck, Instant oldestReceived) {}
+
+  /** From the waiting rows due first ({@link #due()}), and the failing ones through their own index, each bounded. */
+  private Waiting waitingDueFirst() {
     Table<?> due = due();
-    Record3<Integer, Instant, Integer> waiting = WaitingRows.inIndexOrder(db, tx -> tx
-        .select(count(), min(due.field(RECEIVED_AT)), count().filterWhere(due.field(STUCK)))
-        .from(due).fetchSingle());
-    BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
-        .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
-    Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
-    return new Backlog(waiting.value1(), dead == null ? 0 : dead.longValueExact(), oldest, waiting.value3());
+    Field<String> provider = due.field(EventTable.PROVIDER);
+    Field<String> status = due.field(EventTable.STATUS);
+    return WaitingRows.inIndexOrder(db, tx -> {
+      List<StatusCount> counts = new ArrayList<>();
+      int stuck = 0;
+      Instant oldestReceived = null;
+      for (Record6<String, String, Integer, BigDecimal, Integer, Instant> r : tx
+          .select(provider, status, count(), sum(due.field(EventTable.DUPLICATES)), count().filterWhere(due.field(STUCK)),
+              min(due.field(RECEIVED_AT)))
+          .from(due).groupBy(provider, status).fetch()) {
+        counts.add(new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
+        stuck += r.value5();
+        oldestReceived = oldestReceived == null || r.value6().isBefore(oldestReceived) ? r.value6() : oldestReceived;
+      }
+      int failing = tx.fetchCount(tx.selectOne().from(events.table()).where(WaitingRows.FAILING)
+          .limit(InboxStatus.COUNTED + 1));
+      return new Waiting(counts, failing, stuck, oldestReceived);
+    });
   }
 
   /**
-   * {@link #status()} on a ledger distributed by Citus: the waiting rows counted whole, each shard
-   * its own part, summed on the coordinator. The bounded read's subquery with a limit is planned
-   * there through intermediate results on the coordinator: 188 ms where the whole count took 11 ms
-   * on an empty ledger of three nodes, past the admin's 2 s read deadline under load.
+   * On a ledger distributed by Citus: the waiting rows counted whole, each shard its own part, summed
+   * on the coordinator. The bounded read's subquery with a limit is planned there through
+   * intermediate results on the coordinator: 188 ms where the whole count took 11 ms on an empty
+   * ledger of three nodes, past the admin's 2 s read deadline under load.
    */
-  private InboxStatus statusOnEveryShard(Instant now, List<StatusCount> counts) {
-    counts.addAll(db.select(EventTable.PROVIDER, EventTable.STATUS, count(), sum(EventTable.DUPLICATES))
+  private Waiting waitingOnEveryShard() {
+    List<StatusCount> counts = db.select(EventTable.PROVIDER, EventTable.STATUS, count(), sum(EventTable.DUPLICATES))
         .from(events.table()).where(WAITING)
         .groupBy(EventTable.PROVIDER, EventTable.STATUS)
-        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue())));
-    List<StatusCount> ordered = counts.stream()
-        .sorted(Comparator.comparing(StatusCount::provider).thenComparing(StatusCount::status))
-        .toList();
+        .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3(), r.value4().longValue()));
     Record3<Integer, Integer, Instant> waiting = db
         .select(count().filterWhere(WaitingRows.FAILING), count().filterWhere(WaitingRows.stuck(stuckAfter)),
             min(RECEIVED_AT))
         .from(events.table()).where(WAITING).fetchSingle();
-    Duration oldest = waiting.value3() == null ? null : age(waiting.value3(), now);
-    return new InboxStatus(now, ordered, oldest, waiting.value1(), waiting.value2(), stuckAfter);
+    return new Waiting(counts, waiting.value1(), waiting.value2(), waiting.value3());
   }
 
-  /** {@link #backlog()} on a ledger distributed by Citus, counted whole as {@link #statusOnEveryShard} does. */
-  private Backlog backlogOnEveryShard(Instant now) {
-    Record3<Integer, Instant, Integer> waiting = db
-        .select(count(), min(RECEIVED_AT), count().filterWhere(WaitingRows.stuck(stuckAfter)))
-        .from(events.table()).where(WAITING).fetchSingle();
+  /**
+   * Waiting and stuck counts and the oldest waiting age, from the waiting rows due first, at most
+   * {@value InboxStatus#COUNTED} + 1 of them ({@link #due()}), or on Citus from all of them
+   * ({@link #waitingOnEveryShard()} says why); the dead count from the counts the ledger keeps, as
+   * {@link #status()} reads it: dead rows are kept, and after an import or a bulk change they can be
+   * most of the table, which counting them through their index read whole.
+   */
+  Backlog backlog() {
+    Instant now = clock.instant();
+    Record3<Integer, Instant, Integer> waiting;
+    if (citus.distributed()) {
+      waiting = db.select(count(), min(RECEIVED_AT), count().filterWhere(WaitingRows.stuck(stuckAfter)))
+          .from(events.table()).where(WAITING).fetchSingle();
+    } else {
+      Table<?> due = due();
+      waiting = WaitingRows.inIndexOrder(db, tx -> tx
+          .select(count(), min(due.field(RECEIVED_AT)), count().filterWhere(due.field(STUCK)))
+          .from(due).fetchSingle());
+    }
     BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
         .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);

@@ -107,10 +107,8 @@ public final class TestDatabase {
     PGSimpleDataSource root = admin();
     List<PGSimpleDataSource> workers = citus() ? workerAdmins() : List.of();
     DROPPER.execute(() -> {
-      try (Connection c = root.getConnection(); Statement s = c.createStatement()) {
-        for (String name : names) {
-          s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-        }
+      try {
+        drop(root, names);
       } catch (SQLException e) {
         // left to the server's data directory: after the last class this races the JVM's exit, whose hook
         // stops the server under the drop ("terminating connection due to administrator command"); on a
@@ -118,10 +116,8 @@ public final class TestDatabase {
       }
       // a Citus worker's database of the same name, each of which holds a maintenance worker of its own
       for (PGSimpleDataSource worker : workers) {
-        try (Connection w = worker.getConnection(); Statement ws = w.createStatement()) {
-          for (String name : names) {
-            ws.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-          }
+        try {
+          drop(worker, names);
         } catch (SQLException e) {
           // left to the JVM's exit hook
         }
@@ -275,6 +271,15 @@ public final class TestDatabase {
     }
   }
 
+  /** Drops each of {@code names} on {@code server}, ending what still holds it ({@code WITH (FORCE)}). */
+  private static void drop(PGSimpleDataSource server, List<String> names) throws SQLException {
+    try (Connection c = server.getConnection(); Statement s = c.createStatement()) {
+      for (String name : names) {
+        s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      }
+    }
+  }
+
   /**
    * Drops the databases this JVM made on a server the tests do not own ({@code HOOKLEDGER_TEST_DATABASE_URL}),
    * when the JVM exits: a run left hundreds of them behind on a Citus coordinator, each costing it a
@@ -290,15 +295,9 @@ public final class TestDatabase {
           names.add(r.getString(1));
         }
       }
-      for (String name : names) {
-        s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-      }
+      drop(root, names);
       for (PGSimpleDataSource worker : workerAdmins()) {
-        try (Connection w = worker.getConnection(); Statement ws = w.createStatement()) {
-          for (String name : names) {
-            ws.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-          }
-        }
+        drop(worker, names);
       }
     } catch (SQLException e) {
       System.err.println("TestDatabase: could not drop this run's test databases: " + e.getMessage());

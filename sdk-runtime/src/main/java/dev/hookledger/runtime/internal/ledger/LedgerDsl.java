@@ -45,22 +45,16 @@ public final class LedgerDsl {
    * lock and idle-in-transaction timeouts for itself ({@code SET LOCAL}): for a data source the
    * application pools, whose sessions carry whatever the application set, so that the runtime's
    * transactions (the handlers' among them) are bounded all the same. One round trip per transaction,
-   * saved where the application says its pool sets them on its connections ({@link Deadlines#fromPool()}).
+   * saved where the sessions already carry them: the pool the runtime builds ({@code ownPool}), or
+   * one the application says sets them on its connections ({@link Deadlines#fromPool()}).
+   *
+   * <p>On a ledger distributed by Citus ({@code distributed}, asked at each transaction's start, so it
+   * must answer without a query) the pool the runtime built gets them per transaction too, in the form
+   * that reaches the workers ({@link Deadlines#localSqlOnCitus()}): a session's settings stay on the
+   * coordinator. An application's pool that sets them itself is left alone there as well: it would
+   * have to set them on the workers' sessions too.
    */
-  public static DSLContext on(DataSource dataSource, Deadlines deadlines) {
-    return on(dataSource, deadlines, deadlines.fromPool(), () -> false);
-  }
-
-  /**
-   * As {@link #on(DataSource, Deadlines)}, where {@code sessionsSetThem} says whether the pool's
-   * sessions already carry the timeouts (the pool the runtime builds, or one the application says sets
-   * them): then a transaction sends none. On a ledger distributed by Citus ({@code distributed}, asked at
-   * each transaction's start, so it must answer without a query), a pool the runtime built gets them
-   * per transaction too, in the form that reaches the workers ({@link Deadlines#localSqlOnCitus()}):
-   * the coordinator's session settings stay on the coordinator. An application's pool that sets them
-   * itself is left alone there as well: it would have to set them on the workers' sessions too.
-   */
-  public static DSLContext on(DataSource dataSource, Deadlines deadlines, boolean sessionsSetThem,
+  public static DSLContext on(DataSource dataSource, Deadlines deadlines, boolean ownPool,
       BooleanSupplier distributed) {
     DSLContext dsl = on(dataSource);
     if (deadlines.fromPool()) {
@@ -72,7 +66,7 @@ public final class LedgerDsl {
       @Override
       public void beginEnd(TransactionContext ctx) {
         boolean onCitus = distributed.getAsBoolean();
-        if (sessionsSetThem && !onCitus) {
+        if (ownPool && !onCitus) {
           return;
         }
         // on the transaction's own connection, prepared: through jOOQ's plain-SQL API this was a
@@ -101,7 +95,8 @@ public final class LedgerDsl {
    * common Hibernate tuning) it is rolled back when the connection goes back to the pool, a state
    * transition lost with no error anywhere. An explicit transaction is right on any pool, and under an
    * application's transaction manager it is a new one ({@code REQUIRES_NEW}), so it never commits
-   * whatever the calling thread has open. It also gets the deadlines of {@link #on(DataSource, Deadlines)}.
+   * whatever the calling thread has open. It also gets the deadlines of
+   * {@link #on(DataSource, Deadlines, boolean, BooleanSupplier)}.
    *
    * @return what {@code work} returns, once committed
    */
