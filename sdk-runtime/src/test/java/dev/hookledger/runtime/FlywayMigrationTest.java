@@ -79,7 +79,7 @@ class FlywayMigrationTest {
 
   /** A runtime of this build on the Flyway-made ledger, started: start() checks the schema's version. */
   private static WebhookRuntime started(TestDatabase.Database db) {
-    WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.dataSource())
+    WebhookRuntime runtime = WebhookRuntime.builder().dataSource(db.forRuntime())
         .provider(new TestHookAdapter(), Secrets.of("flyway-secret")).handlers(new Billing())
         .mode(ProcessingMode.INLINE).build();
     runtime.start();

@@ -131,7 +131,7 @@ class SignedDeliveriesTest {
 
   private static WebhookRuntime start(TestDatabase.Database db, String schema, Object handler) {
     WebhookRuntime runtime = WebhookRuntime.builder()
-        .dataSource(db.dataSource())
+        .dataSource(db.forRuntime())
         .schema(schema)
         .provider(new TestHookAdapter(), Secrets.of("testkit-secret"))
         .handlers(handler)
