@@ -170,7 +170,15 @@ class BackfillTest {
       traffic.shutdownNow();
     }
     Backfill end = admin.backfill(started.id()).orElseThrow();
-    assertEquals(List.of(1000L, 1000L, 0L, 0L), List.of(end.selected(), end.applied(), end.skipped(), end.failed()));
+    if (TestDatabase.citus()) {
+      // there the cursor is advanced just after each visited event's commit, in a transaction of its own: a
+      // node killed between the two leaves it one event behind, which the next holder finds applied and
+      // counts skipped (docs/citus.md); each handler still ran once, as the checks below show
+      assertEquals(List.of(1000L, 1000L, 0L), List.of(end.selected(), end.applied() + end.skipped(), end.failed()));
+      assertTrue(end.skipped() <= 1, "one kill, at most one event counted skipped: " + end);
+    } else {
+      assertEquals(List.of(1000L, 1000L, 0L, 0L), List.of(end.selected(), end.applied(), end.skipped(), end.failed()));
+    }
     assertEquals(1000, number(db, "select count(distinct event_id) from backfilled where event_id like 'old-%'"));
     assertEquals(sent.get(), number(db, "select count(distinct event_id) from backfilled where event_id like 'live-%'"));
     assertEquals(0, number(db, "select count(*) from (select event_id from backfilled group by event_id"
