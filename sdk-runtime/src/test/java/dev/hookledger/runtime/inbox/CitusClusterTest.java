@@ -23,6 +23,8 @@ import dev.hookledger.runtime.admin.BackfillRequest;
 import dev.hookledger.runtime.admin.BackfillStatus;
 import dev.hookledger.runtime.admin.InboxAdmin;
 import dev.hookledger.runtime.admin.RetrySelection;
+import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.LedgerDsl;
 import dev.hookledger.runtime.testing.Await;
 import dev.hookledger.runtime.testing.TestDatabase;
@@ -37,6 +39,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -269,6 +273,51 @@ class CitusClusterTest {
     }
     assertEquals(8, number(db, "select count(*) from scoped_effect where n = 2"), "each event's handler, then its backfill");
   }
+
+  /**
+   * After a bulk retry a claim on Citus found its scopes by grouping every due row by scope, on every
+   * poll: a million rows read to claim a few dozen. It now reads the {@value LeaseClaimer#DUE_SCOPES_READ}
+   * due longest on each shard, in the waiting index's order, and still claims the longest due first.
+   */
+  @Test
+  void aClaimFindsItsScopesAmongTheRowsDueLongestWithoutReadingEveryDueRow() {
+    TestDatabase.Database db = clusterDatabase();
+    int rows = 12 * LeaseClaimer.DUE_SCOPES_READ;
+    // as a bulk retry leaves them: every row due, spread over four scopes (on one or both workers)
+    db.execute("insert into hookledger.event (provider, scope, event_id, type, body, status, received_at, available_at)"
+        + " select 'testhook', 'scope-' || (i % 4), 'bulk_' || i, 'job.scoped', '\\x7b7d', 'pending', now(),"
+        + " now() - i * interval '1 millisecond' from generate_series(1, " + rows + ") i");
+    db.execute("analyze hookledger.event");
+    DSLContext dsl = LedgerDsl.on(db.dataSource());
+
+    String sql = LeaseClaimer.dueScopesSql(new EventTable("hookledger"));
+    String plan = dsl.transactionResult(cfg -> {
+      cfg.dsl().execute("set local citus.explain_all_tasks = on");
+      return String.join("\n", cfg.dsl().fetch("explain (analyze, costs off, timing off, summary off) " + sql)
+          .getValues(0, String.class));
+    });
+    Matcher read = SHARD_READ.matcher(plan);
+    int reads = 0;
+    while (read.find()) {
+      reads++;
+      assertTrue(Integer.parseInt(read.group(1)) <= LeaseClaimer.DUE_SCOPES_READ, "a shard read more rows:\n" + plan);
+    }
+    assertTrue(reads >= 2, "each shard's read of its due rows:\n" + plan);
+
+    LeaseClaimer.Claimed claimed = new LeaseClaimer(dsl, new EventTable("hookledger"))
+        .claim("test-node", Duration.ofMinutes(1), 16, 10, Long.MAX_VALUE);
+    // the longest due is bulk_12000, of scope-0; its scope's next 15 follow, every fourth
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      expected.add("bulk_" + (rows - 4 * i));
+    }
+    assertEquals(expected.stream().sorted().toList(),
+        claimed.leases().stream().map(l -> l.key().eventId()).sorted().toList());
+  }
+
+  /** A scan of an event shard in a task's plan, and its actual rows (after its filter, if any). */
+  private static final Pattern SHARD_READ = Pattern.compile(
+      "(?:Index Scan|Index Only Scan|Seq Scan|Bitmap Heap Scan)[^\\n]* on event_[0-9]+[^\\n]*actual rows=([0-9]+)");
 
   /** The statements' statistics, from now: Citus's on the coordinator, PostgreSQL's on the workers. */
   private static void resetStatements(TestDatabase.Database db, List<PGSimpleDataSource> workers) throws SQLException {

@@ -8,7 +8,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -46,6 +48,9 @@ public final class LeaseClaimer {
   private static final List<Field<?>> DUE_COLUMNS = List.of(PROVIDER, SCOPE, EVENT_ID, STATUS, ATTEMPTS, LEASE_OWNER,
       LEASE_UNTIL, LAST_ERROR, BODY_BYTES);
 
+  /** On Citus: the due rows a claim reads to find the scopes it claims from (see {@link #dueScopes}). */
+  public static final int DUE_SCOPES_READ = 1000;
+
   private final DSLContext dsl;
   private final EventTable events;
   private final CitusLedger citus;
@@ -56,7 +61,7 @@ public final class LeaseClaimer {
   /** On Citus: {@link #dueSql} and {@link #takeSql} of one scope, bound last, so that each is a router query. */
   private final String dueOfScopeSql;
   private final String takeOfScopeSql;
-  /** On Citus: the scopes with due rows, the oldest due first, their number bound. */
+  /** On Citus: the scopes of the due rows that waited longest, read in the waiting index's order, their number bound. */
   private final String dueScopesSql;
 
   public LeaseClaimer(DSLContext dsl, EventTable events) {
@@ -74,12 +79,21 @@ public final class LeaseClaimer {
     this.takeSql = RenderedSql.render(takeDue(DSL.noCondition()), 6);
     this.dueOfScopeSql = RenderedSql.render(dueRows(RenderedSql.renderer(), SCOPE.eq(DSL.val("")), DSL.val(0)), 2);
     this.takeOfScopeSql = RenderedSql.render(takeDue(SCOPE.eq(DSL.val(""))), 7);
-    this.dueScopesSql = RenderedSql.render(RenderedSql.renderer().select(SCOPE)
+    this.dueScopesSql = dueScopesSql(events);
+  }
+
+  /**
+   * On Citus, the statement that finds the scopes to claim from (see {@link #dueScopes}): the scope
+   * of each of the {@value #DUE_SCOPES_READ} due rows due longest, those first. The limit is written
+   * in the statement, not bound, so that Citus sends it on to every shard's query whatever plan the
+   * coordinator caches.
+   */
+  public static String dueScopesSql(EventTable events) {
+    return RenderedSql.render(RenderedSql.renderer().select(SCOPE)
         .from(events.table())
         .where(WAITING).and(AVAILABLE_AT.le(LedgerTime.NOW))
-        .groupBy(SCOPE)
-        .orderBy(DSL.min(AVAILABLE_AT))
-        .limit(DSL.val(0)), 1);
+        .orderBy(AVAILABLE_AT)
+        .limit(DSL.inline(DUE_SCOPES_READ)), 0);
   }
 
   private Query takeDue(Condition scope) {
@@ -136,18 +150,24 @@ public final class LeaseClaimer {
   /** A claim of one transaction, and the bytes of body it took. */
   private record Batch(Claimed claimed, long bytes) {}
 
-  /** The scopes that have due rows, at most {@code limit}, the oldest due first. */
+  /**
+   * The scopes that have due rows, at most {@code limit}, the one that waited longest first: the
+   * scopes of the {@value #DUE_SCOPES_READ} rows due longest, each named once. Each shard reads that
+   * many rows at most, in the waiting index's order; a group by scope over every due row read all of
+   * them on each poll, a million after a bulk retry. A scope whose due rows all wait behind them is
+   * named by a later poll, once the ones before it are claimed (a claim moves a row's due time to its
+   * lease's end).
+   */
   private List<String> dueScopes(int limit) {
     return LedgerDsl.inOwnTransaction(dsl, tx -> tx.connectionResult(c -> {
       try (PreparedStatement ps = c.prepareStatement(dueScopesSql)) {
-        ps.setInt(1, limit);
-        List<String> scopes = new ArrayList<>();
+        Set<String> scopes = new LinkedHashSet<>();
         try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
+          while (rs.next() && scopes.size() < limit) {
             scopes.add(rs.getString(1));
           }
         }
-        return scopes;
+        return List.copyOf(scopes);
       }
     }));
   }
