@@ -397,7 +397,7 @@ class HookledgerCliTest {
     CliProcess.Result again = CliProcess.run(Map.of(), "migrate", "--schema", "order", "--database-url", url);
     assertEquals("ledger schema order in database " + database + " is up to date (version " + version + ")\n",
         again.out());
-    assertEquals(0, Await.read("status", InboxAdmin.builder(ledger.database.dataSource()).schema("order").build()::status)
+    assertEquals(0, Await.read("status", InboxAdmin.builder(ledger.database.forRuntime()).schema("order").build()::status)
         .total());
     assertEquals(4, ledger.count(), "the ledger in the default schema is untouched");
   }
