@@ -207,12 +207,10 @@ class CitusClusterTest {
       List<String> unrouted = LedgerDsl.on(db.dataSource()).fetch("select executor || ' ' || calls || ': ' || query"
           + " from citus_stat_statements where " + thisDb + " and query ~* '^\\s*insert into \"?hookledger\"?\\.\"?event\\M'"
           + " and partition_key is null").getValues(0, String.class);
+      // whatever batches the timing made: how many rows shared a statement is not asserted here (at a load
+      // average of 7 no two concurrent deliveries of one scope met in a batch); GroupCommitTest holds the
+      // writer to queue a batch of three scopes and checks its split on the cluster
       assertEquals(List.of(), unrouted, "receive inserts without one scope's partition key");
-      long batched = 0;
-      for (PGSimpleDataSource w : workers) { // a statement of two rows or more names a 28th parameter
-        batched += statements(w, thisDb + " and query ~ '^INSERT INTO hookledger\\.event_' and query like '%$28%'").size();
-      }
-      assertTrue(batched > 0, "the group commit wrote batches of several rows");
     }
     assertEquals(senders * each + 1, number(db, "select count(*) from hookledger.event"));
   }
