@@ -29,11 +29,12 @@ public enum Settlement {
    * @throws IllegalArgumentException if {@code status} is not {@link EventStatus#isSettled() settled}
    */
   public static Settlement of(EventStatus status) {
-    for (Settlement s : values()) {
-      if (s.status == status) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException("status must be done, ignored or stale, but was " + status);
+    // a switch, not a loop over values(): that copies the array, once per processed event
+    return switch (status) {
+      case DONE -> DONE;
+      case IGNORED -> IGNORED;
+      case STALE -> STALE;
+      default -> throw new IllegalArgumentException("status must be done, ignored or stale, but was " + status);
+    };
   }
 }

@@ -8,6 +8,7 @@ import dev.hookledger.WebhookEvent;
 import dev.hookledger.runtime.internal.observe.EventTracing;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -142,6 +143,7 @@ public final class Dispatcher {
   public Dispatched dispatch(Invocation invocation, boolean stale, Set<String> only, AppliedHandlers applied) {
     WebhookEvent event = invocation.event();
     List<HandlerMethod> due = new ArrayList<>();
+    List<String> dueNames = new ArrayList<>();
     int skipped = 0;
     for (HandlerMethod m : methods) {
       if (!m.matches(event) || only != null && !only.contains(m.name())) {
@@ -152,11 +154,12 @@ public final class Dispatcher {
         continue;
       }
       due.add(m);
+      dueNames.add(m.name());
     }
     if (due.isEmpty()) {
       return new Dispatched(0, skipped, 0);
     }
-    Set<String> toRun = applied.record(invocation, due.stream().map(HandlerMethod::name).toList());
+    Set<String> toRun = applied.record(invocation, Collections.unmodifiableList(dueNames));
     List<String> ran = new ArrayList<>();
     for (HandlerMethod m : due) {
       if (toRun.contains(m.name())) {
