@@ -90,6 +90,24 @@ class MigrationTest {
             .orElseThrow().get("indexdef"));
   }
 
+  /**
+   * V19 indexes waiting effects by destination, status and due time, in place of V15's index by
+   * destination and status, so that the sender's poll visits each destination, not each due effect.
+   */
+  @Test
+  void waitingEffectsAreIndexedByDestinationStatusAndDueTimeInPlaceOfTheFormerIndex() {
+    TestDatabase.Database db = TestDatabase.create();
+    try (WebhookRuntime runtime = runtime(db, "hookledger")) {
+      runtime.migrate();
+    }
+    assertEquals("CREATE INDEX effect_destination_due_idx ON hookledger.effect USING btree"
+        + " (destination, status, available_at) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]))",
+        LedgerRows.first(db.dataSource(), "select indexdef from pg_indexes where schemaname = 'hookledger'"
+            + " and indexname = 'effect_destination_due_idx'").orElseThrow().get("indexdef"));
+    assertEquals(0, LedgerRows.number(db.dataSource(), "select count(*) from pg_indexes where schemaname = 'hookledger'"
+        + " and indexname = 'effect_destination_waiting_idx'"));
+  }
+
   @Test
   void appliesTheLedgerUnderTheConfiguredSchemaOnly() {
     TestDatabase.Database db = TestDatabase.create();

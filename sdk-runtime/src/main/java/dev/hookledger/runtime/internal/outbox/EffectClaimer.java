@@ -39,6 +39,8 @@ final class EffectClaimer {
   private final DSLContext dsl;
   private final EffectTable t;
   private final String dueDestinations;
+  /** On Citus: {@link #dueDestinations} as one grouping of the due effects (no recursive query on a distributed table). */
+  private final String dueDestinationsGrouped;
   private final String ensureState;
   private final String lockState;
   private final String inFlight;
@@ -57,8 +59,9 @@ final class EffectClaimer {
     this.dsl = dsl;
     this.citus = citus;
     this.t = new EffectTable(schema);
+    this.dueDestinations = dueDestinationsSql(t.effect);
     // on the partial index of waiting rows: its cost follows the backlog, never history
-    this.dueDestinations = "select destination from " + t.effect + " where status in ('pending', 'sending')"
+    this.dueDestinationsGrouped = "select destination from " + t.effect + " where status in ('pending', 'sending')"
         + " and available_at <= now() group by destination order by min(available_at) limit ?";
     this.ensureState = "insert into " + t.state + " (destination) values (?) on conflict (destination) do nothing";
     this.lockState = "select breaker, paused, probe_at <= now() as probe_due, tokens,"
@@ -94,9 +97,36 @@ final class EffectClaimer {
         + " order by available_at limit ? for update skip locked";
   }
 
+  /**
+   * The statement that finds the destinations with due effects (see {@link #dueDestinations}), on
+   * the index of waiting effects by {@code (destination, status, available_at)} (schema V19): it
+   * walks the distinct destinations of waiting effects, one index probe each (a recursive query, as
+   * a skip scan), and reads each one's first {@code available_at} per status, one probe each. So
+   * its cost follows the number of destinations with waiting effects, never how many wait: after a
+   * bulk retry of a million dead effects, the grouping it replaces read the million on every poll.
+   */
+  static String dueDestinationsSql(String effect) {
+    String waiting = " status in ('pending', 'sending')";
+    return "with recursive d(destination) as ("
+        + "(select destination from " + effect + " where" + waiting + " order by destination limit 1)"
+        + " union all select (select e.destination from " + effect + " e where e." + waiting.trim()
+        + " and e.destination > d.destination order by e.destination limit 1) from d where d.destination is not null)"
+        + " select destination from (select d.destination, least("
+        + firstDue(effect, "pending") + ", " + firstDue(effect, "sending") + ") as due"
+        + " from d where d.destination is not null) f where due <= now() order by due limit ?";
+  }
+
+  /** A destination's first {@code available_at} among its effects of one waiting status: one index probe. */
+  private static String firstDue(String effect, String status) {
+    return "(select w.available_at from " + effect + " w where w.destination = d.destination and w.status = '" + status
+        + "' order by w.available_at limit 1)";
+  }
+
   /** The destinations with due effects, the one that waited longest first, at most {@code limit}. */
   List<String> dueDestinations(int limit) {
-    return LedgerDsl.inOwnTransaction(dsl, tx -> EffectTable.rows(tx, dueDestinations, limit).stream()
+    // known before the transaction begins: its first reading is a transaction of its own
+    String sql = citus.distributed() ? dueDestinationsGrouped : dueDestinations;
+    return LedgerDsl.inOwnTransaction(dsl, tx -> EffectTable.rows(tx, sql, limit).stream()
         .map(r -> (String) r.get("destination")).toList());
   }
 
