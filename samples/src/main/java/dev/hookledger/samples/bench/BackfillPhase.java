@@ -63,7 +63,7 @@ final class BackfillPhase {
   Result run(SampleApp app, LoadProcess load, int n, LoadPlan.Spec spec, int maxSeconds) throws Exception {
     List<LoadPlan.Spec> specs = new java.util.ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      specs.add(new LoadPlan.Spec(spec.deliveries(), spec.duplicateRatio(), spec.seed() + i, spec.entities()));
+      specs.add(spec.with(spec.deliveries(), spec.seed() + i));
     }
     InboxAdmin admin = app.admin();
     long fillStart = System.nanoTime();

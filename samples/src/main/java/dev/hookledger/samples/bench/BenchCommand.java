@@ -184,6 +184,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the event mix and order (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--provider", defaultValue = "", paramLabel = "NAME",
+      description = "Send only this provider's events: stripe (invoices), github (pushes, spread over --entities"
+          + " repositories) or shopify (orders); the three in turn when left out.")
+  String provider;
+
   @Spec CommandSpec spec;
 
   private final PrintStream out;
@@ -210,11 +215,11 @@ public final class BenchCommand implements Callable<Integer> {
     Clock clock = Clock.systemUTC();
     int halfClients = Math.max(1, clients / 2);
     int singles = Math.min(SINGLE_CLIENT_DELIVERIES, deliveries);
-    LoadPlan.Spec fullSpec = new LoadPlan.Spec(deliveries, duplicates, seed, entities);
-    LoadPlan.Spec halfSpec = new LoadPlan.Spec(Math.max(1, deliveries / 2), duplicates, seed + 1, entities);
-    LoadPlan.Spec singleSpec = new LoadPlan.Spec(singles, duplicates, seed + 2, entities);
-    LoadPlan.Spec warmSpec = warmup == 0 ? null : new LoadPlan.Spec(warmup, duplicates, seed + 3, entities);
-    LoadPlan.Spec busySpec = new LoadPlan.Spec(singles, duplicates, seed + 4, entities);
+    LoadPlan.Spec fullSpec = new LoadPlan.Spec(deliveries, duplicates, seed, entities, provider);
+    LoadPlan.Spec halfSpec = new LoadPlan.Spec(Math.max(1, deliveries / 2), duplicates, seed + 1, entities, provider);
+    LoadPlan.Spec singleSpec = new LoadPlan.Spec(singles, duplicates, seed + 2, entities, provider);
+    LoadPlan.Spec warmSpec = warmup == 0 ? null : new LoadPlan.Spec(warmup, duplicates, seed + 3, entities, provider);
+    LoadPlan.Spec busySpec = new LoadPlan.Spec(singles, duplicates, seed + 4, entities, provider);
     LoadPlan full = LoadPlan.of(fullSpec, clock);
     LoadPlan half = LoadPlan.of(halfSpec, clock);
     LoadPlan single = LoadPlan.of(singleSpec, clock);
@@ -229,8 +234,8 @@ public final class BenchCommand implements Callable<Integer> {
         : SampleDatabase.temporary(true, Math.max(16, workers + 8));
         LoadProcess load = LoadProcess.start(secrets, loadCpus)) {
       out.printf("hookledger bench: %d deliveries (%d distinct events, %.0f%% redeliveries), %d clients in a second"
-          + " process, %d entities, loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100,
-          clients, entities);
+          + " process, %d entities, %s, loopback HTTP%n", full.deliveries(), full.distinctEvents(), duplicates * 100,
+          clients, entities, provider.isEmpty() ? "three providers" : provider + " only");
       line("database", database.description());
       if (loadCpus != null) {
         line("load generator", "pinned to CPUs " + loadCpus + " (taskset); this process to "
@@ -336,7 +341,7 @@ public final class BenchCommand implements Callable<Integer> {
         latencyLine("at 1 client", oneRun, 1, rawOne);
         Duration allSettled = awaitProcessed(app.admin(), oneStart, deadlineAfter(oneStart));
         BackfillPhase.Result backfilled = backfill == 0 ? null : new BackfillPhase(out).run(app, load, backfill,
-            new LoadPlan.Spec(singles, duplicates, seed + 20, entities), maxSeconds);
+            new LoadPlan.Spec(singles, duplicates, seed + 20, entities, provider), maxSeconds);
         List<LoadPlan> bookkept = !bookkeepingAb ? List.of()
             : new BookkeepingPhase(out).run(app, load, fullSpec, clients, maxSeconds);
         EffectsPhase.Result effected = !effects ? null : new EffectsPhase(out).run(database, secrets, load, fullSpec,
@@ -345,7 +350,7 @@ public final class BenchCommand implements Callable<Integer> {
             effectsStored);
         PeersPhase.Result peered = !peers ? null : new PeersPhase(out, load, clients, maxSeconds, clock).run(database,
             secrets, fullSpec, singleSpec, warmSpec == null ? null
-                : new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 3, entities),
+                : new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 3, entities, provider),
             workers, Math.max(16, workers + 8), rounds,
             b -> runtimeOptions().apply(b.deadlines(d -> d.sessionTimeoutsFromPool(true))));
         List<LoadGenerator.Run> historyRuns = new java.util.ArrayList<>();
@@ -427,21 +432,21 @@ public final class BenchCommand implements Callable<Integer> {
       List<LoadGenerator.Run> runs = new java.util.ArrayList<>();
       List<LoadPlan> plans = new java.util.ArrayList<>();
       if (warmup > 0) { // the JIT is shared with the empty side's server; this warms the history's pool and caches
-        LoadPlan.Spec warm = new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 6, entities);
+        LoadPlan.Spec warm = new LoadPlan.Spec(Math.min(warmup, deliveries), duplicates, seed + 6, entities, provider);
         long warmStart = System.nanoTime();
         runs.add(load.run(app.uri(), warm, clients, maxSeconds));
         plans.add(LoadPlan.of(warm, clock));
         awaitProcessed(app.admin(), warmStart, deadlineAfter(warmStart));
       }
       SideBySide.Result sides = new SideBySide(out, load, clients, maxSeconds, clock).run(empty, app, history,
-          new LoadPlan.Spec(deliveries, duplicates, seed, entities), rounds);
+          new LoadPlan.Spec(deliveries, duplicates, seed, entities, provider), rounds);
       runs.addAll(sides.history().runs());
       plans.addAll(sides.history().plans());
       fill.timeReads(app.admin(), app.uri(), secrets.adminToken(), out);
       // its rounds' seeds above the side-by-side runs': a plan's event ids are made from its seed
       PrunePhase.Result pruned = new PrunePhase(out).run(app, load, new LoadPlan.Spec(
           Math.min(SINGLE_CLIENT_DELIVERIES, deliveries), duplicates,
-          seed + SideBySide.SEED_STEP * (2L * rounds + 1), entities), maxSeconds, clock);
+          seed + SideBySide.SEED_STEP * (2L * rounds + 1), entities, provider), maxSeconds, clock);
       runs.addAll(pruned.runs());
       plans.addAll(pruned.plans());
       // the deadline runs from the prune's end: it takes minutes, and one client's events settle as sent
@@ -557,6 +562,8 @@ public final class BenchCommand implements Callable<Integer> {
         "load-cpus must be a CPU list such as 1 or 0-1,3, but was " + loadCpus);
     require(maxSeconds >= 1 && maxSeconds <= MAX_SECONDS, "max-seconds must be between 1 and "
         + MAX_SECONDS + ", but was " + maxSeconds);
+    require(provider.isEmpty() || LoadPlan.PROVIDERS.contains(provider), "provider must be one of "
+        + String.join(", ", LoadPlan.PROVIDERS) + ", but was " + provider);
   }
 
   private void require(boolean ok, String message) {

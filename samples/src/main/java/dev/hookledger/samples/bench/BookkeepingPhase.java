@@ -36,8 +36,7 @@ final class BookkeepingPhase {
       for (int i = 0; i < 4; i++) {
         boolean skip = i % 2 == 1;
         System.setProperty(SKIP, Boolean.toString(skip));
-        LoadPlan.Spec spec = new LoadPlan.Spec(base.deliveries(), base.duplicateRatio(), base.seed() + 10 + i,
-            base.entities());
+        LoadPlan.Spec spec = base.with(base.deliveries(), base.seed() + 10 + i);
         LoadPlan plan = LoadPlan.of(spec, Clock.systemUTC());
         plans.add(plan);
         long start = System.nanoTime();

@@ -26,30 +26,54 @@ final class LoadPlan {
   private final List<Event> events;
   private final List<Integer> sendOrder;
   private final int entities;
+  private final String provider;
+
+  /** The providers a plan can be limited to, in the order an unlimited plan takes turns among them. */
+  static final List<String> PROVIDERS = List.of("stripe", "github", "shopify");
 
   /** One distinct event; its body is fixed, its signature made when it is sent. */
   record Event(String provider, String kind, String id, String body) {}
 
-  /** What a plan is made from: with the same spec and clock, two processes make the same plan. */
-  record Spec(int deliveries, double duplicateRatio, long seed, int entities) {}
+  /**
+   * What a plan is made from: with the same spec and clock, two processes make the same plan.
+   *
+   * @param provider the one provider every event is of ({@link #PROVIDERS}); empty for the three in turn
+   */
+  record Spec(int deliveries, double duplicateRatio, long seed, int entities, String provider) {
+    /** The three providers in turn. */
+    Spec(int deliveries, double duplicateRatio, long seed, int entities) {
+      this(deliveries, duplicateRatio, seed, entities, "");
+    }
 
-  private LoadPlan(List<Event> events, List<Integer> sendOrder, int entities) {
+    /** The same plan with another size and seed. */
+    Spec with(int deliveries, long seed) {
+      return new Spec(deliveries, duplicateRatio, seed, entities, provider);
+    }
+  }
+
+  private LoadPlan(List<Event> events, List<Integer> sendOrder, int entities, String provider) {
     this.events = events;
     this.sendOrder = sendOrder;
     this.entities = entities;
+    this.provider = provider;
   }
 
   static LoadPlan of(Spec spec, Clock clock) {
-    return of(spec.deliveries(), spec.duplicateRatio(), spec.seed(), spec.entities(), clock);
+    return of(spec.deliveries(), spec.duplicateRatio(), spec.seed(), spec.entities(), spec.provider(), clock);
+  }
+
+  static LoadPlan of(int deliveries, double duplicateRatio, long seed, int entities, Clock clock) {
+    return of(deliveries, duplicateRatio, seed, entities, "", clock);
   }
 
   /**
    * A plan of {@code deliveries} deliveries of which about {@code duplicateRatio} are redeliveries.
    *
-   * @throws IllegalArgumentException if {@code deliveries < 1}, the ratio is outside [0, 0.9] or
-   *     {@code entities < 1}
+   * @param provider the one provider of every event; empty for the three in turn
+   * @throws IllegalArgumentException if {@code deliveries < 1}, the ratio is outside [0, 0.9],
+   *     {@code entities < 1} or the provider is none of {@link #PROVIDERS}
    */
-  static LoadPlan of(int deliveries, double duplicateRatio, long seed, int entities, Clock clock) {
+  static LoadPlan of(int deliveries, double duplicateRatio, long seed, int entities, String provider, Clock clock) {
     if (deliveries < 1) {
       throw new IllegalArgumentException("deliveries must be >= 1, but was " + deliveries);
     }
@@ -59,46 +83,61 @@ final class LoadPlan {
     if (entities < 1) {
       throw new IllegalArgumentException("entities must be >= 1, but was " + entities);
     }
+    if (!provider.isEmpty() && !PROVIDERS.contains(provider)) {
+      throw new IllegalArgumentException("provider must be one of " + PROVIDERS + ", but was " + provider);
+    }
     int distinct = Math.max(1, (int) Math.round(deliveries * (1 - duplicateRatio)));
     Random random = new Random(seed);
     Instant now = clock.instant();
     List<Event> events = new ArrayList<>(distinct);
     for (int i = 0; i < distinct; i++) {
-      events.add(event(i, seed, entities, now));
+      events.add(event(i, seed, entities, provider, now));
     }
     List<Integer> order = new ArrayList<>(deliveries);
     for (int i = 0; i < deliveries; i++) {
       order.add(i < distinct ? i : random.nextInt(distinct));
     }
     Collections.shuffle(order, random);
-    return new LoadPlan(List.copyOf(events), List.copyOf(order), entities);
+    return new LoadPlan(List.copyOf(events), List.copyOf(order), entities, provider);
   }
 
-  private static Event event(int i, long seed, int entities, Instant now) {
-    return switch (i % 3) {
+  /** Which provider's event the {@code i}-th distinct one is: an index into {@link #PROVIDERS}. */
+  private static int kind(int i, String provider) {
+    return provider.isEmpty() ? i % 3 : PROVIDERS.indexOf(provider);
+  }
+
+  /** The {@code i}-th distinct event's place among those of its provider, which picks its customer or repository. */
+  private static int nth(int i, String provider) {
+    return provider.isEmpty() ? i / 3 : i;
+  }
+
+  private static Event event(int i, long seed, int entities, String provider, Instant now) {
+    int n = nth(i, provider);
+    return switch (kind(i, provider)) {
       case 0 -> {
         String id = "evt_bench_" + seed + "_" + i;
         yield new Event("stripe", "invoice.paid", id,
-            SampleEvents.invoicePaid(id, "in_bench_" + i, customer(i, entities), amount(i), "usd", now));
+            SampleEvents.invoicePaid(id, "in_bench_" + i, customer(n, entities), amount(i), "usd", now));
       }
       case 1 -> new Event("github", "push", UUID.nameUUIDFromBytes((seed + "/" + i).getBytes()).toString(),
-          SampleEvents.push(repository(i, entities), String.format("%040x", (long) i), commits(i)));
+          SampleEvents.push(repository(n, entities), String.format("%040x", (long) i), commits(i)));
       default -> new Event("shopify", "orders/create", UUID.nameUUIDFromBytes((seed + "#" + i).getBytes()).toString(),
           SampleEvents.order(orderId(i), "#" + i, total(i), "paid", now));
     };
   }
 
-  /** Every third event is an invoice: the i-th one's customer, round robin over the entities. */
-  private static String customer(int i, int entities) {
-    return "cus_bench_" + (i / 3 % entities);
+  /** The customer of the {@code n}-th invoice: round robin over the entities. */
+  private static String customer(int n, int entities) {
+    return "cus_bench_" + (n % entities);
   }
 
   private static long amount(int i) {
     return 100 + (i % 900);
   }
 
-  private static String repository(int i, int entities) {
-    return "bench/repo-" + (i / 3 % entities);
+  /** The repository of the {@code n}-th push: round robin over the entities. */
+  private static String repository(int n, int entities) {
+    return "bench/repo-" + (n % entities);
   }
 
   private static int commits(int i) {
@@ -155,9 +194,10 @@ final class LoadPlan {
   /** Adds what the distinct events must do, each applied exactly once, to {@code expected}. */
   void addExpected(ExpectedState expected) {
     for (int i = 0; i < events.size(); i++) {
-      switch (i % 3) {
-        case 0 -> expected.invoicePaid(customer(i, entities), amount(i));
-        case 1 -> expected.push(repository(i, entities), commits(i));
+      int n = nth(i, provider);
+      switch (kind(i, provider)) {
+        case 0 -> expected.invoicePaid(customer(n, entities), amount(i));
+        case 1 -> expected.push(repository(n, entities), commits(i));
         default -> expected.order(orderId(i), 0, total(i), "paid");
       }
     }

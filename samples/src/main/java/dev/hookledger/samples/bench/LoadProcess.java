@@ -87,8 +87,8 @@ final class LoadProcess implements AutoCloseable {
 
   /** Sends {@code spec}'s plan to {@code target} with {@code clients} clients, for at most {@code maxSeconds}. */
   LoadGenerator.Run run(URI target, LoadPlan.Spec spec, int clients, int maxSeconds) {
-    commands.printf("%s %d %s %d %d %d %d%n", target, spec.deliveries(), spec.duplicateRatio(), spec.seed(),
-        spec.entities(), clients, maxSeconds);
+    commands.printf("%s %d %s %d %d %d %d %s%n", target, spec.deliveries(), spec.duplicateRatio(), spec.seed(),
+        spec.entities(), clients, maxSeconds, spec.provider().isEmpty() ? "-" : spec.provider());
     try {
       for (String line = results.readLine(); line != null; line = results.readLine()) {
         if (line.startsWith(RESULT)) {
@@ -139,7 +139,7 @@ final class LoadProcess implements AutoCloseable {
       ObjectNode out = JSON.createObjectNode();
       try {
         LoadPlan plan = LoadPlan.of(new LoadPlan.Spec(Integer.parseInt(f[1]), Double.parseDouble(f[2]),
-            Long.parseLong(f[3]), Integer.parseInt(f[4])), clock);
+            Long.parseLong(f[3]), Integer.parseInt(f[4]), "-".equals(f[7]) ? "" : f[7]), clock);
         LoadGenerator.Run run = new LoadGenerator(URI.create(f[0]), sign, clock)
             .run(plan, Integer.parseInt(f[5]), System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(f[6])));
         out.put("sent", run.sent()).put("elapsedNanos", run.elapsedNanos()).put("cutOff", run.cutOff());

@@ -212,7 +212,7 @@ final class PeersPhase {
   }
 
   private static LoadPlan.Spec withSeed(LoadPlan.Spec spec, long seed) {
-    return new LoadPlan.Spec(spec.deliveries(), spec.duplicateRatio(), seed, spec.entities());
+    return spec.with(spec.deliveries(), seed);
   }
 
   private static Design handWritten(HandWrittenEndpoint h) {

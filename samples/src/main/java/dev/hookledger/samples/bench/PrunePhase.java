@@ -57,7 +57,7 @@ final class PrunePhase {
         }));
     List<long[]> during = new ArrayList<>();
     for (int i = 1; !pruning.isDone(); i++) {
-      LoadPlan.Spec next = new LoadPlan.Spec(round.deliveries(), round.duplicateRatio(), round.seed() + i, round.entities());
+      LoadPlan.Spec next = round.with(round.deliveries(), round.seed() + i);
       LoadGenerator.Run busy = load.run(app.uri(), next, 1, maxSeconds);
       runs.add(busy);
       plans.add(LoadPlan.of(next, clock));

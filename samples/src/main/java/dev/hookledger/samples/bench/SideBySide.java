@@ -75,8 +75,7 @@ final class SideBySide {
       for (int i = 0; i < 2; i++) {
         int side = pair % 2 == 0 ? i : 1 - i;
         n++;
-        LoadPlan.Spec spec = new LoadPlan.Spec(first.deliveries(), first.duplicateRatio(),
-            first.seed() + (long) SEED_STEP * n, first.entities());
+        LoadPlan.Spec spec = first.with(first.deliveries(), first.seed() + (long) SEED_STEP * n);
         SampleApp app = apps[side];
         LedgerCounters before = LedgerCounters.read(app.dataSource(), SampleApp.LEDGER_SCHEMA);
         String since = now(app.dataSource());

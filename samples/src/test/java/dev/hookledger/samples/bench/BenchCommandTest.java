@@ -281,6 +281,25 @@ class BenchCommandTest {
   }
 
   @Test
+  void benchOfOneProviderSendsOnlyItsEventsAndSettlesEachOnce() {
+    String report = successfulReport("--deliveries", "30", "--clients", "3", "--max-seconds", "60", "--warmup", "0",
+        "--provider", "github", "--entities", "4");
+    assertTrue(report.startsWith("hookledger bench: 30 deliveries (24 distinct events, 20% redeliveries), 3 clients in a"
+        + " second process, 4 entities, github only, loopback HTTP\n"), report);
+    assertTrue(report.contains("  answers            24 x 200 accepted, 6 x 200 duplicate\n"), report);
+    assertTrue(report.contains("  effects            exactly once"), report);
+  }
+
+  @Test
+  void refusesAProviderItCannotSendNamingTheValue() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand(System.out));
+    cli.setErr(new java.io.PrintWriter(err));
+    assertEquals(2, cli.execute("--provider", "paypal"));
+    assertTrue(err.toString().startsWith("provider must be one of stripe, github, shopify, but was paypal"), err.toString());
+  }
+
+  @Test
   void refusesNoEntitiesNamingTheValue() {
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new BenchCommand(System.out));
