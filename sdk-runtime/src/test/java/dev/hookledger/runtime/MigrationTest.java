@@ -49,27 +49,19 @@ class MigrationTest {
       runtime.migrate();
       runtime.migrate();
     }
-    String index = (String) LedgerRows.first(db.dataSource(),
-        "select indexdef from pg_indexes where schemaname = 'hookledger' and indexname = 'event_waiting_idx'")
-        .orElseThrow().get("indexdef");
     assertEquals("CREATE INDEX event_waiting_idx ON hookledger.event USING btree (available_at) WHERE"
-        + " (status = ANY (ARRAY['pending'::text, 'processing'::text]))", index);
+        + " (status = ANY (ARRAY['pending'::text, 'processing'::text]))", indexDefinition(db, "event_waiting_idx"));
     assertEquals(ledgerTables("hookledger"), tablesIn(db, "hookledger"));
   }
 
   @Test
   void theBackfillCursorHasItsIndexInCursorOrder() {
     // V8 meant to build it, but reused the name of V3's index on received_at and was skipped; V12 builds it
-    TestDatabase.Database db = TestDatabase.create();
-    try (WebhookRuntime runtime = runtime(db, "hookledger")) {
-      runtime.migrate();
-    }
+    TestDatabase.Database db = migrated();
     assertEquals(1, LedgerRows.number(db.dataSource(), "select count(*) from pg_indexes where schemaname = 'hookledger'"
         + " and indexdef like '%(received_at, provider, scope, event_id)'"));
     assertEquals("CREATE INDEX event_backfill_cursor_idx ON hookledger.event USING btree"
-        + " (received_at, provider, scope, event_id)", LedgerRows.first(db.dataSource(),
-        "select indexdef from pg_indexes where schemaname = 'hookledger' and indexname = 'event_backfill_cursor_idx'")
-        .orElseThrow().get("indexdef"));
+        + " (received_at, provider, scope, event_id)", indexDefinition(db, "event_backfill_cursor_idx"));
   }
 
   /**
@@ -78,16 +70,10 @@ class MigrationTest {
    */
   @Test
   void theFailingRowsHaveTheirOwnIndex() {
-    TestDatabase.Database db = TestDatabase.create();
-    try (WebhookRuntime runtime = runtime(db, "hookledger")) {
-      runtime.migrate();
-    }
     assertEquals("CREATE INDEX event_failing_idx ON hookledger.event USING btree (received_at) WHERE"
         + " ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (last_error IS NOT NULL) AND"
         + " (((status = 'pending'::text) AND (attempts >= 1)) OR ((status = 'processing'::text) AND (attempts >= 2))))",
-        LedgerRows.first(db.dataSource(),
-            "select indexdef from pg_indexes where schemaname = 'hookledger' and indexname = 'event_failing_idx'")
-            .orElseThrow().get("indexdef"));
+        indexDefinition(migrated(), "event_failing_idx"));
   }
 
   /**
@@ -96,14 +82,10 @@ class MigrationTest {
    */
   @Test
   void waitingEffectsAreIndexedByDestinationStatusAndDueTimeInPlaceOfTheFormerIndex() {
-    TestDatabase.Database db = TestDatabase.create();
-    try (WebhookRuntime runtime = runtime(db, "hookledger")) {
-      runtime.migrate();
-    }
+    TestDatabase.Database db = migrated();
     assertEquals("CREATE INDEX effect_destination_due_idx ON hookledger.effect USING btree"
         + " (destination, status, available_at) WHERE (status = ANY (ARRAY['pending'::text, 'sending'::text]))",
-        LedgerRows.first(db.dataSource(), "select indexdef from pg_indexes where schemaname = 'hookledger'"
-            + " and indexname = 'effect_destination_due_idx'").orElseThrow().get("indexdef"));
+        indexDefinition(db, "effect_destination_due_idx"));
     assertEquals(0, LedgerRows.number(db.dataSource(), "select count(*) from pg_indexes where schemaname = 'hookledger'"
         + " and indexname = 'effect_destination_waiting_idx'"));
   }
@@ -275,6 +257,21 @@ class MigrationTest {
    * The tables a migration makes in {@code schema}: {@link #TABLES}, on Citus without the per-minute
    * roll-up ({@code minute_count}, {@code minute_roll_up}), which the distribution script drops.
    */
+  /** A new database with the ledger migrated into schema {@code hookledger}. */
+  private static TestDatabase.Database migrated() {
+    TestDatabase.Database db = TestDatabase.create();
+    try (WebhookRuntime runtime = runtime(db, "hookledger")) {
+      runtime.migrate();
+    }
+    return db;
+  }
+
+  /** The definition of index {@code name} in schema {@code hookledger}, as PostgreSQL prints it. */
+  private static String indexDefinition(TestDatabase.Database db, String name) {
+    return (String) LedgerRows.first(db.dataSource(), "select indexdef from pg_indexes where schemaname = 'hookledger'"
+        + " and indexname = '" + name + "'").orElseThrow(() -> new AssertionError("no index " + name)).get("indexdef");
+  }
+
   private static List<String> ledgerTables(String schema) {
     return TABLES.stream().filter(t -> !(TestDatabase.citus() && t.startsWith("minute_")))
         .map(t -> schema + "." + t).toList();

@@ -56,20 +56,14 @@ class BenchCommandTest {
 
   @Test
   void refusesAHistoryOnADatabaseNamedByUrl() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCommand(System.out));
-    cli.setErr(new java.io.PrintWriter(err));
-    assertEquals(2, cli.execute("--database-url", "jdbc:postgresql://localhost/none", "--history", "10"));
-    assertTrue(err.toString().startsWith("history needs the embedded server: leave out --database-url"), err.toString());
+    String err = refused("--database-url", "jdbc:postgresql://localhost/none", "--history", "10");
+    assertTrue(err.startsWith("history needs the embedded server: leave out --database-url"), err);
   }
 
   @Test
   void refusesStoredEffectsWithoutTheEffectsPhase() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCommand(System.out));
-    cli.setErr(new java.io.PrintWriter(err));
-    assertEquals(2, cli.execute("--effects-stored", "1000"));
-    assertTrue(err.toString().startsWith("effects-stored needs --effects"), err.toString());
+    String err = refused("--effects-stored", "1000");
+    assertTrue(err.startsWith("effects-stored needs --effects"), err);
   }
 
   @Test
@@ -221,11 +215,8 @@ class BenchCommandTest {
 
   @Test
   void refusesALoadCpuListTasksetCannotReadNamingTheValue() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCommand(System.out));
-    cli.setErr(new java.io.PrintWriter(err));
-    assertEquals(2, cli.execute("--load-cpus", "one"));
-    assertTrue(err.toString().startsWith("load-cpus must be a CPU list such as 1 or 0-1,3, but was one"), err.toString());
+    String err = refused("--load-cpus", "one");
+    assertTrue(err.startsWith("load-cpus must be a CPU list such as 1 or 0-1,3, but was one"), err);
   }
 
   @Test
@@ -272,12 +263,8 @@ class BenchCommandTest {
 
   @Test
   void refusesALoadBeyondItsBoundsNamingTheValue() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCommand(System.out));
-    cli.setErr(new java.io.PrintWriter(err));
-    int code = cli.execute("--deliveries", "5000000");
-    assertEquals(2, code);
-    assertTrue(err.toString().startsWith("deliveries must be between 1 and 200000, but was 5000000"), err.toString());
+    String err = refused("--deliveries", "5000000");
+    assertTrue(err.startsWith("deliveries must be between 1 and 200000, but was 5000000"), err);
   }
 
   @Test
@@ -292,38 +279,35 @@ class BenchCommandTest {
 
   @Test
   void refusesAProviderItCannotSendNamingTheValue() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCommand(System.out));
-    cli.setErr(new java.io.PrintWriter(err));
-    assertEquals(2, cli.execute("--provider", "paypal"));
-    assertTrue(err.toString().startsWith("provider must be one of stripe, github, shopify, but was paypal"), err.toString());
+    String err = refused("--provider", "paypal");
+    assertTrue(err.startsWith("provider must be one of stripe, github, shopify, but was paypal"), err);
   }
 
   @Test
   void refusesNoEntitiesNamingTheValue() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCommand(System.out));
-    cli.setErr(new java.io.PrintWriter(err));
-    assertEquals(2, cli.execute("--entities", "0"));
-    assertTrue(err.toString().startsWith("entities must be between 1 and 1000000, but was 0"), err.toString());
+    String err = refused("--entities", "0");
+    assertTrue(err.startsWith("entities must be between 1 and 1000000, but was 0"), err);
   }
 
   @Test
   void refusesAHistoryBeyondItsBoundsNamingTheValue() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchCommand(System.out));
-    cli.setErr(new java.io.PrintWriter(err));
-    assertEquals(2, cli.execute("--history", "-1"));
-    assertTrue(err.toString().startsWith("history must be between 0 and 100000000, but was -1"), err.toString());
+    String err = refused("--history", "-1");
+    assertTrue(err.startsWith("history must be between 0 and 100000000, but was -1"), err);
   }
 
   @Test
   void refusesNoRoundsNamingTheValue() {
+    String err = refused("--history", "10", "--rounds", "0");
+    assertTrue(err.startsWith("rounds must be between 1 and 20, but was 0"), err);
+  }
+
+  /** What the bench writes to standard error when it refuses {@code args}, which it asserts exited 2. */
+  private static String refused(String... args) {
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new BenchCommand(System.out));
     cli.setErr(new java.io.PrintWriter(err));
-    assertEquals(2, cli.execute("--history", "10", "--rounds", "0"));
-    assertTrue(err.toString().startsWith("rounds must be between 1 and 20, but was 0"), err.toString());
+    assertEquals(2, cli.execute(args));
+    return err.toString();
   }
 
   /** Runs the bench in this JVM with {@code args}; returns its report, which it asserts exited 0. */
