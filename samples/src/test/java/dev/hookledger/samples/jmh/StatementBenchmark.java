@@ -12,10 +12,16 @@ import static dev.hookledger.runtime.internal.ledger.EventTable.SETTLED_AT;
 import static dev.hookledger.runtime.internal.ledger.EventTable.STATUS;
 import static dev.hookledger.runtime.internal.ledger.EventTable.TYPE;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.hookledger.internal.Json;
 import dev.hookledger.runtime.internal.ledger.EventKey;
 import dev.hookledger.runtime.internal.ledger.EventTable;
+import dev.hookledger.runtime.internal.ledger.HeaderRedaction;
+import dev.hookledger.runtime.internal.ledger.HeadersJson;
 import dev.hookledger.runtime.internal.ledger.LeaseClaimer;
 import dev.hookledger.runtime.internal.ledger.ProcessingRows;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -51,6 +57,21 @@ public class StatementBenchmark {
   private final EventTable events = new EventTable("hookledger");
   private long n;
 
+  /** What a GitHub push delivery's adapter keeps, and its signature, which the column never holds. */
+  static final Map<String, String> HEADERS = headers();
+
+  private static Map<String, String> headers() {
+    Map<String, String> h = new LinkedHashMap<>();
+    h.put("X-GitHub-Event", "push");
+    h.put("X-GitHub-Delivery", "72d3162e-cc78-11e3-81ab-4c9367dc0958");
+    h.put("X-GitHub-Hook-ID", "292430182");
+    h.put("X-GitHub-Hook-Installation-Target-ID", "79929171");
+    h.put("X-GitHub-Hook-Installation-Target-Type", "repository");
+    h.put("X-Hub-Signature-256", "sha256=d57c68ca6f92289e6987922ff26938930f6e66a2d161ef06abdf1859230aa23c");
+    h.put("User-Agent", "GitHub-Hookshot/044aadd");
+    return h;
+  }
+
   /** The claim's statements (due rows, take due rows, and their per-scope forms), rendered as the runtime's start does. */
   @Benchmark
   public LeaseClaimer renderClaimStatements() {
@@ -81,6 +102,22 @@ public class StatementBenchmark {
         .setNull(LEASE_UNTIL)
         .where(EventTable.is(new EventKey("stripe", "", "evt_" + i)))
         .getSQL();
+  }
+
+  /**
+   * A GitHub delivery's kept headers as the ledger's {@code headers} column, written as the runtime
+   * writes them for every delivery (by hand, {@code HeadersJson.write}), on the group-commit writer or
+   * an {@code INLINE} request thread.
+   */
+  @Benchmark
+  public String headersColumn() {
+    return HeadersJson.write(HEADERS).data();
+  }
+
+  /** The same column text written by the application's mapper, as the runtime wrote it before. */
+  @Benchmark
+  public String headersColumnByMapper() throws JsonProcessingException {
+    return Json.MAPPER.writeValueAsString(HeaderRedaction.strip(HEADERS));
   }
 
   /** One event's insert, built and rendered with its values each call (a statement built per request). */
