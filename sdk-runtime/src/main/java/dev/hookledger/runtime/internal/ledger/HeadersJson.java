@@ -41,11 +41,20 @@ public final class HeadersJson {
     return JSONB.valueOf(json.append('}').toString());
   }
 
-  /** Appends {@code s} as a JSON string, escaped as Jackson escapes it by default. */
+  /**
+   * Appends {@code s} as a JSON string, escaped as Jackson escapes it by default; the runs between
+   * the characters that need escaping (in a header, usually none) are copied whole.
+   */
   private static StringBuilder string(StringBuilder json, String s) {
     json.append('"');
+    int run = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (c >= 0x20 && c != '"' && c != '\\') {
+        continue;
+      }
+      json.append(s, run, i);
+      run = i + 1;
       switch (c) {
         case '"' -> json.append("\\\"");
         case '\\' -> json.append("\\\\");
@@ -54,16 +63,10 @@ public final class HeadersJson {
         case '\n' -> json.append("\\n");
         case '\f' -> json.append("\\f");
         case '\r' -> json.append("\\r");
-        default -> {
-          if (c < 0x20) {
-            json.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-          } else {
-            json.append(c);
-          }
-        }
+        default -> json.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
       }
     }
-    return json.append('"');
+    return json.append(s, run, s.length()).append('"');
   }
 
   /**
