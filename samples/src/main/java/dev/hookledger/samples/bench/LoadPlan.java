@@ -58,22 +58,18 @@ final class LoadPlan {
     this.provider = provider;
   }
 
-  static LoadPlan of(Spec spec, Clock clock) {
-    return of(spec.deliveries(), spec.duplicateRatio(), spec.seed(), spec.entities(), spec.provider(), clock);
-  }
-
-  static LoadPlan of(int deliveries, double duplicateRatio, long seed, int entities, Clock clock) {
-    return of(deliveries, duplicateRatio, seed, entities, "", clock);
-  }
-
   /**
-   * A plan of {@code deliveries} deliveries of which about {@code duplicateRatio} are redeliveries.
+   * A plan of {@code spec}'s deliveries of which about its duplicate ratio are redeliveries.
    *
-   * @param provider the one provider of every event; empty for the three in turn
    * @throws IllegalArgumentException if {@code deliveries < 1}, the ratio is outside [0, 0.9],
    *     {@code entities < 1} or the provider is none of {@link #PROVIDERS}
    */
-  static LoadPlan of(int deliveries, double duplicateRatio, long seed, int entities, String provider, Clock clock) {
+  static LoadPlan of(Spec spec, Clock clock) {
+    int deliveries = spec.deliveries();
+    double duplicateRatio = spec.duplicateRatio();
+    long seed = spec.seed();
+    int entities = spec.entities();
+    String provider = spec.provider();
     if (deliveries < 1) {
       throw new IllegalArgumentException("deliveries must be >= 1, but was " + deliveries);
     }

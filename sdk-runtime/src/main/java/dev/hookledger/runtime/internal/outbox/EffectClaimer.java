@@ -106,10 +106,10 @@ final class EffectClaimer {
    * bulk retry of a million dead effects, the grouping it replaces read the million on every poll.
    */
   static String dueDestinationsSql(String effect) {
-    String waiting = " status in ('pending', 'sending')";
+    String waiting = "status in ('pending', 'sending')";
     return "with recursive d(destination) as ("
-        + "(select destination from " + effect + " where" + waiting + " order by destination limit 1)"
-        + " union all select (select e.destination from " + effect + " e where e." + waiting.trim()
+        + "(select destination from " + effect + " where " + waiting + " order by destination limit 1)"
+        + " union all select (select e.destination from " + effect + " e where e." + waiting
         + " and e.destination > d.destination order by e.destination limit 1) from d where d.destination is not null)"
         + " select destination from (select d.destination, least("
         + firstDue(effect, "pending") + ", " + firstDue(effect, "sending") + ") as due"
