@@ -25,9 +25,11 @@ import org.jooq.impl.SQLDataType;
 /**
  * Reads {@link Throughput}: the last hour's rows of the per-minute roll-up ({@code minute_count},
  * schema V10), a range of its primary key, so that the cost is the window's minutes whatever the
- * traffic and the history. From V13 the roll-up holds the minutes its pass has closed (all but the
- * last one to three, while a runtime runs): the minutes after them are read as below, from index
- * ranges as small as those minutes' traffic. Where the ledger has no roll-up (on Citus), two grouped selects over the
+ * traffic and the history. From V13 the roll-up holds the rows its pass has counted, up to
+ * {@code closed_before} (from V20 within a minute: while a runtime runs, all but the seconds since
+ * its pass last ran, and a minute more where it cannot see every session; see
+ * {@code MinuteRollUp}): the rows after it are read as below, from index ranges as small as their
+ * traffic, and added to the minute they fall in. Where the ledger has no roll-up (on Citus), two grouped selects over the
  * last hour's received and settled rows, each a range of an index ({@code received_at};
  * {@code settled_at} of settled rows, and the small set of dead ones), whose cost follows the last
  * hour's traffic.
@@ -60,7 +62,8 @@ final class ThroughputReader {
     Instant first = last.minus(Duration.ofMinutes(MINUTES - 1));
     Instant end = last.plus(Duration.ofMinutes(1));
     Map<Instant, long[]> counts = new HashMap<>();
-    // the minutes from `open` on are counted from the event table's indexes
+    // the rows from `open` on are counted from the event table's indexes (from V20 `open` may fall
+    // within a minute, whose roll-up row holds the rows before it: both add to the same minute)
     Instant open = first;
     if (rollUp || (rollUp = MinuteCountTable.kept(db, events))) {
       open = rollUpPass || (rollUpPass = MinuteCountTable.rolledUp(db, events))

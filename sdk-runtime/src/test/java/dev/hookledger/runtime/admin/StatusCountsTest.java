@@ -295,11 +295,12 @@ class StatusCountsTest {
     List<String> rolledUp = ledger.sql.fetch("select minute || ' ' || sum(received) || ' ' || sum(settled) from "
         + ledger.schema + ".minute_count group by minute having sum(received) <> 0 or sum(settled) <> 0")
         .getValues(0, String.class).stream().sorted().toList();
-    List<String> perMinute = ledger.sql.fetch("select m || ' ' || sum(r) || ' ' || sum(s) from ("
-        + " select date_trunc('minute', received_at) m, 1 r, 0 s from " + ledger.schema + ".event union all"
-        + " select date_trunc('minute', settled_at), 0, 1 from " + ledger.schema + ".event"
-        + " where settled_at is not null and status not in ('pending', 'processing')) v where m < " + closed
-        + " group by m").getValues(0, String.class).stream().sorted().toList();
+    // (from V20 closed_before may fall within a minute, whose row counts that minute's rows before it)
+    List<String> perMinute = ledger.sql.fetch("select date_trunc('minute', t) || ' ' || sum(r) || ' ' || sum(s) from ("
+        + " select received_at t, 1 r, 0 s from " + ledger.schema + ".event union all"
+        + " select settled_at, 0, 1 from " + ledger.schema + ".event"
+        + " where settled_at is not null and status not in ('pending', 'processing')) v where t < " + closed
+        + " group by date_trunc('minute', t)").getValues(0, String.class).stream().sorted().toList();
     assertEquals(perMinute, rolledUp);
   }
 }

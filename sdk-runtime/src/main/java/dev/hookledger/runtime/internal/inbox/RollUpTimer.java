@@ -19,8 +19,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class RollUpTimer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RollUpTimer.class);
-  /** How often the pass runs: the chart then reads at most two or three open minutes from the event table. */
-  public static final Duration EVERY = Duration.ofSeconds(30);
+  /**
+   * How often the pass runs: the chart's read of the open minutes from the event table then spans at
+   * most the current minute and this long (plus {@link MinuteRollUp#GRACE} where the pass cannot see
+   * every session), and the count changes a bulk statement appended are folded this soon.
+   */
+  public static final Duration EVERY = Duration.ofSeconds(10);
 
   private final MinuteRollUp rollUp;
   private final DSLContext dsl;

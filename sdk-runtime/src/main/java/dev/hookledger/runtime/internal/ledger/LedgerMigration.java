@@ -48,7 +48,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V16__effect_list_after_commit"),
       load("V17__dead_settled_index"),
       load("V18__failing_index"),
-      load("V19__effect_due_index"));
+      load("V19__effect_due_index"),
+      load("V20__roll_up_bound"));
 
 
   /** The newest version this build knows. */

@@ -15,7 +15,8 @@ import org.jooq.impl.SQLDataType;
  * The {@code minute_count} table of {@code V10__minute_counts.sql}: events received (by
  * {@code received_at}) and finished (by {@code settled_at}: done, ignored, stale, dead) per minute,
  * kept by the event table's statement triggers, in stripes (one per backend, modulo 64) that a
- * reader adds up; from version 13 the minutes before {@link #closedBefore} only, counted by
+ * reader adds up; from version 13 the rows before {@link #closedBefore} only (from version 20 the
+ * minute that holds it in part), counted by
  * {@link MinuteRollUp} and corrected by the triggers for rows written into them later (from version
  * 14 each correction appended in a stripe of its own, 64 and up, until the pass folds it into 0). Not made on a
  * database with the {@code citus} extension, where V2's row triggers keep the counts and nothing keeps
@@ -34,8 +35,9 @@ public final class MinuteCountTable {
   }
 
   /**
-   * Where the roll-up pass has counted to ({@code minute_roll_up.closed_before}): the table holds
-   * the minutes before it. Only on a ledger that {@link #rolledUp} says has the pass.
+   * Where the roll-up pass has counted to ({@code minute_roll_up.closed_before}): the table counts
+   * the rows before it, by minute (from version 20 it may fall within a minute, whose row then
+   * counts that minute's rows before it). Only on a ledger that {@link #rolledUp} says has the pass.
    */
   public static Instant closedBefore(DSLContext db, EventTable events) {
     return db.fetchSingle("select closed_before from \"" + events.schema() + "\".minute_roll_up").get(0, Instant.class);

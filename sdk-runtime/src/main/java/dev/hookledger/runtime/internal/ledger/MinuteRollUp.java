@@ -8,19 +8,22 @@ import org.jooq.DSLContext;
 import org.jooq.Record;
 
 /**
- * The roll-up pass of {@code V13__minute_roll_up.sql}: counts the event rows received and finished in
- * each minute from {@code minute_roll_up.closed_before} to the last closed minute into
- * {@code minute_count}, and moves {@code closed_before} on, in one transaction per step of at most
- * {@link #STEP}, so that a pass after any downtime catches up and a pass that fails or runs twice
- * changes nothing.
+ * The roll-up pass of {@code V13__minute_roll_up.sql}: counts the event rows received and finished
+ * from {@code minute_roll_up.closed_before} to the closed bound below into {@code minute_count}, per
+ * minute, and moves {@code closed_before} on, in one transaction per step of at most {@link #STEP},
+ * so that a pass after any downtime catches up and a pass that fails or runs twice changes nothing.
  *
- * <p>A minute is closed once no transaction can still write a row into it: it ends at least a
- * minute ago and before the oldest open transaction began (rows take their times from
- * {@code now()} or the settle's statement time, never earlier than their transaction's start). Other
- * roles' transactions are invisible in {@code pg_stat_activity} to an unprivileged role: for them,
- * the minute of grace alone holds. Rows written later into a closed minute (a prune, a retry of an
- * old dead event, a bulk import of old rows) are counted by the event table's triggers (from
- * version 14 appended as their own rows, folded below).
+ * <p>A time is closed once no transaction can still write a row at it: it is before the oldest open
+ * transaction began (rows take their times from {@code now()} or the settle's statement time, never
+ * earlier than their transaction's start). Other roles' transactions are invisible in
+ * {@code pg_stat_activity} to an unprivileged role: while any is there, a closed time is also at
+ * least {@link #GRACE} ago. From version 20 the bound may fall within a minute (the count triggers
+ * compare times with it, {@code V20__roll_up_bound.sql}): that minute's row holds its rows before
+ * the bound, and the next pass adds the rest. So where the pass's role sees every session (the usual
+ * single application role, or a role granted {@code pg_read_all_stats}), the chart reads from the
+ * event table only the rows since the last pass; otherwise those of a minute more. Rows written
+ * later at a closed time (a prune, a retry of an old dead event, a bulk import of old rows) are
+ * counted by the event table's triggers (from version 14 appended as their own rows, folded below).
  *
  * <p>One node at a time: each step takes a transaction-level advisory lock and returns at once if
  * another node holds it. Does nothing on a ledger without the roll-up (before V13, or on Citus).
@@ -55,10 +58,20 @@ public final class MinuteRollUp {
    */
   static final Duration FOLD_TIMEOUT = Duration.ofMinutes(2);
 
+  /**
+   * How long ago a time must be for the pass to close it while this role cannot see every session of
+   * the database ({@code pg_stat_activity} hides other roles' transactions from an unprivileged
+   * role): longer than a delivery's transaction runs. With every session in sight, the oldest open
+   * transaction's start bounds the pass exactly.
+   */
+  public static final Duration GRACE = Duration.ofMinutes(1);
+  private static final String GRACE_SQL = "interval '" + GRACE.toSeconds() + " seconds'";
+
   private final EventTable events;
   private final CountCompaction compaction;
   private final String rollUp;
   private final String countRange;
+  private final String closable;
   private final String fold;
   private final String folds;
   /** The transaction id of the last fold that moved rows (0: none yet on this node), for {@link CountCompaction}. */
@@ -77,6 +90,14 @@ public final class MinuteRollUp {
     // the settled arm spelled as the partial indexes' predicates, so that each arm reads its own index
     // the table's columns in order (minute, stripe 0, received, settled), left unnamed: the word for a
     // stripe of counts is also a provider's name, which ArchitectureTest keeps out of the core
+    // the bound: the start of the oldest transaction this role can see in the database, and the
+    // minute of grace only while it cannot see them all (another role's session shows no backend
+    // type); within a minute, as V20's triggers compare times with it
+    this.closable = "select closed_before, least(closed_before + ?::interval, ("
+        + "select least(now() - case when bool_or(backend_type is null) then " + GRACE_SQL
+        + " else interval '0' end, min(xact_start)) from pg_stat_activity where datname = current_database()"
+        + " and pid <> pg_backend_pid() and (backend_type is null or backend_type = 'client backend')))"
+        + " from " + rollUp + " for update";
     this.countRange = "insert into " + schema + ".minute_count as c"
         + " select m, 0, sum(r), sum(s) from ("
         + " select date_trunc('minute', received_at), 1, 0 from " + schema + ".event"
@@ -86,14 +107,13 @@ public final class MinuteRollUp {
         + " union all select date_trunc('minute', settled_at), 0, 1 from " + schema + ".event"
         + "  where status = 'dead' and settled_at >= ?::timestamptz and settled_at < ?::timestamptz"
         + ") as v (m, r, s) group by m"
-        // the trigger writes only minutes before closed_before: a conflict is a pass's own earlier
-        // count, impossible under the lock; added rather than failed all the same
+        // the minute that held the last bound has the rows before it: the rest is added to them
         + " on conflict on constraint minute_count_pkey do update"
         + " set received = c.received + excluded.received, settled = c.settled + excluded.settled";
   }
 
   /**
-   * Counts every minute closed since the last pass, step by step; returns the minutes closed (0 if
+   * Counts every time closed since the last pass, step by step; returns the whole minutes closed (0 if
    * none, if another node is counting, or if the ledger keeps no roll-up).
    */
   public long pass(DSLContext db) {
@@ -135,17 +155,13 @@ public final class MinuteRollUp {
     return moved;
   }
 
-  /** One step: the minutes closed, 0 if none, -1 if another node holds the lock. */
+  /** One step: the whole minutes closed (0 if less or none), -1 if another node holds the lock. */
   private long step(DSLContext tx) {
     if (!tx.fetchSingle("select pg_try_advisory_xact_lock(?, ?)", LOCK_CLASS, events.schema().hashCode())
         .get(0, Boolean.class)) {
       return -1;
     }
-    Record range = tx.fetchSingle("select closed_before, least(closed_before + ?::interval,"
-        + " date_trunc('minute', least(now() - interval '1 minute', coalesce((select min(xact_start)"
-        + " from pg_stat_activity where datname = current_database() and backend_type = 'client backend'"
-        + " and pid <> pg_backend_pid()), now()))))"
-        + " from " + rollUp + " for update", STEP.toMinutes() + " minutes");
+    Record range = tx.fetchSingle(closable, STEP.toMinutes() + " minutes");
     Instant from = range.get(0, Instant.class);
     Instant to = range.get(1, Instant.class);
     if (!to.isAfter(from)) {
