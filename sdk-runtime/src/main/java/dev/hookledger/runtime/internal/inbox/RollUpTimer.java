@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 public final class RollUpTimer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RollUpTimer.class);
   /**
-   * How often the pass runs: the chart's read of the open minutes from the event table then spans at
-   * most the current minute and this long (plus {@link MinuteRollUp#GRACE} where the pass cannot see
-   * every session), and the count changes a bulk statement appended are folded this soon.
+   * How often the pass runs: the chart's read of the rows not yet rolled up, from the event table,
+   * then spans about this long (plus {@link MinuteRollUp#GRACE} where the pass cannot see every
+   * session), and the count changes a bulk statement appended are folded this soon.
    */
   public static final Duration EVERY = Duration.ofSeconds(10);
 
