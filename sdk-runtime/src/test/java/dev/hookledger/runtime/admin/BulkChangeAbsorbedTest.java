@@ -9,6 +9,7 @@ import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -72,11 +73,12 @@ class BulkChangeAbsorbedTest {
         s.execute("lock table hookledger.status_count in row exclusive mode");
       }
       rollUp.pass(ledger.sql);
+      passUntilGivenBack("minute_count");
       assertEquals(statuses, fileOf("status_count"), "left while a writer holds it");
       assertBackToTheSizeOfItsRows("minute_count", minutesImported);
       writer.commit();
     }
-    rollUp.pass(ledger.sql);
+    passUntilGivenBack("status_count");
     assertBackToTheSizeOfItsRows("status_count", statusesImported);
     assertCountsMatchTheRows();
     assertEquals(ROWS + 1, ledger.admin().status().total());
@@ -94,10 +96,26 @@ class BulkChangeAbsorbedTest {
     long minutesRetried = size("minute_count");
     assertCountsMatchTheRows();
     rollUp.pass(ledger.sql);
+    passUntilGivenBack("status_count");
+    passUntilGivenBack("minute_count");
     assertBackToTheSizeOfItsRows("status_count", statusesRetried);
     assertBackToTheSizeOfItsRows("minute_count", minutesRetried);
     assertCountsMatchTheRows();
     assertEquals(ROWS + 1, ledger.admin().status().total());
+  }
+
+  /**
+   * Runs the pass, as a runtime does every few seconds, until {@code table} is the size of its rows
+   * or a minute has passed: on a server shared with other databases (the suite's own, on
+   * {@code HOOKLEDGER_TEST_DATABASE_URL}), a writing transaction there older than the fold puts the
+   * rewrite off to a later pass. The caller asserts the size.
+   */
+  private void passUntilGivenBack(String table) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (size(table) > EMPTY + PER_ROW * rows(table) && System.nanoTime() < deadline) {
+      rollUp.pass(ledger.sql);
+      Thread.sleep(100);
+    }
   }
 
   /**
