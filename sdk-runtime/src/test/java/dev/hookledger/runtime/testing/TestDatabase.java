@@ -208,6 +208,15 @@ public final class TestDatabase {
     }
   }
 
+  /**
+   * Whether the tests run on the embedded PostgreSQL 17 this build starts, not on a server named by
+   * {@code HOOKLEDGER_TEST_DATABASE_URL} (of whatever version) nor on Citus.
+   */
+  public static boolean embedded() {
+    String url = System.getenv(ENV);
+    return (url == null || url.isBlank()) && !citus();
+  }
+
   /** Whether the tests run on a Citus coordinator ({@value #CITUS}). */
   public static boolean citus() {
     return Boolean.getBoolean(CITUS);

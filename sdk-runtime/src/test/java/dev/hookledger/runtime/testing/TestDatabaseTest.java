@@ -23,7 +23,10 @@ class TestDatabaseTest {
         ResultSet rs = s.executeQuery("SELECT count(*), current_setting('server_version_num') FROM t")) {
       rs.next();
       assertEquals(0, rs.getInt(1));
-      assertEquals(17, rs.getInt(2) / 10000, "PostgreSQL major version");
+      if (TestDatabase.embedded()) {
+        // the binaries this build pins; a server named by HOOKLEDGER_TEST_DATABASE_URL is of its own version
+        assertEquals(17, rs.getInt(2) / 10000, "PostgreSQL major version");
+      }
     }
   }
 
