@@ -213,8 +213,16 @@ public final class TestDatabase {
    * {@code HOOKLEDGER_TEST_DATABASE_URL} (of whatever version) nor on Citus.
    */
   public static boolean embedded() {
+    return namedServer() == null && !citus();
+  }
+
+  /** The server named by {@code HOOKLEDGER_TEST_DATABASE_URL}, or on Citus by {@value #CITUS_URL}; null if none. */
+  private static String namedServer() {
     String url = System.getenv(ENV);
-    return (url == null || url.isBlank()) && !citus();
+    if ((url == null || url.isBlank()) && citus()) {
+      url = System.getProperty(CITUS_URL);
+    }
+    return url == null || url.isBlank() ? null : url;
   }
 
   /** Whether the tests run on a Citus coordinator ({@value #CITUS}). */
@@ -258,11 +266,8 @@ public final class TestDatabase {
     synchronized (TestDatabase.class) {
       if (admin == null) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
-        String url = System.getenv(ENV);
-        if ((url == null || url.isBlank()) && citus()) {
-          url = System.getProperty(CITUS_URL);
-        }
-        if (url != null && !url.isBlank()) {
+        String url = namedServer();
+        if (url != null) {
           ds.setUrl(url);
           Runtime.getRuntime().addShutdownHook(new Thread(() -> dropOwnDatabases(ds), "hl-test-drop-databases"));
         } else if (citus()) {

@@ -112,7 +112,6 @@ public final class CountCompaction {
       }
       long after = size(db, qualified);
       rewritten.add(table);
-      long ms = (System.nanoTime() - start) / 1_000_000;
       if (after > bloated(rows)) {
         // a session this node cannot see held the rows: tried again at the next pass, and not said
         // at INFO, which would claim the space given back
@@ -122,7 +121,7 @@ public final class CountCompaction {
       }
       healthy.put(table, after);
       log.info("gave count table {} its space back after a bulk change: {} kB to {} kB for {} rows in {} ms",
-          qualified, size >> 10, after >> 10, rows, ms);
+          qualified, size >> 10, after >> 10, rows, (System.nanoTime() - start) / 1_000_000);
     }
     return rewritten;
   }
