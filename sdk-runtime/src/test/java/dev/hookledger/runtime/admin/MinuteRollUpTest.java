@@ -8,12 +8,16 @@ import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
 import dev.hookledger.runtime.testing.TestHookAdapter;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -193,6 +197,69 @@ class MinuteRollUpTest {
     ledger.sql.execute("update hookledger.event set status = 'pending', settled_at = null, attempts = 0 where event_id = 'evt_dead'");
     assertRollUpCountsTheRows();
     assertChartCountsTheRows();
+  }
+
+  /**
+   * An operator retries an event settled after the bound while a pass runs: the pass waits for the
+   * retry's transaction (V21), then counts the row as the retry left it. Before, the pass counted the
+   * row settled as its snapshot saw it, the retry's trigger had read the old bound (the row's time
+   * open, nothing to take out), and the chart kept a settle that no longer existed.
+   */
+  @Test
+  void aRetryCommittedWhileAPassRunsIsCountedOnce() throws Exception {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
+    insert("evt_retried", "done", "now() - interval '2 minutes'", "now() - interval '2 minutes'");
+    try (Connection retry = ledger.database.dataSource().getConnection()) {
+      retry.setAutoCommit(false);
+      retryIn(retry, "evt_retried");
+      CompletableFuture<Long> pass = CompletableFuture.supplyAsync(() -> rollUp.pass(ledger.sql));
+      awaitWaitingOrDone(pass);
+      retry.commit();
+      pass.get(30, TimeUnit.SECONDS);
+    }
+    rollUp.pass(ledger.sql);
+    // past the row's times (two minutes ago), even for a role that keeps the minute of grace
+    assertTrue(closedBefore().isAfter(ledger.databaseNow().minusSeconds(110)), "closed before " + closedBefore());
+    assertRollUpCountsTheRows();
+    assertChartCountsTheRows();
+  }
+
+  /**
+   * A change that holds the count lock longer than a step waits for it: the step closes nothing that
+   * time and fails nothing, and a pass after the change ends counts it.
+   */
+  @Test
+  void aPassBesideALongerChangeClosesNothingUntilItEnds() throws Exception {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
+    insert("evt_retried", "dead", "now() - interval '1 minute'", "now() - interval '1 minute'");
+    Instant before = closedBefore();
+    try (Connection retry = ledger.database.dataSource().getConnection()) {
+      retry.setAutoCommit(false);
+      retryIn(retry, "evt_retried");
+      assertEquals(0, rollUp.pass(ledger.sql));
+      assertEquals(before, closedBefore(), "a step closed times while a change at them was open");
+      retry.commit();
+    }
+    rollUp.pass(ledger.sql);
+    assertTrue(closedBefore().isAfter(before), "closed before " + closedBefore());
+    assertRollUpCountsTheRows();
+    assertChartCountsTheRows();
+  }
+
+  private static void retryIn(Connection c, String eventId) throws Exception {
+    try (Statement s = c.createStatement()) {
+      s.execute("update hookledger.event set status = 'pending', settled_at = null, attempts = 0"
+          + " where event_id = '" + eventId + "'");
+    }
+  }
+
+  /** Until the pass waits for a lock (or has ended without waiting, as it did before V21), at most 30 s. */
+  private void awaitWaitingOrDone(CompletableFuture<?> pass) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!pass.isDone() && System.nanoTime() < deadline && !ledger.sql.fetchSingle(
+        "select exists (select from pg_locks where locktype = 'advisory' and not granted)").get(0, Boolean.class)) {
+      Thread.sleep(10);
+    }
   }
 
   private void insert(String id, String status, String receivedAt, String settledAt) {

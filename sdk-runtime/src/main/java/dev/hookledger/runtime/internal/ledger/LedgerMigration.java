@@ -49,7 +49,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V17__dead_settled_index"),
       load("V18__failing_index"),
       load("V19__effect_due_index"),
-      load("V20__roll_up_bound"));
+      load("V20__roll_up_bound"),
+      load("V21__roll_up_lock"));
 
 
   /** The newest version this build knows. */

@@ -6,6 +6,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import org.jooq.DSLContext;
 import org.jooq.Record;
+import org.jooq.exception.DataAccessException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The roll-up pass of {@code V13__minute_roll_up.sql}: counts the event rows received and finished
@@ -28,6 +31,13 @@ import org.jooq.Record;
  * <p>One node at a time: each step takes a transaction-level advisory lock and returns at once if
  * another node holds it. Does nothing on a ledger without the roll-up (before V13, or on Citus).
  *
+ * <p>From version 21 a step also takes the count triggers' lock ({@link #COUNT_LOCK}) exclusively
+ * before it reads the sessions and counts: a trigger call that reads the bound holds it shared to its
+ * transaction's end ({@code V21__roll_up_lock.sql}). Else a change to a row at a time the step
+ * closes, made before the step moved the bound and committed after its snapshot, was counted by
+ * neither. The live path never takes it; a step waits {@link #COUNT_LOCK_WAIT} at most for an
+ * operator's retry, a prune batch or an import to end, else closes nothing this time.
+ *
  * <p>From version 14 the pass also folds the count changes that the event table's row triggers
  * append ({@code V14__row_counts.sql}: one {@code status_count} and {@code minute_count} row per
  * changed event row) into the counts they add to, at most {@link #FOLD} rows of each table per
@@ -38,6 +48,19 @@ import org.jooq.Record;
 public final class MinuteRollUp {
   /** "hkru": the first key of the pass's advisory lock, the second being the schema's hash. */
   static final int LOCK_CLASS = 0x686b7275;
+  /**
+   * "hkrv": the first key of the lock a step takes exclusively and the count triggers shared, the
+   * second being the oid of the schema's {@code minute_roll_up} ({@code V21__roll_up_lock.sql} spells
+   * both the same way).
+   */
+  static final int COUNT_LOCK = 0x686b7276;
+  /**
+   * How long a step waits for the transactions that hold {@link #COUNT_LOCK} shared: an operator's
+   * retry, a prune batch, an import. While it waits, those that come after it wait for it, so the
+   * wait is short; a bulk change that runs longer leaves its times open until a later pass.
+   */
+  public static final Duration COUNT_LOCK_WAIT = Duration.ofSeconds(2);
+  private static final Logger log = LoggerFactory.getLogger(MinuteRollUp.class);
   /**
    * The most minutes one transaction counts: after a long downtime the catch-up is many short
    * transactions, each within the statement timeout at thousands of events a second.
@@ -70,6 +93,7 @@ public final class MinuteRollUp {
   private final EventTable events;
   private final CountCompaction compaction;
   private final String rollUp;
+  private final String countLock;
   private final String countRange;
   private final String closable;
   private final String fold;
@@ -84,6 +108,7 @@ public final class MinuteRollUp {
     this.compaction = new CountCompaction(events);
     String schema = '"' + events.schema() + '"';
     this.rollUp = schema + ".minute_roll_up";
+    this.countLock = "select pg_advisory_xact_lock(" + COUNT_LOCK + ", to_regclass(?)::oid::int)";
     // with the transaction's id: the rows it deleted are reclaimable once no session is older
     this.fold = "select " + schema + ".fold_count_changes(?), txid_current()";
     this.folds = "select to_regprocedure('" + schema.replace("'", "''") + ".fold_count_changes(integer)') is not null";
@@ -123,7 +148,15 @@ public final class MinuteRollUp {
     long minutes = 0;
     long step;
     do {
-      step = LedgerDsl.inOwnTransaction(db, this::step);
+      try {
+        step = LedgerDsl.inOwnTransaction(db, this::step);
+      } catch (DataAccessException e) {
+        if (!LedgerErrors.isLockNotAvailable(e)) {
+          throw e;
+        }
+        log.debug("roll-up step closed nothing: a change of rows at closed times ran on past {} ms", COUNT_LOCK_WAIT.toMillis());
+        step = 0;
+      }
       minutes += Math.max(0, step);
     } while (step > 0 && step >= STEP.toMinutes());
     fold(db);
@@ -161,6 +194,9 @@ public final class MinuteRollUp {
         .get(0, Boolean.class)) {
       return -1;
     }
+    // before the sessions are read: a change that holds the lock shared has read the bound and is done
+    tx.execute("set local lock_timeout = " + COUNT_LOCK_WAIT.toMillis());
+    tx.fetch(countLock, rollUp);
     Record range = tx.fetchSingle(closable, STEP.toMinutes() + " minutes");
     Instant from = range.get(0, Instant.class);
     Instant to = range.get(1, Instant.class);
