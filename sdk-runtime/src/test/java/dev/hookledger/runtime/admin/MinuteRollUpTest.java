@@ -257,7 +257,8 @@ class MinuteRollUpTest {
   private void awaitWaitingOrDone(CompletableFuture<?> pass) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!pass.isDone() && System.nanoTime() < deadline && !ledger.sql.fetchSingle(
-        "select exists (select from pg_locks where locktype = 'advisory' and not granted)").get(0, Boolean.class)) {
+        "select exists (select from pg_locks where locktype = 'advisory' and not granted"
+            + " and database = (select oid from pg_database where datname = current_database()))").get(0, Boolean.class)) {
       Thread.sleep(10);
     }
   }
