@@ -29,7 +29,8 @@ import org.jooq.impl.SQLDataType;
  * {@code closed_before} (from V20 within a minute: while a runtime runs, all but the seconds since
  * its pass last ran, and a minute more where it cannot see every session; see
  * {@code MinuteRollUp}): the rows after it are read as below, from index ranges as small as their
- * traffic, and added to the minute they fall in. Where the ledger has no roll-up (on Citus), two grouped selects over the
+ * traffic, and added to the minute they fall in; all in one snapshot, so that a pass committing
+ * meanwhile is seen by all of the read or by none. Where the ledger has no roll-up (on Citus), two grouped selects over the
  * last hour's received and settled rows, each a range of an index ({@code received_at};
  * {@code settled_at} of settled rows, and the small set of dead ones), whose cost follows the last
  * hour's traffic.
@@ -58,6 +59,21 @@ final class ThroughputReader {
   }
 
   Throughput lastHour() {
+    boolean kept = rollUp || (rollUp = MinuteCountTable.kept(db, events));
+    if (!kept || !(rollUpPass || (rollUpPass = MinuteCountTable.rolledUp(db, events)))) {
+      return lastHour(db);
+    }
+    // one snapshot: a pass that commits between this read's statements (it moves the bound and adds the
+    // rows it closes to the bound's minute) would be seen by the later ones only, and those rows
+    // counted from the roll-up and again from the event table
+    return db.transactionResult(cfg -> {
+      DSLContext tx = cfg.dsl();
+      tx.execute("set transaction isolation level repeatable read, read only");
+      return lastHour(tx);
+    });
+  }
+
+  private Throughput lastHour(DSLContext db) {
     Instant last = clock.instant().truncatedTo(ChronoUnit.MINUTES);
     Instant first = last.minus(Duration.ofMinutes(MINUTES - 1));
     Instant end = last.plus(Duration.ofMinutes(1));
@@ -69,14 +85,14 @@ final class ThroughputReader {
       open = rollUpPass || (rollUpPass = MinuteCountTable.rolledUp(db, events))
           ? MinuteCountTable.closedBefore(db, events) : end;
       if (open.isAfter(first)) {
-        countRolledUp(first, open.isBefore(end) ? open : end, counts);
+        countRolledUp(db, first, open.isBefore(end) ? open : end, counts);
       } else {
         open = first; // the pass is more than the window behind (no runtime ran for an hour)
       }
     }
     if (open.isBefore(end)) {
-      count(RECEIVED_AT, noCondition(), open, end, counts, 0);
-      count(SETTLED_AT, FINISHED, open, end, counts, 1);
+      count(db, RECEIVED_AT, noCondition(), open, end, counts, 0);
+      count(db, SETTLED_AT, FINISHED, open, end, counts, 1);
     }
     List<Throughput.Minute> minutes = new ArrayList<>(MINUTES);
     for (Instant m = first; m.isBefore(end); m = m.plus(Duration.ofMinutes(1))) {
@@ -86,7 +102,7 @@ final class ThroughputReader {
     return new Throughput(minutes);
   }
 
-  private void countRolledUp(Instant from, Instant to, Map<Instant, long[]> counts) {
+  private void countRolledUp(DSLContext db, Instant from, Instant to, Map<Instant, long[]> counts) {
     Field<Instant> minute = MinuteCountTable.MINUTE;
     db.select(minute, DSL.sum(MinuteCountTable.RECEIVED), DSL.sum(MinuteCountTable.SETTLED))
         .from(MinuteCountTable.of(events))
@@ -96,8 +112,8 @@ final class ThroughputReader {
         .forEach(r -> counts.put(r.value1(), new long[] {r.value2().longValue(), r.value3().longValue()}));
   }
 
-  private void count(Field<Instant> column, Condition rows, Instant from, Instant to, Map<Instant, long[]> counts,
-      int slot) {
+  private void count(DSLContext db, Field<Instant> column, Condition rows, Instant from, Instant to,
+      Map<Instant, long[]> counts, int slot) {
     Field<Instant> minute = DSL.field("date_trunc('minute', {0})", SQLDataType.INSTANT, column);
     db.select(minute, DSL.count()).from(events.table())
         .where(rows, column.ge(from), column.lt(to))

@@ -7,6 +7,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
+import dev.hookledger.runtime.testing.StatementRecorder;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
@@ -207,11 +210,7 @@ class MinuteRollUpTest {
    */
   @Test
   void aRetryCommittedWhileAPassRunsIsCountedOnce() throws Exception {
-    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
-    insert("evt_retried", "done", "now() - interval '2 minutes'", "now() - interval '2 minutes'");
-    try (Connection retry = ledger.database.dataSource().getConnection()) {
-      retry.setAutoCommit(false);
-      retryIn(retry, "evt_retried");
+    try (Connection retry = retriedUncommitted("done", "now() - interval '2 minutes'")) {
       CompletableFuture<Long> pass = CompletableFuture.supplyAsync(() -> rollUp.pass(ledger.sql));
       awaitWaitingOrDone(pass);
       retry.commit();
@@ -230,12 +229,9 @@ class MinuteRollUpTest {
    */
   @Test
   void aPassBesideALongerChangeClosesNothingUntilItEnds() throws Exception {
-    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
-    insert("evt_retried", "dead", "now() - interval '1 minute'", "now() - interval '1 minute'");
-    Instant before = closedBefore();
-    try (Connection retry = ledger.database.dataSource().getConnection()) {
-      retry.setAutoCommit(false);
-      retryIn(retry, "evt_retried");
+    Instant before;
+    try (Connection retry = retriedUncommitted("dead", "now() - interval '1 minute'")) {
+      before = closedBefore();
       assertEquals(0, rollUp.pass(ledger.sql));
       assertEquals(before, closedBefore(), "a step closed times while a change at them was open");
       retry.commit();
@@ -246,10 +242,47 @@ class MinuteRollUpTest {
     assertChartCountsTheRows();
   }
 
-  private static void retryIn(Connection c, String eventId) throws Exception {
+  /**
+   * A pass that commits while the chart is being read, between its read of the bound and its read of
+   * the roll-up, is seen by the whole read or by none of it: the rows the pass moved into the bound's
+   * minute are not also counted from the event table (the read is one snapshot).
+   */
+  @Test
+  void aPassCommittedWhileTheChartIsReadIsSeenWholeOrNotAtAll() {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '2 minutes'"
+        + " + interval '10 seconds'");
+    insertSeries(4, "'done'", "date_trunc('minute', now()) - interval '2 minutes' + (20 + i * 10) * interval '1 second'",
+        "date_trunc('minute', now()) - interval '2 minutes' + (21 + i * 10) * interval '1 second'");
+    AtomicBoolean passed = new AtomicBoolean();
+    DataSource passingBetween = new StatementRecorder(ledger.database.dataSource(), sql -> {
+      if (sql.contains("minute_count") && !sql.contains("to_regclass") && passed.compareAndSet(false, true)) {
+        rollUp.pass(ledger.sql); // on the fixture's own pool, committed before the chart's read goes on
+      }
+    }).dataSource();
+    Throughput t = InboxAdmin.builder(passingBetween).readTimeout(Duration.ofSeconds(30)).build().throughput();
+    assertTrue(passed.get(), "the pass ran within the read");
+    Instant from = t.minutes().get(0).start();
+    Instant to = t.minutes().get(t.minutes().size() - 1).start().plusSeconds(60);
+    assertEquals(perMinute("t >= ?::timestamptz and t < ?::timestamptz", from, to),
+        t.minutes().stream().filter(m -> m.received() != 0 || m.settled() != 0)
+            .map(m -> m.start() + "=" + m.received() + "/" + m.settled()).toList());
+  }
+
+  /**
+   * With the bound five minutes ago, an event {@code status} at {@code at} (received and finished),
+   * and a connection whose open transaction has retried it (pending again), not committed.
+   */
+  private Connection retriedUncommitted(String status, String at) throws Exception {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
+    insert("evt_retried", status, at, at);
+    Connection c = ledger.database.dataSource().getConnection();
     try (Statement s = c.createStatement()) {
-      s.execute("update hookledger.event set status = 'pending', settled_at = null, attempts = 0"
-          + " where event_id = '" + eventId + "'");
+      c.setAutoCommit(false);
+      s.execute("update hookledger.event set status = 'pending', settled_at = null, attempts = 0 where event_id = 'evt_retried'");
+      return c;
+    } catch (Exception e) {
+      c.close();
+      throw e;
     }
   }
 

@@ -13,19 +13,31 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 
 /**
  * A {@link DataSource} that records each prepared statement run through it with its bind values,
- * so that a test can EXPLAIN exactly what a component sent (a plan test), never timing it.
+ * so that a test can EXPLAIN exactly what a component sent (a plan test), never timing it. A
+ * {@code SET} (a transaction's settings, nothing to plan) is not recorded.
  */
 public final class StatementRecorder {
   private final DataSource target;
+  private final Consumer<String> beforePrepare;
   private final List<String> statements = new ArrayList<>();
 
   public StatementRecorder(DataSource target) {
+    this(target, sql -> { });
+  }
+
+  /**
+   * @param beforePrepare called with each statement's SQL before it is prepared: a test's way to run
+   *     something of its own between two statements of the component
+   */
+  public StatementRecorder(DataSource target, Consumer<String> beforePrepare) {
     this.target = target;
+    this.beforePrepare = beforePrepare;
   }
 
   /** The data source to give the component under test. */
@@ -60,6 +72,9 @@ public final class StatementRecorder {
   }
 
   private Object connection(Object c, Method m, Object[] args) throws Throwable {
+    if (m.getName().equals("prepareStatement")) {
+      beforePrepare.accept((String) args[0]);
+    }
     Object result = invoke(c, m, args);
     if (result instanceof PreparedStatement ps && m.getName().equals("prepareStatement")) {
       String sql = (String) args[0];
@@ -77,6 +92,9 @@ public final class StatementRecorder {
   }
 
   private synchronized void record(String sql, Map<Integer, Object> binds) {
+    if (sql.regionMatches(true, 0, "set ", 0, 4)) {
+      return;
+    }
     StringBuilder out = new StringBuilder();
     int n = 0;
     for (char ch : sql.toCharArray()) {
