@@ -144,6 +144,24 @@ class AutoCommitOffPoolTest {
     assertEquals(1, handler.attempts.size());
   }
 
+  /**
+   * The chart reads in a read-only transaction of its own (one snapshot): on this pool too it is
+   * begun before its first statement and ended, so that each read finds its connection clean.
+   */
+  @Test
+  void theChartIsReadInATransactionOfItsOwnEachTime() {
+    try (WebhookRuntime runtime = builder(new Handler()).build()) {
+      runtime.migrate();
+      db.execute("insert into hookledger.event (provider, scope, event_id, type, body, status, received_at, settled_at)"
+          + " select 'testhook', '', 'evt_' || i, 't', '\\x7b7d', 'done', now() - i * interval '1 minute',"
+          + " now() - i * interval '1 minute' from generate_series(1, 5) i");
+      InboxAdmin admin = InboxAdmin.builder(pool).build();
+      for (int read = 0; read < 3; read++) { // each on a connection a read before gave back
+        assertEquals(5, admin.throughput().minutes().stream().mapToLong(m -> m.received()).sum());
+      }
+    }
+  }
+
   @Test
   void pruneDeletesSettledRowsAndEnds() {
     try (WebhookRuntime runtime = builder(new Handler()).build()) {
