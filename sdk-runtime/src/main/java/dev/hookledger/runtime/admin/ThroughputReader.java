@@ -79,11 +79,11 @@ final class ThroughputReader {
     Instant end = last.plus(Duration.ofMinutes(1));
     Map<Instant, long[]> counts = new HashMap<>();
     // the rows from `open` on are counted from the event table's indexes (from V20 `open` may fall
-    // within a minute, whose roll-up row holds the rows before it: both add to the same minute)
+    // within a minute, whose roll-up row holds the rows before it: both add to the same minute); the
+    // flags as lastHour() found them
     Instant open = first;
-    if (rollUp || (rollUp = MinuteCountTable.kept(db, events))) {
-      open = rollUpPass || (rollUpPass = MinuteCountTable.rolledUp(db, events))
-          ? MinuteCountTable.closedBefore(db, events) : end;
+    if (rollUp) {
+      open = rollUpPass ? MinuteCountTable.closedBefore(db, events) : end;
       if (open.isAfter(first)) {
         countRolledUp(db, first, open.isBefore(end) ? open : end, counts);
       } else {

@@ -59,7 +59,7 @@ public final class MinuteRollUp {
    * retry, a prune batch, an import. While it waits, those that come after it wait for it, so the
    * wait is short; a bulk change that runs longer leaves its times open until a later pass.
    */
-  public static final Duration COUNT_LOCK_WAIT = Duration.ofSeconds(2);
+  static final Duration COUNT_LOCK_WAIT = Duration.ofSeconds(2);
   private static final Logger log = LoggerFactory.getLogger(MinuteRollUp.class);
   /**
    * The most minutes one transaction counts: after a long downtime the catch-up is many short
