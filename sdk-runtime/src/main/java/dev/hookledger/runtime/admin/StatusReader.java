@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.jooq.Condition;
@@ -31,12 +32,16 @@ import org.jooq.impl.SQLDataType;
 final class StatusReader {
   private static final Condition WAITING = EventTable.statusIn(StatusColumn.WAITING);
   private static final Field<Boolean> STUCK = DSL.field(DSL.name("stuck"), SQLDataType.BOOLEAN);
+  private static final List<EventStatus> FINISHED = Arrays.stream(EventStatus.values())
+      .filter(s -> !s.isWaiting()).toList();
 
   private final DSLContext db;
   private final EventTable events;
   private final Clock clock;
   private final Duration stuckAfter;
   private final CitusLedger citus;
+  /** Set once the roll-up is seen keeping the counts (V22); asked again while it is not (a ledger migrated later). */
+  private volatile boolean rolledUp;
 
   StatusReader(DSLContext db, EventTable events, Clock clock, Duration stuckAfter) {
     this.db = db;
@@ -55,11 +60,14 @@ final class StatusReader {
    */
   InboxStatus status() {
     Instant now = clock.instant();
-    Field<BigDecimal> total = sum(StatusCountTable.EVENTS);
+    Table<?> finished = finished(FINISHED);
+    Field<BigDecimal> total = sum(finished.field(StatusCountTable.EVENTS));
+    Field<String> provider = finished.field(StatusCountTable.PROVIDER);
+    Field<String> status = finished.field(StatusCountTable.STATUS);
     List<StatusCount> counts = new ArrayList<>(db
-        .select(StatusCountTable.PROVIDER, StatusCountTable.STATUS, total, sum(StatusCountTable.DUPLICATES))
-        .from(StatusCountTable.of(events))
-        .groupBy(StatusCountTable.PROVIDER, StatusCountTable.STATUS)
+        .select(provider, status, total, sum(finished.field(StatusCountTable.DUPLICATES)))
+        .from(finished)
+        .groupBy(provider, status)
         .having(total.ne(BigDecimal.ZERO))
         .fetch(r -> new StatusCount(r.value1(), StatusColumn.parse(r.value2()), r.value3().longValue(),
             r.value4().longValue())));
@@ -71,6 +79,15 @@ final class StatusReader {
         .toList();
     Duration age = waiting.oldestReceived() == null ? null : age(waiting.oldestReceived(), now);
     return new InboxStatus(now, ordered, age, waiting.failing(), waiting.stuck(), stuckAfter);
+  }
+
+  /**
+   * The counts the ledger keeps of finished events of {@code statuses}, and from version 22 those
+   * settled since the roll-up's last pass, in one statement ({@link StatusCountTable#counted}).
+   */
+  private Table<?> finished(List<EventStatus> statuses) {
+    boolean rolled = rolledUp || (rolledUp = StatusCountTable.rolledUp(db, events));
+    return StatusCountTable.counted(events, rolled, statuses);
   }
 
   /** The waiting rows' part of {@link #status()}: counts per provider and status, failing, stuck, the oldest received. */
@@ -136,8 +153,8 @@ final class StatusReader {
           .select(count(), min(due.field(RECEIVED_AT)), count().filterWhere(due.field(STUCK)))
           .from(due).fetchSingle());
     }
-    BigDecimal dead = db.select(sum(StatusCountTable.EVENTS)).from(StatusCountTable.of(events))
-        .where(StatusCountTable.STATUS.eq(StatusColumn.sql(EventStatus.DEAD))).fetchSingle().value1();
+    Table<?> finished = finished(List.of(EventStatus.DEAD));
+    BigDecimal dead = db.select(sum(finished.field(StatusCountTable.EVENTS))).from(finished).fetchSingle().value1();
     Duration oldest = waiting.value2() == null ? Duration.ZERO : age(waiting.value2(), now);
     return new Backlog(waiting.value1(), dead == null ? 0 : dead.longValueExact(), oldest, waiting.value3());
   }

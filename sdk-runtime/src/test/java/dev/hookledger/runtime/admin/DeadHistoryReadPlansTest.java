@@ -59,12 +59,16 @@ class DeadHistoryReadPlansTest {
     // the import's half, and the chart's test's own if it ran first
     int dead = ledger.sql.fetchCount(DSL.table("hookledger.event"), DSL.condition("status = 'dead'"));
     assertTrue(dead >= HISTORY / 2);
+    // the rows settled since the roll-up's last pass are read, and counted, one by one (V22)
+    int sincePass = ledger.sql.fetchCount(DSL.table("hookledger.event"), DSL.condition("status not in ('pending', 'processing')"
+        + " and settled_at >= (select closed_before from hookledger.minute_roll_up)"));
     recorder.drain();
     assertEquals(dead, admin.backlog().dead());
     assertEquals(dead, admin.status().dead());
     for (String sql : recorder.drain()) {
       List<Read> reads = reads(sql);
-      assertTrue(reads.stream().allMatch(r -> r.rows() <= 1), "reads rows it does not count:\n" + sql + "\n" + reads);
+      assertTrue(reads.stream().allMatch(r -> r.rows() <= Math.max(1, sincePass)),
+          "reads rows it does not count (" + sincePass + " settled since the pass):\n" + sql + "\n" + reads);
     }
     admin.retry("stripe", "", "evt_2");
     assertEquals(dead - 1, admin.backlog().dead(), "a retried dead event is no longer counted");

@@ -224,6 +224,31 @@ class MinuteRollUpTest {
   }
 
   /**
+   * From V22 the pass counts an event settled at a time it closes into {@code status} too: a
+   * duplicate's counter on it, changed before the step and committed after the step began, is counted
+   * once (the trigger finds the time open and holds the count lock, for which the step waits), not
+   * lost because the step counted the row as its snapshot saw it.
+   */
+  @Test
+  void aDuplicateCommittedWhileAPassClosesItsEventsSettleIsCountedOnce() throws Exception {
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
+    insert("evt_dup", "done", "now() - interval '2 minutes'", "now() - interval '2 minutes'");
+    try (Connection dup = ledger.database.dataSource().getConnection(); Statement s = dup.createStatement()) {
+      dup.setAutoCommit(false);
+      s.execute("update hookledger.event set duplicates = duplicates + 1 where event_id = 'evt_dup'");
+      CompletableFuture<Long> pass = CompletableFuture.supplyAsync(() -> rollUp.pass(ledger.sql));
+      awaitWaitingOrDone(pass);
+      dup.commit();
+      pass.get(30, TimeUnit.SECONDS);
+    }
+    rollUp.pass(ledger.sql);
+    assertTrue(closedBefore().isAfter(ledger.databaseNow().minusSeconds(110)), "closed before " + closedBefore());
+    StatusCountsTest.assertCountsMatchTheRows(ledger);
+    assertEquals("1/1", ledger.sql.fetchSingle("select sum(events) || '/' || sum(duplicates) from hookledger.status_count"
+        + " where status = 'done'").get(0, String.class), "status_count after the pass");
+  }
+
+  /**
    * A change that holds the count lock longer than a step waits for it: the step closes nothing that
    * time and fails nothing, and a pass after the change ends counts it.
    */

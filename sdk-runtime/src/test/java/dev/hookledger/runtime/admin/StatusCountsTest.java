@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.LedgerMigration;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
+import dev.hookledger.runtime.internal.ledger.StatusCountTable;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,13 +122,13 @@ class StatusCountsTest {
   }
 
   /**
-   * V14: the live path's one-row statements cost what V8's did. A receive of a pending row, a claim,
-   * a lease renewal and a retry's reschedule call no count function at all (V9 to V13 called their
-   * statement trigger, with its transition tables, for each); a settle calls one row-level function
-   * once. Counted by PostgreSQL's own function statistics, in one transaction.
+   * The live path's one-row statements call no count function at all (V22): a receive of a pending
+   * row, a claim, a lease renewal, a retry's reschedule (from V14), and a settle, whose time is its
+   * transaction's own and so counted by the roll-up pass later; until V22 a settle called a row-level
+   * function once. Counted by PostgreSQL's own function statistics, in one transaction.
    */
   @Test
-  void theLivePathCallsACountFunctionOnlyOnceAndOnlyToSettle() {
+  void theLivePathCallsNoCountFunction() {
     assumeTrue(TestDatabase.citusWorkers().isEmpty(), "with shards on workers the count function runs on a worker,"
         + " whose function statistics this session does not read");
     String key = "provider = 'stripe' and scope = '' and event_id = 'evt_live'";
@@ -149,11 +150,91 @@ class StatusCountsTest {
       tx.execute("update hookledger.event set status = 'done', settled_at = statement_timestamp(), lease_owner = null"
           + " where " + key);
       calls.add("settle " + countCalls(tx));
+      // INLINE: a row inserted finished, settled now
+      tx.execute("insert into hookledger.event (provider, event_id, type, body, status, settled_at)"
+          + " values ('stripe', 'evt_inline', 't', '\\x7b7d', 'done', now())");
+      calls.add("inline " + countCalls(tx));
     });
     // on Citus V2's row triggers count, as V8 did on every database
-    String settle = TestDatabase.citus() ? "{count_event_status=1}" : "{count_event_row=1}";
-    assertEquals(List.of("receive {}", "claim {}", "renewal {}", "reschedule {}", "settle " + settle), calls);
+    List<String> expected = TestDatabase.citus()
+        ? List.of("receive {}", "claim {}", "renewal {}", "reschedule {}", "settle {count_event_status=1}",
+            "inline {count_event_status=2}")
+        : List.of("receive {}", "claim {}", "renewal {}", "reschedule {}", "settle {}", "inline {}");
+    assertEquals(expected, calls);
     assertCountsMatchTheRows();
+  }
+
+  /**
+   * From V22 a settle writes no count row: the finished rows settled since the roll-up's bound are
+   * counted by the reader from the event table, and by the pass once it closes their times, once
+   * either way; a change to them in a later transaction (a duplicate, a retry, a settle again) is
+   * counted where its times then lie.
+   */
+  @Test
+  void eventsSettledSinceThePassAreCountedOnceBeforeAndAfterItCloses() {
+    assumeFalse(TestDatabase.citus(), "no roll-up on Citus: V2's row triggers count every settle");
+    MinuteRollUp rollUp = new MinuteRollUp(new EventTable("hookledger"));
+    rollUp.pass(ledger.sql);
+    for (int i = 0; i < 6; i++) {
+      ledger.row(i % 2 == 0 ? "stripe" : "github", "evt_" + i).insert();
+    }
+    ledger.sql.execute("update hookledger.event set status = case when event_id = 'evt_5' then 'dead' else 'done' end,"
+        + " settled_at = statement_timestamp()");
+    assertEquals(0, ledger.sql.fetchCount(ledger.sql.selectOne().from("hookledger.status_count").where("events <> 0")),
+        "a settle appended a count row");
+    assertCountsMatchTheRows();
+
+    // in later transactions, before the pass closes their times: a duplicate, a retry, a settle again
+    ledger.sql.execute("update hookledger.event set duplicates = duplicates + 2 where event_id in ('evt_0', 'evt_5')");
+    ledger.sql.execute("update hookledger.event set status = 'pending', settled_at = null where event_id = 'evt_1'");
+    ledger.sql.execute("update hookledger.event set status = 'ignored' where event_id = 'evt_2'");
+    assertCountsMatchTheRows();
+
+    rollUp.pass(ledger.sql);
+    assertTrue(ledger.sql.fetchSingle("select closed_before > max(settled_at) from hookledger.event, hookledger.minute_roll_up"
+        + " group by closed_before").get(0, Boolean.class), "the pass closed the settles' times");
+    assertCountsMatchTheRows();
+
+    // after it: counted by the triggers, appended
+    ledger.sql.execute("update hookledger.event set duplicates = duplicates + 1 where event_id in ('evt_0', 'evt_2')");
+    ledger.sql.execute("update hookledger.event set status = 'pending', settled_at = null where event_id = 'evt_5'");
+    assertCountsMatchTheRows();
+    rollUp.pass(ledger.sql);
+    assertCountsMatchTheRows();
+    assertEquals(6, ledger.admin().status().total());
+
+    // the bound moved back by hand: the reopened times leave the kept counts, for the reader counts them
+    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = closed_before - interval '1 hour'");
+    assertEquals(ledger.sql.fetch("select provider || ' ' || status || ' ' || count(*) || ' ' || sum(duplicates)"
+        + " from hookledger.event group by provider, status").getValues(0, String.class).stream().sorted().toList(),
+        ledger.admin().status().counts().stream().map(c -> c.provider() + " " + c.status().name().toLowerCase() + " "
+            + c.events() + " " + c.duplicates()).sorted().toList());
+  }
+
+  /**
+   * A V21 ledger counted every finished row as it settled: those settled since the roll-up's bound
+   * leave status_count as V22 comes in, for the pass counts them again when it closes their times.
+   */
+  @Test
+  void aVersion21LedgerWithEventsSettledSinceThePassIsCountedOnce() {
+    assumeFalse(TestDatabase.citus(), "no roll-up on Citus");
+    LedgerFixture v21 = new LedgerFixture("ledger_v21", 21);
+    // half of the rows below settled before the bound, half since
+    v21.sql.execute("update ledger_v21.minute_roll_up set closed_before = now() - interval '15 minutes'");
+    v21.sql.execute("insert into ledger_v21.event (provider, event_id, type, body, status, received_at, available_at,"
+        + " settled_at, duplicates) select case when i % 2 = 0 then 'github' else 'stripe' end, 'evt_' || i, 't',"
+        + " '\\x7b7d', case when i % 5 = 0 then 'dead' else 'done' end, now() - i * interval '1 minute', now(),"
+        + " now() - i * interval '1 minute' + interval '5 seconds', i % 3 from generate_series(0, 30) i");
+    assertEquals(21, v21.admin().schemaVersion());
+
+    assertFalse(v21.admin().migrate(), "the ledger was there");
+
+    assertEquals(LedgerMigration.latest(), v21.admin().schemaVersion());
+    assertCountsMatchTheRows(v21);
+    assertEquals(31, v21.admin().status().total());
+    new MinuteRollUp(new EventTable("ledger_v21")).pass(v21.sql);
+    assertCountsMatchTheRows(v21);
+    assertEquals(31, v21.admin().status().total());
   }
 
   /**
@@ -292,6 +373,17 @@ class StatusCountsTest {
     // the chart's roll-up (V10) is a count of the same rows, per minute: from V13 of the minutes its
     // pass has closed (MinuteRollUpTest), rows written into them later counted by the trigger
     String closed = "(select closed_before from " + ledger.schema + ".minute_roll_up)";
+    if (StatusCountTable.rolledUp(ledger.sql, new EventTable(ledger.schema))) {
+      // from V22 the kept counts are the finished rows settled before the bound (or never), no more
+      List<String> kept = ledger.sql.fetch("select provider || ' ' || status || ' ' || sum(events) || ' ' || sum(duplicates)"
+          + " from " + ledger.schema + ".status_count group by provider, status having sum(events) <> 0")
+          .getValues(0, String.class).stream().sorted().toList();
+      List<String> closedRows = ledger.sql.fetch("select provider || ' ' || status || ' ' || count(*) || ' ' || sum(duplicates)"
+          + " from " + ledger.schema + ".event where status not in ('pending', 'processing')"
+          + " and (settled_at is null or settled_at < " + closed + ") group by provider, status")
+          .getValues(0, String.class).stream().sorted().toList();
+      assertEquals(closedRows, kept, "status_count against the finished rows before the bound");
+    }
     List<String> rolledUp = ledger.sql.fetch("select minute || ' ' || sum(received) || ' ' || sum(settled) from "
         + ledger.schema + ".minute_count group by minute having sum(received) <> 0 or sum(settled) <> 0")
         .getValues(0, String.class).stream().sorted().toList();

@@ -50,7 +50,8 @@ public record LedgerMigration(int version, String description, boolean inTransac
       load("V18__failing_index"),
       load("V19__effect_due_index"),
       load("V20__roll_up_bound"),
-      load("V21__roll_up_lock"));
+      load("V21__roll_up_lock"),
+      load("V22__status_roll_up"));
 
 
   /** The newest version this build knows. */
