@@ -53,7 +53,8 @@ final class StatusReader {
 
   /**
    * Counts per provider and status: of finished events, added up from the counts the ledger keeps
-   * as rows change (a few rows per provider and status, whatever the history holds); of waiting
+   * (a few rows per provider and status, whatever the history holds) and, from schema V22, the
+   * events settled since the roll-up's last pass ({@link #finished}); of waiting
    * ones, with the stuck count and the oldest waiting event's age, from the waiting rows due first,
    * at most {@value InboxStatus#COUNTED} + 1 of them ({@link #due()}); the failing count through
    * the failing rows' own index (schema V18), at most as many; on Citus all of them ({@link #waitingOnEveryShard()}).
