@@ -4,6 +4,7 @@ import dev.hookledger.runtime.internal.DaemonTimer;
 import dev.hookledger.runtime.internal.ledger.LedgerErrors;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * Runs the chart's roll-up pass ({@link MinuteRollUp}) every {@link #EVERY} on a thread of its own,
  * never on a delivery's path: every node runs it, one at a time counts (the pass's advisory lock), so
  * the roll-up keeps up while any runtime runs, and catches up at the first pass after none did. A
- * failure is logged once at WARN (then at DEBUG until a pass succeeds) and retried at the next tick.
+ * failure is logged once at WARN (then at DEBUG until a pass succeeds) and retried at the next tick;
+ * so is a bound held back by an old transaction ({@link MinuteRollUp#heldBack}), once until it clears.
  * Thread-safe.
  */
 public final class RollUpTimer implements AutoCloseable {
@@ -32,6 +34,7 @@ public final class RollUpTimer implements AutoCloseable {
   private final String threadName;
   private ScheduledExecutorService timer;
   private boolean failing; // the timer thread's
+  private boolean heldBack; // the timer thread's
 
   public RollUpTimer(MinuteRollUp rollUp, DSLContext dsl, String schema, String threadName) {
     this.rollUp = rollUp;
@@ -67,6 +70,13 @@ public final class RollUpTimer implements AutoCloseable {
         log.info("rolling up the chart's minutes of ledger schema '{}' again", schema);
         failing = false;
       }
+      Optional<String> why = rollUp.heldBack(dsl);
+      if (why.isPresent() && !heldBack) {
+        log.warn(why.get());
+      } else if (why.isEmpty() && heldBack) {
+        log.info("the roll-up of ledger schema '{}' has caught up", schema);
+      }
+      heldBack = why.isPresent();
     } catch (RuntimeException e) {
       String line = "cannot roll up the chart's minutes of ledger schema '" + schema + "' ("
           + LedgerErrors.describe(e) + "); retried in " + EVERY.toSeconds() + " s";

@@ -1,9 +1,11 @@
 package dev.hookledger.runtime.internal.ledger;
 
+import dev.hookledger.runtime.internal.admin.DurationText;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.exception.DataAccessException;
@@ -90,8 +92,17 @@ public final class MinuteRollUp {
   public static final Duration GRACE = Duration.ofMinutes(1);
   private static final String GRACE_SQL = "interval '" + GRACE.toSeconds() + " seconds'";
 
+  /**
+   * How far behind the bound may stay before {@link #heldBack} names the transaction that holds it:
+   * longer than any delivery's transaction runs, short enough that the reads it costs ({@code status}
+   * and the chart count the events since the bound from the event table) are still small.
+   */
+  static final Duration HELD_BACK = Duration.ofMinutes(5);
+
   private final EventTable events;
   private final CountCompaction compaction;
+  private final Duration heldBackAfter;
+  private final String oldest;
   private final String rollUp;
   private final String countLock;
   private final String countRange;
@@ -104,7 +115,13 @@ public final class MinuteRollUp {
   private volatile boolean foldable;
 
   public MinuteRollUp(EventTable events) {
+    this(events, HELD_BACK);
+  }
+
+  /** @param heldBackAfter how far behind the bound may stay before {@link #heldBack} says why */
+  MinuteRollUp(EventTable events, Duration heldBackAfter) {
     this.events = events;
+    this.heldBackAfter = heldBackAfter;
     this.compaction = new CountCompaction(events);
     String schema = '"' + events.schema() + '"';
     this.rollUp = schema + ".minute_roll_up";
@@ -123,6 +140,14 @@ public final class MinuteRollUp {
         + " else interval '0' end, min(xact_start)) from pg_stat_activity where datname = current_database()"
         + " and pid <> pg_backend_pid() and (backend_type is null or backend_type = 'client backend')))"
         + " from " + rollUp + " for update";
+    // the bound's age, the oldest transaction this role can see in the database (if any), and whether
+    // it cannot see them all (another role's sessions show no backend type)
+    this.oldest = "select extract(epoch from now() - r.closed_before), a.pid, a.application_name, a.state,"
+        + " extract(epoch from now() - a.xact_start), (select coalesce(bool_or(backend_type is null), false)"
+        + " from pg_stat_activity where datname = current_database()) from " + rollUp + " r left join lateral ("
+        + "select pid, application_name, state, xact_start from pg_stat_activity where datname = current_database()"
+        + " and pid <> pg_backend_pid() and xact_start is not null and backend_type = 'client backend'"
+        + " order by xact_start limit 1) a on true";
     this.countRange = "insert into " + schema + ".minute_count as c"
         + " select m, 0, sum(r), sum(s) from ("
         + " select date_trunc('minute', received_at), 1, 0 from " + schema + ".event"
@@ -186,6 +211,46 @@ public final class MinuteRollUp {
       moved += batch;
     } while (batch >= FOLD);
     return moved;
+  }
+
+  /**
+   * Why the bound stays behind, if it is more than {@code heldBackAfter} behind the database's clock
+   * (five minutes: {@link #HELD_BACK}): the oldest transaction open in the database, which the pass never
+   * closes past, named by its process id, application and state, or, where this role sees none, that
+   * another role's session may be the one. Empty while the pass keeps up, or on a ledger without it.
+   * {@code status} and the chart count the events since the bound from the event table meanwhile.
+   */
+  public Optional<String> heldBack(DSLContext db) {
+    if (!MinuteCountTable.rolledUp(db, events)) {
+      return Optional.empty();
+    }
+    Record r = db.fetchSingle(oldest);
+    double behind = r.get(0, Double.class);
+    if (behind * 1000 < heldBackAfter.toMillis()) {
+      return Optional.empty();
+    }
+    String bound = "the roll-up of ledger schema '" + events.schema() + "' is " + DurationText.age(seconds(behind))
+        + " behind";
+    String reads = "; status and the chart count the events settled since from the event table meanwhile";
+    if (r.get(1) == null && r.get(5, Boolean.class)) {
+      return Optional.of(bound + ": it never counts past the start of the oldest transaction open in its database,"
+          + " and this role sees none: another role's session may hold it (grant this role pg_read_all_stats to see"
+          + " it)" + reads);
+    }
+    if (r.get(1) == null || r.get(4, Double.class) + GRACE.toSeconds() < behind) {
+      // the oldest transaction began after the bound: it is the pass that is behind, not held
+      return Optional.of(bound + ": its pass has not closed those times (see the lines above about rolling up)" + reads);
+    }
+    String application = r.get(2, String.class);
+    return Optional.of(bound + ": it never counts past the start of the oldest transaction open in its database,"
+        + " pid " + r.get(1, Integer.class) + " ("
+        + (application == null || application.isEmpty() ? "no application name" : "application '" + application + "'")
+        + ", " + r.get(3, String.class) + ", its transaction open " + DurationText.age(seconds(r.get(4, Double.class)))
+        + ")" + reads);
+  }
+
+  private static Duration seconds(double seconds) {
+    return Duration.ofMillis(Math.round(seconds * 1000));
   }
 
   /** One step: the whole minutes closed (0 if less or none), -1 if another node holds the lock. */
