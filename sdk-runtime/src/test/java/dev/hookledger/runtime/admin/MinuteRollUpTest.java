@@ -7,6 +7,7 @@ import dev.hookledger.Secrets;
 import dev.hookledger.runtime.WebhookRuntime;
 import dev.hookledger.runtime.internal.ledger.EventTable;
 import dev.hookledger.runtime.internal.ledger.MinuteRollUp;
+import dev.hookledger.runtime.testing.LedgerRole;
 import dev.hookledger.runtime.testing.StatementRecorder;
 import dev.hookledger.runtime.testing.TestHookAdapter;
 import java.sql.Connection;
@@ -144,35 +145,19 @@ class MinuteRollUpTest {
    */
   @Test
   void aPassThatCannotSeeEverySessionKeepsTheMinuteOfGrace() throws Exception {
-    String role = "hl_rollup_" + Long.toHexString(System.nanoTime());
-    try {
-      ledger.sql.execute("create role " + role + " login password 'p'");
-    } catch (org.jooq.exception.DataAccessException e) {
-      org.junit.jupiter.api.Assumptions.abort("the test database's user cannot create a role: " + e.getMessage());
-    }
-    try {
-      ledger.sql.execute("grant usage on schema hookledger to " + role);
-      ledger.sql.execute("grant select, insert, update, delete on all tables in schema hookledger to " + role);
-      ledger.sql.execute("grant usage on all sequences in schema hookledger to " + role);
+    try (LedgerRole role = new LedgerRole(ledger.sql, ledger.database.jdbcUrl(), "hookledger")) {
       ledger.sql.execute("update hookledger.minute_roll_up set closed_before = date_trunc('minute', now()) - interval '10 minutes'");
       insertSeries(40, "'done'", "now() - i * interval '15 seconds'", "now() - i * interval '15 seconds'");
-      org.postgresql.ds.PGSimpleDataSource asRole = new org.postgresql.ds.PGSimpleDataSource();
-      asRole.setURL(ledger.database.jdbcUrl().replaceFirst("\\?.*$", ""));
-      asRole.setUser(role);
-      asRole.setPassword("p");
       // one of the tests' superuser sessions is open beside the pass (the fixture's pool keeps it)
       ledger.sql.fetch("select 1");
       Instant before = ledger.databaseNow().minus(MinuteRollUp.GRACE);
-      rollUp.pass(DSL.using(asRole, SQLDialect.POSTGRES));
+      rollUp.pass(DSL.using(role.dataSource(), SQLDialect.POSTGRES));
       Instant after = ledger.databaseNow().minus(MinuteRollUp.GRACE);
       Instant closed = closedBefore();
       assertTrue(!closed.isBefore(before) && !closed.isAfter(after),
           "closed before " + closed + ", the pass ran from " + before + " to " + after + " less the grace");
       assertRollUpCountsTheRows();
       assertChartCountsTheRows();
-    } finally {
-      ledger.sql.execute("drop owned by " + role);
-      ledger.sql.execute("drop role " + role);
     }
   }
 

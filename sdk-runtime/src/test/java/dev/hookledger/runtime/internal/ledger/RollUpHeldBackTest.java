@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.hookledger.runtime.admin.LedgerFixture;
 import dev.hookledger.runtime.testing.Await;
+import dev.hookledger.runtime.testing.LedgerRole;
 import dev.hookledger.runtime.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -58,28 +59,13 @@ class RollUpHeldBackTest {
   @Test
   void aRoleThatCannotSeeEverySessionSaysWhoMayHoldIt() {
     assumeFalse(TestDatabase.citus(), "no roll-up on Citus");
-    String role = "hl_heldback_" + Long.toHexString(System.nanoTime());
-    try {
-      ledger.sql.execute("create role " + role + " login password 'p'");
-    } catch (org.jooq.exception.DataAccessException e) {
-      org.junit.jupiter.api.Assumptions.abort("the test database's user cannot create a role: " + e.getMessage());
-    }
-    try {
-      ledger.sql.execute("grant usage on schema hookledger to " + role);
-      ledger.sql.execute("grant select, insert, update, delete on all tables in schema hookledger to " + role);
-      org.postgresql.ds.PGSimpleDataSource asRole = new org.postgresql.ds.PGSimpleDataSource();
-      asRole.setURL(ledger.database.jdbcUrl().replaceFirst("\\?.*$", ""));
-      asRole.setUser(role);
-      asRole.setPassword("p");
+    try (LedgerRole role = new LedgerRole(ledger.sql, ledger.database.jdbcUrl(), "hookledger")) {
       ledger.sql.fetch("select 1"); // one of the tests' superuser sessions is open beside it
-      DSLContext db = DSL.using(asRole, SQLDialect.POSTGRES);
+      DSLContext db = DSL.using(role.dataSource(), SQLDialect.POSTGRES);
       rollUp.pass(db); // keeps the minute of grace: a minute behind
       String why = rollUp.heldBack(db).orElseThrow();
       assertTrue(why.contains(": it never counts past the start of the oldest transaction open in its database, and"
           + " this role sees none: another role's session may hold it (grant this role pg_read_all_stats to see it)"), why);
-    } finally {
-      ledger.sql.execute("drop owned by " + role);
-      ledger.sql.execute("drop role " + role);
     }
   }
 
