@@ -105,6 +105,14 @@ public final class LedgerErrors {
     return "55P03".equals(sqlState(error));
   }
 
+  /**
+   * Whether a statement was cancelled (SQL state 57014) anywhere in the chain: past its
+   * {@code statement_timeout}, or by a cancel request.
+   */
+  public static boolean isStatementTimeout(Throwable error) {
+    return "57014".equals(sqlState(error));
+  }
+
   private static String sqlState(Throwable error) {
     SQLException sql = firstSql(error);
     return sql == null ? null : sql.getSQLState();

@@ -17,6 +17,9 @@ import org.slf4j.LoggerFactory;
  * from {@code minute_roll_up.closed_before} to the closed bound below into {@code minute_count}, per
  * minute, and moves {@code closed_before} on, in one transaction per step of at most {@link #STEP},
  * so that a pass after any downtime catches up and a pass that fails or runs twice changes nothing.
+ * A step that runs long, or past the statement timeout (many rows in its span, after a bound held
+ * back by an old transaction), cuts the span of the next, down to {@link #SMALLEST_STEP}
+ * ({@link #nextSpan}): the pass goes on where it would fail at the same step every time.
  *
  * <p>A time is closed once no transaction can still write a row at it: it is before the oldest open
  * transaction began (rows take their times from {@code now()} or the settle's statement time, never
@@ -68,6 +71,10 @@ public final class MinuteRollUp {
    * transactions, each within the statement timeout at thousands of events a second.
    */
   static final Duration STEP = Duration.ofMinutes(10);
+  /** The shortest span a step is cut to after steps that ran long or past the statement timeout. */
+  static final Duration SMALLEST_STEP = Duration.ofSeconds(10);
+  /** How long a step may take before the next one's span is halved ({@link #nextSpan}). */
+  static final Duration STEP_TARGET = Duration.ofSeconds(1);
   /**
    * The most appended count changes of each table one fold transaction moves: a bulk statement's
    * hundred thousand rows take a few short transactions, each well within the statement timeout.
@@ -109,6 +116,8 @@ public final class MinuteRollUp {
   private final String closable;
   private final String fold;
   private final String folds;
+  /** The span of the next step: {@link #STEP}, shorter after steps that ran long ({@link #nextSpan}). */
+  private volatile Duration span = STEP;
   /** The transaction id of the last fold that moved rows (0: none yet on this node), for {@link CountCompaction}. */
   private volatile long lastFold;
   /** Set once the fold's function is seen (V14 on), so that each pass after it asks the catalogue nothing. */
@@ -170,23 +179,63 @@ public final class MinuteRollUp {
     if (!MinuteCountTable.rolledUp(db, events)) {
       return 0;
     }
-    long minutes = 0;
-    long step;
+    Duration closed = Duration.ZERO;
+    Step step;
     do {
+      Duration current = span;
+      long start = System.nanoTime();
       try {
-        step = LedgerDsl.inOwnTransaction(db, this::step);
+        step = LedgerDsl.inOwnTransaction(db, tx -> step(tx, current));
+        span = nextSpan(current, Duration.ofNanos(System.nanoTime() - start));
       } catch (DataAccessException e) {
-        if (!LedgerErrors.isLockNotAvailable(e)) {
+        if (LedgerErrors.isLockNotAvailable(e)) {
+          log.debug("roll-up step closed nothing: a change of rows at closed times ran on past {} ms",
+              COUNT_LOCK_WAIT.toMillis());
+          step = Step.NONE;
+        } else if (LedgerErrors.isStatementTimeout(e) && current.compareTo(SMALLEST_STEP) > 0) {
+          span = max(SMALLEST_STEP, current.dividedBy(2));
+          log.debug("a roll-up step of {} ms ran past the statement timeout: {} ms a step from here", current.toMillis(),
+              span.toMillis());
+          step = Step.AGAIN;
+        } else {
           throw e;
         }
-        log.debug("roll-up step closed nothing: a change of rows at closed times ran on past {} ms", COUNT_LOCK_WAIT.toMillis());
-        step = 0;
       }
-      minutes += Math.max(0, step);
-    } while (step > 0 && step >= STEP.toMinutes());
+      closed = closed.plus(step.closed());
+    } while (step.more());
     fold(db);
     compaction.compact(db, lastFold);
-    return minutes;
+    return closed.toMinutes();
+  }
+
+  /**
+   * The span of the next step after one of {@code current} that took {@code took}: halved (down to
+   * {@link #SMALLEST_STEP}) after a step over {@link #STEP_TARGET}, so that a step after a bound held
+   * back for long (hundreds of thousands of rows in ten minutes) keeps within the statement timeout
+   * and holds the count lock briefly; doubled back (up to {@link #STEP}) after one under a quarter of it.
+   */
+  static Duration nextSpan(Duration current, Duration took) {
+    if (took.compareTo(STEP_TARGET) > 0) {
+      return max(SMALLEST_STEP, current.dividedBy(2));
+    }
+    if (took.compareTo(STEP_TARGET.dividedBy(4)) < 0) {
+      Duration twice = current.multipliedBy(2);
+      return twice.compareTo(STEP) > 0 ? STEP : twice;
+    }
+    return current;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  /**
+   * What a step closed, and whether it stopped at its span (more may be closable), or was only
+   * cut short (a timeout: again, with a smaller span).
+   */
+  private record Step(Duration closed, boolean more) {
+    static final Step NONE = new Step(Duration.ZERO, false);
+    static final Step AGAIN = new Step(Duration.ZERO, true);
   }
 
   /**
@@ -253,25 +302,25 @@ public final class MinuteRollUp {
     return Duration.ofMillis(Math.round(seconds * 1000));
   }
 
-  /** One step: the whole minutes closed (0 if less or none), -1 if another node holds the lock. */
-  private long step(DSLContext tx) {
+  /** One step of at most {@code span}: what it closed ({@link Step#NONE} if another node holds the lock). */
+  private Step step(DSLContext tx, Duration span) {
     if (!tx.fetchSingle("select pg_try_advisory_xact_lock(?, ?)", LOCK_CLASS, events.schema().hashCode())
         .get(0, Boolean.class)) {
-      return -1;
+      return Step.NONE;
     }
     // before the sessions are read: a change that holds the lock shared has read the bound and is done
     tx.execute("set local lock_timeout = " + COUNT_LOCK_WAIT.toMillis());
     tx.fetch(countLock, rollUp);
-    Record range = tx.fetchSingle(closable, STEP.toMinutes() + " minutes");
+    Record range = tx.fetchSingle(closable, span.toMillis() + " milliseconds");
     Instant from = range.get(0, Instant.class);
     Instant to = range.get(1, Instant.class);
     if (!to.isAfter(from)) {
-      return 0;
+      return Step.NONE;
     }
     OffsetDateTime f = from.atOffset(ZoneOffset.UTC);
     OffsetDateTime t = to.atOffset(ZoneOffset.UTC);
     tx.execute(countRange, f, t, f, t, f, t);
     tx.execute("update " + rollUp + " set closed_before = ?::timestamptz", t);
-    return Duration.between(from, to).toMinutes();
+    return new Step(Duration.between(from, to), !to.isBefore(from.plus(span)));
   }
 }
