@@ -1,6 +1,5 @@
 package dev.hookledger.runtime.internal.ledger;
 
-import dev.hookledger.runtime.internal.admin.DurationText;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -278,7 +277,7 @@ public final class MinuteRollUp {
     if (behind * 1000 < heldBackAfter.toMillis()) {
       return Optional.empty();
     }
-    String bound = "the roll-up of ledger schema '" + events.schema() + "' is " + DurationText.age(seconds(behind))
+    String bound = "the roll-up of ledger schema '" + events.schema() + "' is " + age(behind)
         + " behind";
     String reads = "; status and the chart count the events settled since from the event table meanwhile";
     if (r.get(1) == null && r.get(5, Boolean.class)) {
@@ -294,12 +293,14 @@ public final class MinuteRollUp {
     return Optional.of(bound + ": it never counts past the start of the oldest transaction open in its database,"
         + " pid " + r.get(1, Integer.class) + " ("
         + (application == null || application.isEmpty() ? "no application name" : "application '" + application + "'")
-        + ", " + r.get(3, String.class) + ", its transaction open " + DurationText.age(seconds(r.get(4, Double.class)))
+        + ", " + r.get(3, String.class) + ", its transaction open " + age(r.get(4, Double.class))
         + ")" + reads);
   }
 
-  private static Duration seconds(double seconds) {
-    return Duration.ofMillis(Math.round(seconds * 1000));
+  /** {@code 7 min 12 s}: internal.admin's wording would make the packages depend on each other in a circle. */
+  private static String age(double seconds) {
+    long s = Math.max(0, Math.round(seconds));
+    return s / 60 + " min " + s % 60 + " s";
   }
 
   /** One step of at most {@code span}: what it closed ({@link Step#NONE} if another node holds the lock). */
