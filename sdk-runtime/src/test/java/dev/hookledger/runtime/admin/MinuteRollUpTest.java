@@ -226,14 +226,8 @@ class MinuteRollUpTest {
   @Test
   void aRetryCommittedWhileAPassRunsIsCountedOnce() throws Exception {
     try (Connection retry = retriedUncommitted("done", "now() - interval '2 minutes'")) {
-      CompletableFuture<Long> pass = CompletableFuture.supplyAsync(() -> rollUp.pass(ledger.sql));
-      awaitWaitingOrDone(pass);
-      retry.commit();
-      pass.get(30, TimeUnit.SECONDS);
+      commitWhileAPassRuns(retry);
     }
-    rollUp.pass(ledger.sql);
-    // past the row's times (two minutes ago), even for a role that keeps the minute of grace
-    assertTrue(closedBefore().isAfter(ledger.databaseNow().minusSeconds(110)), "closed before " + closedBefore());
     assertRollUpCountsTheRows();
     assertChartCountsTheRows();
   }
@@ -246,18 +240,9 @@ class MinuteRollUpTest {
    */
   @Test
   void aDuplicateCommittedWhileAPassClosesItsEventsSettleIsCountedOnce() throws Exception {
-    ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
-    insert("evt_dup", "done", "now() - interval '2 minutes'", "now() - interval '2 minutes'");
-    try (Connection dup = ledger.database.dataSource().getConnection(); Statement s = dup.createStatement()) {
-      dup.setAutoCommit(false);
-      s.execute("update hookledger.event set duplicates = duplicates + 1 where event_id = 'evt_dup'");
-      CompletableFuture<Long> pass = CompletableFuture.supplyAsync(() -> rollUp.pass(ledger.sql));
-      awaitWaitingOrDone(pass);
-      dup.commit();
-      pass.get(30, TimeUnit.SECONDS);
+    try (Connection dup = changedUncommitted("done", "now() - interval '2 minutes'", "duplicates = duplicates + 1")) {
+      commitWhileAPassRuns(dup);
     }
-    rollUp.pass(ledger.sql);
-    assertTrue(closedBefore().isAfter(ledger.databaseNow().minusSeconds(110)), "closed before " + closedBefore());
     StatusCountsTest.assertCountsMatchTheRows(ledger);
     assertEquals("1/1", ledger.sql.fetchSingle("select sum(events) || '/' || sum(duplicates) from hookledger.status_count"
         + " where status = 'done'").get(0, String.class), "status_count after the pass");
@@ -313,17 +298,38 @@ class MinuteRollUpTest {
    * and a connection whose open transaction has retried it (pending again), not committed.
    */
   private Connection retriedUncommitted(String status, String at) throws Exception {
+    return changedUncommitted(status, at, "status = 'pending', settled_at = null, attempts = 0");
+  }
+
+  /**
+   * With the bound five minutes ago, an event received and finished ({@code status}) at {@code at},
+   * then changed by {@code set} in a transaction left open on the connection returned.
+   */
+  private Connection changedUncommitted(String status, String at, String set) throws Exception {
     ledger.sql.execute("update hookledger.minute_roll_up set closed_before = now() - interval '5 minutes'");
-    insert("evt_retried", status, at, at);
+    insert("evt_changed", status, at, at);
     Connection c = ledger.database.dataSource().getConnection();
     try (Statement s = c.createStatement()) {
       c.setAutoCommit(false);
-      s.execute("update hookledger.event set status = 'pending', settled_at = null, attempts = 0 where event_id = 'evt_retried'");
+      s.execute("update hookledger.event set " + set + " where event_id = 'evt_changed'");
       return c;
     } catch (Exception e) {
       c.close();
       throw e;
     }
+  }
+
+  /**
+   * Commits {@code change} while a pass waits for it (or has ended), then passes again: the bound is
+   * then past the change's row, even for a role that keeps the minute of grace.
+   */
+  private void commitWhileAPassRuns(Connection change) throws Exception {
+    CompletableFuture<Long> pass = CompletableFuture.supplyAsync(() -> rollUp.pass(ledger.sql));
+    awaitWaitingOrDone(pass);
+    change.commit();
+    pass.get(30, TimeUnit.SECONDS);
+    rollUp.pass(ledger.sql);
+    assertTrue(closedBefore().isAfter(ledger.databaseNow().minusSeconds(110)), "closed before " + closedBefore());
   }
 
   /** Until the pass waits for a lock (or has ended without waiting, as it did before V21), at most 30 s. */

@@ -39,8 +39,14 @@ import org.slf4j.LoggerFactory;
  * before it reads the sessions and counts: a trigger call that reads the bound holds it shared to its
  * transaction's end ({@code V21__roll_up_lock.sql}). Else a change to a row at a time the step
  * closes, made before the step moved the bound and committed after its snapshot, was counted by
- * neither. The live path never takes it; a step waits {@link #COUNT_LOCK_WAIT} at most for an
+ * neither. Receives, claims and settles never take it (from version 22 a duplicate of an event
+ * settled since the bound does, shared); a step waits {@link #COUNT_LOCK_WAIT} at most for an
  * operator's retry, a prune batch or an import to end, else closes nothing this time.
+ *
+ * <p>From version 22 moving the bound also counts into {@code status_count} the finished rows settled
+ * in the times it closes (a trigger on {@code minute_roll_up}, {@code V22__status_roll_up.sql}, in the
+ * step's transaction): a settle writes no count row, and a reader adds the rows settled since the bound
+ * ({@link StatusCountTable#counted}).
  *
  * <p>From version 14 the pass also folds the count changes that the event table's row triggers
  * append ({@code V14__row_counts.sql}: one {@code status_count} and {@code minute_count} row per
@@ -192,7 +198,7 @@ public final class MinuteRollUp {
               COUNT_LOCK_WAIT.toMillis());
           step = Step.NONE;
         } else if (LedgerErrors.isStatementTimeout(e) && current.compareTo(SMALLEST_STEP) > 0) {
-          span = max(SMALLEST_STEP, current.dividedBy(2));
+          span = halved(current);
           log.debug("a roll-up step of {} ms ran past the statement timeout: {} ms a step from here", current.toMillis(),
               span.toMillis());
           step = Step.AGAIN;
@@ -215,7 +221,7 @@ public final class MinuteRollUp {
    */
   static Duration nextSpan(Duration current, Duration took) {
     if (took.compareTo(STEP_TARGET) > 0) {
-      return max(SMALLEST_STEP, current.dividedBy(2));
+      return halved(current);
     }
     if (took.compareTo(STEP_TARGET.dividedBy(4)) < 0) {
       Duration twice = current.multipliedBy(2);
@@ -224,8 +230,9 @@ public final class MinuteRollUp {
     return current;
   }
 
-  private static Duration max(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
+  private static Duration halved(Duration span) {
+    Duration half = span.dividedBy(2);
+    return half.compareTo(SMALLEST_STEP) < 0 ? SMALLEST_STEP : half;
   }
 
   /**
